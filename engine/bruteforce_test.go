@@ -1,0 +1,102 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
+
+// treeGame is the independent solver the engine is checked against: plain
+// memoized minimax over a game tree described only by a move generator that
+// the test writes from the rules of play, with no theory at all. children
+// returns the exact positions (heap order kept) that the legal moves lead to,
+// using the same board convention as Move (a Split or Knock puts Parts[0] in
+// place of the heap and inserts Parts[1] after it when it is non-empty).
+type treeGame struct {
+	misere   bool
+	children func(p Position) []Position
+	memo     map[string]bool
+}
+
+func posKey(p Position) string { return fmt.Sprint(p.Heaps, "/", p.Limit) }
+
+// wins reports whether the player to move wins with perfect play.
+func (g *treeGame) wins(p Position) bool {
+	if g.memo == nil {
+		g.memo = map[string]bool{}
+	}
+	k := posKey(p)
+	if v, ok := g.memo[k]; ok {
+		return v
+	}
+	kids := g.children(p)
+	win := g.misere // no move: the player to move wins only in misère play
+	if len(kids) > 0 {
+		win = false
+		for _, c := range kids {
+			if !g.wins(c) {
+				win = true
+				break
+			}
+		}
+	}
+	g.memo[k] = win
+	return win
+}
+
+// winningChildren lists the keys of the positions a winning move leads to.
+func (g *treeGame) winningChildren(p Position) []string {
+	var keys []string
+	for _, c := range g.children(p) {
+		if !g.wins(c) {
+			keys = append(keys, posKey(c))
+		}
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// checkAgreement compares the engine with the independent solver on one
+// position: the verdict, and the complete set of winning moves (compared by
+// the exact positions they lead to, with no move listed twice).
+func checkAgreement(t *testing.T, r Rules, g *treeGame, p Position) {
+	t.Helper()
+	a, err := r.Analyze(p)
+	if err != nil {
+		t.Fatalf("%v %v: Analyze: %v", r, p, err)
+	}
+	want := g.wins(p)
+	if a.MoverWins != want {
+		t.Fatalf("%v %v: engine says mover wins=%v, brute force says %v", r, p, a.MoverWins, want)
+	}
+	var got []string
+	for _, m := range a.Winning {
+		next, err := r.Apply(p, m)
+		if err != nil {
+			t.Fatalf("%v %v: winning move %+v is illegal: %v", r, p, m, err)
+		}
+		got = append(got, posKey(next))
+	}
+	slices.Sort(got)
+	if wantKids := g.winningChildren(p); !slices.Equal(got, wantKids) || a.WinningCount != int64(len(wantKids)) {
+		t.Fatalf("%v %v: engine's winning moves lead to %v (count %d), brute force's to %v",
+			r, p, got, a.WinningCount, wantKids)
+	}
+}
+
+// eachHeaps calls f with every heap vector of n heaps of sizes 0..max.
+func eachHeaps(n int, max int64, f func([]int64)) {
+	h := make([]int64, n)
+	var rec func(i int)
+	rec = func(i int) {
+		if i == n {
+			f(slices.Clone(h))
+			return
+		}
+		for v := int64(0); v <= max; v++ {
+			h[i] = v
+			rec(i + 1)
+		}
+	}
+	rec(0)
+}

@@ -1,0 +1,31 @@
+package engine
+
+// game is one variant's rules and theory under one convention. Each variant
+// lives in its own file and registers its constructor in variants, so the
+// generic code (notation, hints, the bot's choice, review) never switches on
+// the variant.
+type game interface {
+	// check validates the shape and bounds of p (not the solve limit).
+	check(p Position) error
+	// limits publishes the largest positions solved within 50 ms on one core.
+	limits() Limits
+	// legal lists every legal move in canonical order. It is called only on
+	// positions within limits.
+	legal(p Position) []Move
+	// validate says why m is illegal in p, as a *MoveError, or returns nil.
+	validate(p Position, m Move) error
+	// apply returns the position after m; m has passed validate.
+	apply(p Position, m Move) Position
+	// moverWins is the perfect-play verdict for the player to move.
+	moverWins(p Position) bool
+	// winning lists the winning moves in canonical order, at most max of
+	// them, and how many there are in all.
+	winning(p Position, max int) ([]Move, int64)
+	// explain gives the reasoning behind the verdict in the variant's theory.
+	explain(p Position) Explanation
+}
+
+// variants maps each Variant to the constructor of its game; the rules passed
+// in are already normalized and validated. Each variant's file adds itself
+// from an init function.
+var variants = map[Variant]func(Rules) game{}

@@ -1,0 +1,3 @@
+module nimbot
+
+go 1.26.8
