@@ -1,0 +1,32 @@
+// Package bot is everything nimbot says to and hears from Discord.
+//
+// It knows nothing of Nim: it moves interactions in and responses out. The
+// product lives in package commands, which bot reaches through the small
+// Service interface so that the transports can be built and tested on their
+// own.
+//
+// Two transports deliver interactions and answer them with the same
+// *discordgo.InteractionResponse:
+//
+//   - Gateway: a discordgo Session on Discord's websocket gateway. Each
+//     INTERACTION_CREATE runs Service.Handle and is answered by REST
+//     (POST /interactions/{id}/{token}/callback).
+//   - HTTP: an http.Handler for an Interactions Endpoint URL. Discord POSTs
+//     each interaction signed with Ed25519; the answer goes back inline in the
+//     HTTP response. Nothing is kept in memory between requests, so several
+//     instances can share one database behind a load balancer.
+//
+// Both share one rule for Discord's 3-second deadline: when Handle has not
+// answered within DeferAfter, Discord gets a deferred response at once and the
+// real answer follows through the interaction's webhook (edit of @original or
+// a follow-up message). After a response that created a public message, bot
+// fetches @original and reports it with Service.BoardSent, so the board's
+// message id can be stored for later edits.
+//
+// Scheduler covers the edits no click causes: it calls Service.Expire (at
+// start, so deadlines that passed while the process was down are handled, and
+// then periodically) and sends each board edit by REST with the bot token.
+//
+// bot never logs a token. Interaction tokens travel in webhook URLs, so
+// errors from REST calls are logged without their URL (see safeErr).
+package bot

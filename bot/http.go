@@ -1,0 +1,175 @@
+package bot
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// Limits of the HTTP interactions endpoint.
+const (
+	// DefaultMaxBody caps a request body. An interaction is a few KiB; a
+	// component click carries its whole message, still far below this.
+	DefaultMaxBody = 1 << 20
+	// MaxTimestampAge and MaxTimestampSkew bound X-Signature-Timestamp: a
+	// captured request cannot be replayed later, and a clock running ahead
+	// cannot pre-sign requests. discordgo.VerifyInteraction checks neither.
+	MaxTimestampAge  = 5 * time.Minute
+	MaxTimestampSkew = time.Minute
+)
+
+// HTTPConfig configures an HTTP interactions endpoint.
+type HTTPConfig struct {
+	Service Service
+	// PublicKey is the application's public key (Developer Portal, General
+	// Information) that Discord's signatures verify against.
+	PublicKey ed25519.PublicKey
+	// Session makes the REST calls an answer may need after the HTTP
+	// response: fetching @original for BoardSent, finishing a deferral.
+	Session *discordgo.Session
+	// Health answers /healthz; nil means always healthy.
+	Health     func(context.Context) error
+	Now        func() time.Time // nil: time.Now
+	MaxBody    int64            // 0: DefaultMaxBody
+	Log        *slog.Logger
+	DeferAfter time.Duration // 0: DefaultDeferAfter
+}
+
+// HTTP is the http.Handler for Discord's Interactions Endpoint URL:
+// POST /interactions, and GET /healthz for load balancers.
+type HTTP struct {
+	cfg HTTPConfig
+	r   *responder
+	mux *http.ServeMux
+}
+
+// NewHTTP returns the handler for cfg.
+func NewHTTP(cfg HTTPConfig) *HTTP {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.MaxBody <= 0 {
+		cfg.MaxBody = DefaultMaxBody
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	h := &HTTP{cfg: cfg, r: newResponder(cfg.Service, cfg.Session, cfg.Log, cfg.DeferAfter), mux: http.NewServeMux()}
+	h.mux.HandleFunc("/interactions", h.interactions)
+	h.mux.HandleFunc("/healthz", h.healthz)
+	return h
+}
+
+// ServeHTTP routes a request.
+func (h *HTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
+
+// Wait blocks until the work answers left in the background (follow-ups,
+// @original fetches) is done or ctx ends. Call it after http.Server.Shutdown
+// and before closing the store.
+func (h *HTTP) Wait(ctx context.Context) error { return h.r.wait(ctx) }
+
+func (h *HTTP) interactions(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	if r.ContentLength > h.cfg.MaxBody {
+		http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.cfg.MaxBody))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+			return
+		}
+		http.Error(w, "reading request body", http.StatusBadRequest)
+		return
+	}
+	if reason := h.verify(r, body); reason != "" {
+		// Discord probes the endpoint with bad signatures and expects 401.
+		h.cfg.Log.Warn("rejected interaction request", "reason", reason, "remote", r.RemoteAddr)
+		http.Error(w, "invalid request signature", http.StatusUnauthorized)
+		return
+	}
+	var i discordgo.Interaction
+	if err := json.Unmarshal(body, &i); err != nil {
+		http.Error(w, "malformed interaction", http.StatusBadRequest)
+		return
+	}
+	if i.Type == discordgo.InteractionPing {
+		writeJSON(w, &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong})
+		return
+	}
+	first, late := h.r.answer(&i)
+	writeJSON(w, first)
+	// Flush so Discord has the answer before any follow-up work starts.
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
+	}
+	h.r.after(&i, first, late)
+}
+
+// verify returns why r is not a genuine, fresh request from Discord, or "".
+func (h *HTTP) verify(r *http.Request, body []byte) string {
+	ts := r.Header.Get("X-Signature-Timestamp")
+	if ts == "" || r.Header.Get("X-Signature-Ed25519") == "" {
+		return "missing signature headers"
+	}
+	sec, err := strconv.ParseInt(ts, 10, 64)
+	if err != nil {
+		return "malformed timestamp"
+	}
+	age := h.cfg.Now().Sub(time.Unix(sec, 0))
+	if age > MaxTimestampAge {
+		return "stale timestamp"
+	}
+	if age < -MaxTimestampSkew {
+		return "timestamp in the future"
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if !discordgo.VerifyInteraction(r, h.cfg.PublicKey) {
+		return "bad signature"
+	}
+	return ""
+}
+
+func (h *HTTP) healthz(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	if h.cfg.Health != nil {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		if err := h.cfg.Health(ctx); err != nil {
+			h.cfg.Log.Warn("health check failed", "err", err)
+			http.Error(w, "database unavailable", http.StatusServiceUnavailable)
+			return
+		}
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	io.WriteString(w, "ok\n")
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		http.Error(w, "encoding response", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(b)
+}

@@ -1,0 +1,257 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// DefaultDeferAfter is how long Handle may run before bot answers with a
+// deferral instead. Discord drops an interaction that has no answer within
+// 3 s, and the answer still has to travel, so the budget stops well short.
+const DefaultDeferAfter = 2 * time.Second
+
+// workTimeout bounds Handle and everything that finishes an answer later:
+// an interaction token, which every follow-up needs, lasts 15 minutes.
+const workTimeout = 14 * time.Minute
+
+// originalRetry are the waits between attempts to fetch @original. In
+// gateway mode the message exists once the callback returned; in HTTP mode
+// Discord creates it only after it read our HTTP response, so the first
+// fetch may race it and get 404.
+var originalRetry = []time.Duration{100 * time.Millisecond, 250 * time.Millisecond, 500 * time.Millisecond, time.Second, 2 * time.Second, 4 * time.Second}
+
+// responder is the part both transports share: running Handle against
+// Discord's deadline, finishing deferred answers, and reporting new messages
+// with BoardSent. Everything it starts in the background is counted in wg so
+// shutdown can wait for it.
+type responder struct {
+	svc        Service
+	rest       *discordgo.Session
+	log        *slog.Logger
+	deferAfter time.Duration
+
+	wg sync.WaitGroup
+}
+
+func newResponder(svc Service, rest *discordgo.Session, log *slog.Logger, deferAfter time.Duration) *responder {
+	if log == nil {
+		log = slog.Default()
+	}
+	if deferAfter <= 0 {
+		deferAfter = DefaultDeferAfter
+	}
+	return &responder{svc: svc, rest: rest, log: log, deferAfter: deferAfter}
+}
+
+// answer runs Handle for i and returns the response to send now. When Handle
+// has not finished within deferAfter, that response is a deferral and late
+// yields the real one; pass both to after once the first was delivered.
+func (r *responder) answer(i *discordgo.Interaction) (first *discordgo.InteractionResponse, late <-chan *discordgo.InteractionResponse) {
+	done := make(chan *discordgo.InteractionResponse, 1)
+	go func() { done <- r.handle(i) }()
+	if i.Type == discordgo.InteractionApplicationCommandAutocomplete {
+		// Autocomplete cannot be deferred: a late list is simply ignored.
+		return <-done, nil
+	}
+	t := time.NewTimer(r.deferAfter)
+	defer t.Stop()
+	select {
+	case resp := <-done:
+		return resp, nil
+	case <-t.C:
+		r.log.Warn("deferring slow interaction", "interaction", i.ID, "after", r.deferAfter)
+		return deferral(i), done
+	}
+}
+
+// handle calls Service.Handle on its own context: the work must not stop
+// because the request that delivered the interaction went away, and a panic
+// must become an apology rather than a crash or a stack trace in a reply.
+func (r *responder) handle(i *discordgo.Interaction) (resp *discordgo.InteractionResponse) {
+	ctx, cancel := context.WithTimeout(context.Background(), workTimeout)
+	defer cancel()
+	defer func() {
+		if p := recover(); p != nil {
+			r.log.Error("handler panicked", "interaction", i.ID, "panic", fmt.Sprint(p))
+			resp = apology(i)
+		}
+	}()
+	resp = r.svc.Handle(ctx, i)
+	if resp == nil {
+		r.log.Error("handler returned no response", "interaction", i.ID)
+		resp = apology(i)
+	}
+	return resp
+}
+
+// after does what follows a delivered first response, in the background:
+// finishing a deferred answer, or fetching the message a response created.
+func (r *responder) after(i *discordgo.Interaction, first *discordgo.InteractionResponse, late <-chan *discordgo.InteractionResponse) {
+	if late == nil && !createsMessage(first) {
+		return
+	}
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		ctx, cancel := context.WithTimeout(context.Background(), workTimeout)
+		defer cancel()
+		if late != nil {
+			r.finish(ctx, i, first, <-late)
+			return
+		}
+		m, err := r.original(ctx, i)
+		if err != nil {
+			r.log.Error("fetching the new message", "interaction", i.ID, "err", safeErr(err))
+			return
+		}
+		r.boardSent(ctx, i, m)
+	}()
+}
+
+// wait blocks until the background work started by after is done or ctx ends.
+func (r *responder) wait(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() { r.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("waiting for follow-ups: %w", ctx.Err())
+	}
+}
+
+func (r *responder) boardSent(ctx context.Context, i *discordgo.Interaction, m *discordgo.Message) {
+	if err := r.svc.BoardSent(ctx, i, m); err != nil {
+		r.log.Error("recording the new message", "interaction", i.ID, "message", m.ID, "err", err)
+	}
+}
+
+// original fetches the interaction's @original message, retrying while
+// Discord has not created it yet.
+func (r *responder) original(ctx context.Context, i *discordgo.Interaction) (*discordgo.Message, error) {
+	for attempt := 0; ; attempt++ {
+		m, err := r.rest.InteractionResponse(i, discordgo.WithContext(ctx))
+		if err == nil {
+			return m, nil
+		}
+		if !isNotFound(err) || attempt == len(originalRetry) {
+			return nil, err
+		}
+		select {
+		case <-time.After(originalRetry[attempt]):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// finish delivers a response that came after its deferral, through the
+// interaction's webhook.
+func (r *responder) finish(ctx context.Context, i *discordgo.Interaction, first, late *discordgo.InteractionResponse) {
+	opt := discordgo.WithContext(ctx)
+	data := late.Data
+	if data == nil {
+		data = &discordgo.InteractionResponseData{}
+	}
+	ephemeral := data.Flags&discordgo.MessageFlagsEphemeral != 0
+	var err error
+	switch {
+	case late.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource,
+		late.Type == discordgo.InteractionResponseDeferredMessageUpdate:
+		// Handle itself asked for a deferral; it finishes the answer its own way.
+	case late.Type == discordgo.InteractionResponseUpdateMessage:
+		// After a deferred update, @original is the message the component is on.
+		_, err = r.rest.InteractionResponseEdit(i, webhookEdit(data), opt)
+	case late.Type == discordgo.InteractionResponseChannelMessageWithSource &&
+		first.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource && !ephemeral:
+		// The "thinking…" placeholder becomes the message.
+		var m *discordgo.Message
+		if m, err = r.rest.InteractionResponseEdit(i, webhookEdit(data), opt); err == nil {
+			r.boardSent(ctx, i, m)
+		}
+	case late.Type == discordgo.InteractionResponseChannelMessageWithSource:
+		// A placeholder cannot turn ephemeral, and a deferred update has none:
+		// the answer goes out as a follow-up message.
+		var m *discordgo.Message
+		if m, err = r.rest.FollowupMessageCreate(i, true, followup(data), opt); err == nil && !ephemeral {
+			r.boardSent(ctx, i, m)
+		}
+		if err == nil && first.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource {
+			err = r.rest.InteractionResponseDelete(i, opt)
+		}
+	default:
+		// A modal or choices cannot follow a deferral; say so instead of
+		// leaving the user waiting.
+		r.log.Warn("response type cannot follow a deferral", "interaction", i.ID, "type", int(late.Type))
+		_, err = r.rest.FollowupMessageCreate(i, true, &discordgo.WebhookParams{
+			Content: "That took longer than Discord allows. Please try again.",
+			Flags:   discordgo.MessageFlagsEphemeral,
+		}, opt)
+	}
+	if err != nil {
+		r.log.Error("finishing a deferred interaction", "interaction", i.ID, "err", safeErr(err))
+	}
+}
+
+// deferral is the immediate answer for a slow interaction: an update with no
+// visible change for a click on a message, a "thinking…" message otherwise.
+func deferral(i *discordgo.Interaction) *discordgo.InteractionResponse {
+	if i.Type == discordgo.InteractionMessageComponent || (i.Type == discordgo.InteractionModalSubmit && i.Message != nil) {
+		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}
+	}
+	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}
+}
+
+// apology answers when the product failed to: short, ephemeral, and with
+// the interaction id the operator's log carries.
+func apology(i *discordgo.Interaction) *discordgo.InteractionResponse {
+	return &discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{
+			Content: "Sorry, something went wrong on our side (reference " + i.ID + ").",
+			Flags:   discordgo.MessageFlagsEphemeral,
+		},
+	}
+}
+
+// createsMessage reports whether resp makes Discord post a new public
+// message. Ephemeral messages are skipped: they cannot carry a board anyone
+// else sees, and bot could not edit them by channel later anyway.
+func createsMessage(resp *discordgo.InteractionResponse) bool {
+	return resp != nil && resp.Type == discordgo.InteractionResponseChannelMessageWithSource &&
+		(resp.Data == nil || resp.Data.Flags&discordgo.MessageFlagsEphemeral == 0)
+}
+
+// webhookEdit turns response data into a complete replacement of the message:
+// empty lists are sent as [] so that old buttons and embeds go away.
+func webhookEdit(d *discordgo.InteractionResponseData) *discordgo.WebhookEdit {
+	content := d.Content
+	components := d.Components
+	if components == nil {
+		components = []discordgo.MessageComponent{}
+	}
+	embeds := d.Embeds
+	if embeds == nil {
+		embeds = []*discordgo.MessageEmbed{}
+	}
+	return &discordgo.WebhookEdit{Content: &content, Components: &components, Embeds: &embeds, AllowedMentions: d.AllowedMentions}
+}
+
+func followup(d *discordgo.InteractionResponseData) *discordgo.WebhookParams {
+	return &discordgo.WebhookParams{
+		Content: d.Content, Components: d.Components, Embeds: d.Embeds,
+		AllowedMentions: d.AllowedMentions, Flags: d.Flags & discordgo.MessageFlagsEphemeral,
+	}
+}
+
+func isNotFound(err error) bool {
+	var re *discordgo.RESTError
+	return errors.As(err, &re) && re.Response != nil && re.Response.StatusCode == http.StatusNotFound
+}

@@ -1,0 +1,44 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"net/url"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// Service is what bot needs from the product. *commands.Service implements it;
+// bot declares only these three methods so that the transports depend on the
+// shape of the product, not on its internals.
+type Service interface {
+	// Handle answers one interaction. It never returns nil and renders every
+	// error itself, so bot only delivers what it gets.
+	Handle(ctx context.Context, i *discordgo.Interaction) *discordgo.InteractionResponse
+	// BoardSent reports the message that a response to i created, fetched
+	// from Discord (@original), so a board's message id can be recorded.
+	BoardSent(ctx context.Context, i *discordgo.Interaction, m *discordgo.Message) error
+	// Expire ends the games whose turn deadline passed and returns the board
+	// edits that say so.
+	Expire(ctx context.Context) ([]Edit, error)
+}
+
+// Edit is one board message to rewrite by REST, with no interaction to answer.
+type Edit struct {
+	ChannelID, MessageID string
+	Message              *discordgo.MessageEdit
+}
+
+// safeErr returns err without the request URL a *url.Error carries: webhook
+// URLs hold interaction tokens, and tokens never go to a log.
+func safeErr(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return errors.New(ue.Op + " request: " + ue.Err.Error())
+	}
+	var rl *discordgo.RateLimitError
+	if errors.As(err, &rl) {
+		return errors.New("rate limited, retry after " + rl.RetryAfter.String())
+	}
+	return err
+}
