@@ -1,0 +1,397 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// MaxHeapSize is the largest heap any closed-form variant accepts. Heaps this
+// large are played by their rule alone: no search ever walks them.
+const MaxHeapSize int64 = 1_000_000_000_000
+
+// invalidf returns an error wrapping ErrInvalid with a message a player can act on.
+func invalidf(format string, args ...any) error {
+	return &invalidError{msg: fmt.Sprintf(format, args...)}
+}
+
+// invalidError carries a human message and matches ErrInvalid with errors.Is,
+// without prefixing the message with "invalid:" (players read it as is).
+type invalidError struct{ msg string }
+
+func (e *invalidError) Error() string        { return e.msg }
+func (e *invalidError) Is(target error) bool { return target == ErrInvalid }
+
+// tooLargef returns an error wrapping ErrTooLarge with a message naming the limit.
+func tooLargef(format string, args ...any) error {
+	return &tooLargeError{msg: fmt.Sprintf(format, args...)}
+}
+
+type tooLargeError struct{ msg string }
+
+func (e *tooLargeError) Error() string        { return e.msg }
+func (e *tooLargeError) Is(target error) bool { return target == ErrTooLarge }
+
+// Normalize fills in the variant's defaults (Subtraction: K=3 unless Set is
+// given; TwentyOne: K=3, Target=21; Moore: K=2) and validates the rules. Its
+// errors wrap ErrInvalid and say what to change.
+func (r Rules) Normalize() (Rules, error) {
+	r.Set = slices.Clone(r.Set)
+	if _, ok := variants[r.Variant]; !ok {
+		if r.Variant == "" {
+			return r, invalidf("no game named: choose one of %s", variantList())
+		}
+		return r, invalidf("no game called %q: choose one of %s", string(r.Variant), variantList())
+	}
+	usesK := r.Variant == Subtraction || r.Variant == TwentyOne || r.Variant == Moore
+	if !usesK && r.K != 0 {
+		return r, invalidf("%s takes no k", variantTitle(r.Variant))
+	}
+	if r.Variant != Subtraction && len(r.Set) > 0 {
+		return r, invalidf("%s takes no subtraction set", variantTitle(r.Variant))
+	}
+	if r.Variant != TwentyOne && r.Target != 0 {
+		return r, invalidf("%s takes no target", variantTitle(r.Variant))
+	}
+	if r.K < 0 {
+		return r, invalidf("k must be at least 1, not %d", r.K)
+	}
+	switch r.Variant {
+	case Subtraction:
+		if len(r.Set) > 0 {
+			if r.K != 0 {
+				return r, invalidf("Subtraction: give k or a set, not both")
+			}
+			if len(r.Set) > maxSetSize {
+				return r, invalidf("Subtraction: a set has at most %d amounts, this one has %d", maxSetSize, len(r.Set))
+			}
+			for _, s := range r.Set {
+				if s < 1 || s > maxSetElement {
+					return r, invalidf("Subtraction: set amounts run from 1 to %d, not %d", maxSetElement, s)
+				}
+			}
+			slices.Sort(r.Set)
+			r.Set = slices.Compact(r.Set)
+			if _, err := grundyTable(r.Set); err != nil {
+				return r, err
+			}
+		} else {
+			if r.K == 0 {
+				r.K = 3
+			}
+			if int64(r.K) > MaxHeapSize {
+				return r, invalidf("Subtraction: k is at most %d, not %d", MaxHeapSize, r.K)
+			}
+		}
+	case TwentyOne:
+		if r.K == 0 {
+			r.K = 3
+		}
+		if r.Target == 0 {
+			r.Target = 21
+		}
+		if r.Target < 1 || int64(r.Target) > MaxHeapSize {
+			return r, invalidf("the 21 game: the target runs from 1 to %d, not %d", MaxHeapSize, r.Target)
+		}
+		if int64(r.K) > MaxHeapSize {
+			return r, invalidf("the 21 game: k is at most %d, not %d", MaxHeapSize, r.K)
+		}
+	case Moore:
+		if r.K == 0 {
+			r.K = 2
+		}
+		if r.K > maxMooreK {
+			return r, invalidf("Moore's Nim: k is at most %d, not %d", maxMooreK, r.K)
+		}
+	}
+	if len(r.Set) == 0 {
+		r.Set = nil
+	}
+	return r, nil
+}
+
+func variantList() string {
+	var names []string
+	for _, v := range Variants() {
+		names = append(names, string(v))
+	}
+	return strings.Join(names, ", ")
+}
+
+// variantTitle is the variant's display name without parameters.
+func variantTitle(v Variant) string {
+	switch v {
+	case Nim:
+		return "Nim"
+	case Subtraction:
+		return "Subtraction"
+	case TwentyOne:
+		return "The 21 game"
+	case Greedy:
+		return "Greedy Nim"
+	case Fibonacci:
+		return "Fibonacci Nim"
+	case Wythoff:
+		return "Wythoff's game"
+	case Moore:
+		return "Moore's Nim"
+	case Lasker:
+		return "Lasker's Nim"
+	case Kayles:
+		return "Kayles"
+	}
+	return string(v)
+}
+
+// Name is the display name of the game, with its parameters and convention:
+// "Nim", "Misère Nim", "Subtraction S(1..3)", "Subtraction {1,3,4}",
+// "The 21 game", "Moore's Nim (k=2)". The 21 game is misère by tradition, so
+// only its normal-play form says so.
+func (r Rules) Name() string {
+	n := variantTitle(r.Variant)
+	switch r.Variant {
+	case Subtraction:
+		if len(r.Set) > 0 {
+			n += " " + setString(r.Set)
+		} else {
+			n += fmt.Sprintf(" S(1..%d)", kOr(r.K, 3))
+		}
+	case TwentyOne:
+		k, t := kOr(r.K, 3), kOr(r.Target, 21)
+		if t != 21 {
+			n = fmt.Sprintf("The %d game", t)
+		}
+		if k != 3 {
+			n += fmt.Sprintf(" (say 1 to %d more)", k)
+		}
+		if !r.Misere {
+			n += fmt.Sprintf(", normal play (saying %d wins)", t)
+		}
+		return n
+	case Moore:
+		n += fmt.Sprintf(" (k=%d)", kOr(r.K, 2))
+	}
+	if r.Misere {
+		n = "Misère " + n
+	}
+	return n
+}
+
+func kOr(k, def int) int {
+	if k == 0 {
+		return def
+	}
+	return k
+}
+
+func setString(set []int) string {
+	parts := make([]string, len(set))
+	for i, s := range set {
+		parts[i] = strconv.Itoa(s)
+	}
+	return "{" + strings.Join(parts, ",") + "}"
+}
+
+// game returns the normalized rules and their game, or the validation error.
+func (r Rules) game() (Rules, game, error) {
+	n, err := r.Normalize()
+	if err != nil {
+		return r, nil, err
+	}
+	return n, variants[n.Variant](n), nil
+}
+
+// Limits are the largest positions the engine solves perfectly within 50 ms on
+// one core for these rules; Start refuses anything larger. Invalid rules have
+// zero Limits.
+func (r Rules) Limits() Limits {
+	_, g, err := r.game()
+	if err != nil {
+		return Limits{}
+	}
+	return g.limits()
+}
+
+// starter is implemented by variants whose opening position is not simply the
+// heaps given (TwentyOne counts up; Fibonacci sets its first limit).
+type starter interface {
+	start(heaps []int64) (Position, error)
+}
+
+// overer is implemented by variants that can tell a finished position without
+// listing every legal move (which, with heaps of 10^12, they could not).
+type overer interface {
+	over(p Position) bool
+}
+
+// Start builds the opening position from the heaps a player typed. TwentyOne
+// takes [count said so far] or nil; Fibonacci takes [n] and sets Limit n-1.
+// Positions beyond Limits are refused with an error wrapping ErrTooLarge.
+func (r Rules) Start(heaps []int64) (Position, error) {
+	r, g, err := r.game()
+	if err != nil {
+		return Position{}, err
+	}
+	var p Position
+	if s, ok := g.(starter); ok {
+		p, err = s.start(slices.Clone(heaps))
+		if err != nil {
+			return Position{}, err
+		}
+	} else {
+		if len(heaps) == 0 {
+			return Position{}, invalidf("%s: give at least one heap", r.Name())
+		}
+		p = Position{Heaps: slices.Clone(heaps)}
+		if r.Variant == Fibonacci && len(heaps) == 1 && heaps[0] > 0 {
+			p.Limit = heaps[0] - 1
+		}
+	}
+	if err := checkAll(r, g, p); err != nil {
+		return Position{}, err
+	}
+	return p, nil
+}
+
+// Check validates a position's shape and bounds for these rules, and that it
+// lies within Limits (else the error wraps ErrTooLarge).
+func (r Rules) Check(p Position) error {
+	r, g, err := r.game()
+	if err != nil {
+		return err
+	}
+	return checkAll(r, g, p)
+}
+
+func checkAll(r Rules, g game, p Position) error {
+	if err := g.check(p); err != nil {
+		return err
+	}
+	return checkLimits(r, g.limits(), p)
+}
+
+func checkLimits(r Rules, l Limits, p Position) error {
+	if l.MaxHeaps > 0 && len(p.Heaps) > l.MaxHeaps {
+		return tooLargef("%s: at most %d heaps can be played perfectly, this has %d", r.Name(), l.MaxHeaps, len(p.Heaps))
+	}
+	var total int64
+	for i, h := range p.Heaps {
+		if l.MaxHeap > 0 && h > l.MaxHeap {
+			return tooLargef("%s: heaps of at most %d can be played perfectly, heap %s has %d", r.Name(), l.MaxHeap, HeapLabel(i), h)
+		}
+		total += h
+	}
+	if l.MaxTotal > 0 && total > l.MaxTotal {
+		return tooLargef("%s: at most %d in all can be played perfectly, this has %d", r.Name(), l.MaxTotal, total)
+	}
+	return nil
+}
+
+// checkShape is the common shape check for games on a list of heaps: between
+// 1 and maxHeaps heaps, each between 0 and maxHeap, and no Limit.
+func checkShape(name string, p Position, maxHeaps int, maxHeap int64) error {
+	if len(p.Heaps) == 0 {
+		return invalidf("%s: give at least one heap", name)
+	}
+	if len(p.Heaps) > maxHeaps {
+		return invalidf("%s: at most %d heaps, not %d", name, maxHeaps, len(p.Heaps))
+	}
+	for i, h := range p.Heaps {
+		if h < 0 {
+			return invalidf("%s: heap %s has %d; heaps cannot be negative", name, HeapLabel(i), h)
+		}
+		if h > maxHeap {
+			return invalidf("%s: heap %s has %d; heaps hold at most %d", name, HeapLabel(i), h, maxHeap)
+		}
+	}
+	if p.Limit != 0 {
+		return invalidf("%s has no move limit", name)
+	}
+	return nil
+}
+
+// Legal lists every legal move in canonical order (heap by heap, smaller takes
+// first). It returns nil for an invalid or over-limit position.
+func (r Rules) Legal(p Position) []Move {
+	r, g, err := r.game()
+	if err != nil || checkAll(r, g, p) != nil {
+		return nil
+	}
+	return g.legal(p)
+}
+
+// Apply returns the position after m. An illegal move gets a *MoveError saying
+// exactly why; a finished game gets ErrGameOver. It never panics and never
+// changes p.
+func (r Rules) Apply(p Position, m Move) (Position, error) {
+	r, g, err := r.game()
+	if err != nil {
+		return Position{}, err
+	}
+	if err := g.check(p); err != nil {
+		return Position{}, err
+	}
+	if isOver(g, p) {
+		return Position{}, ErrGameOver
+	}
+	if err := g.validate(p, m); err != nil {
+		return Position{}, err
+	}
+	q := Position{Heaps: slices.Clone(p.Heaps), Limit: p.Limit}
+	m.Takes = slices.Clone(m.Takes)
+	return g.apply(q, m), nil
+}
+
+func isOver(g game, p Position) bool {
+	if o, ok := g.(overer); ok {
+		return o.over(p)
+	}
+	for _, h := range p.Heaps {
+		if h != 0 {
+			return len(g.legal(p)) == 0
+		}
+	}
+	return true
+}
+
+// Over reports whether no legal move is left (an invalid position counts as over).
+func (r Rules) Over(p Position) bool {
+	_, g, err := r.game()
+	if err != nil || g.check(p) != nil {
+		return true
+	}
+	return isOver(g, p)
+}
+
+// LastMoverWins reports who won a finished game: the player who made the last
+// move in normal play, the other one in misère play.
+func (r Rules) LastMoverWins() bool { return !r.Misere }
+
+// Analyze gives the perfect-play verdict for the player to move and every
+// winning move (at most MaxListedMoves listed, WinningCount counts them all).
+func (r Rules) Analyze(p Position) (Analysis, error) {
+	r, g, err := r.game()
+	if err != nil {
+		return Analysis{}, err
+	}
+	if err := checkAll(r, g, p); err != nil {
+		return Analysis{}, err
+	}
+	return analyze(r, g, p), nil
+}
+
+func analyze(r Rules, g game, p Position) Analysis {
+	if isOver(g, p) {
+		return Analysis{MoverWins: r.Misere}
+	}
+	moves, n := g.winning(p, MaxListedMoves)
+	return Analysis{MoverWins: g.moverWins(p), Winning: moves, WinningCount: n}
+}
+
+// errorsIsInvalid reports whether err is a user error in the rules or notation.
+func errorsIsInvalid(err error) bool { return errors.Is(err, ErrInvalid) }
+
+// maxMooreK bounds Moore's k: a move touches at most this many heaps.
+const maxMooreK = 8

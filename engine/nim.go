@@ -1,0 +1,228 @@
+package engine
+
+import (
+	"fmt"
+	"strconv"
+)
+
+func init() {
+	variants[Nim] = func(r Rules) game { return nimGame{misere: r.Misere} }
+}
+
+// maxHeapsClosed is how many heaps the closed-form variants take: every
+// operation on them is linear in the number of heaps.
+const maxHeapsClosed = 10_000
+
+// nimGame is Nim: take one or more from one heap. Normal play is Bouton's
+// rule (P iff the nim-sum is 0); misère play is the same until the move that
+// would leave only heaps of 0 and 1, where the parity of 1-heaps flips.
+type nimGame struct{ misere bool }
+
+func (g nimGame) name() string {
+	if g.misere {
+		return "Misère Nim"
+	}
+	return "Nim"
+}
+
+func (g nimGame) check(p Position) error {
+	return checkShape(g.name(), p, maxHeapsClosed, MaxHeapSize)
+}
+
+func (g nimGame) limits() Limits {
+	return Limits{MaxHeaps: maxHeapsClosed, MaxHeap: MaxHeapSize}
+}
+
+func (g nimGame) over(p Position) bool { return allZero(p.Heaps) }
+
+func allZero(h []int64) bool {
+	for _, v := range h {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (g nimGame) legal(p Position) []Move {
+	var ms []Move
+	for i, h := range p.Heaps {
+		for t := int64(1); t <= h; t++ {
+			ms = append(ms, Move{Kind: Take, Heap: i, Take: t})
+		}
+	}
+	return ms
+}
+
+func (g nimGame) validate(p Position, m Move) error { return validateTake(g.name(), p, m) }
+
+func (g nimGame) apply(p Position, m Move) Position { return applyTake(p, m) }
+
+// nimStats is what the Nim rules look at: the nim-sum, how many heaps hold 2
+// or more, and how many hold exactly 1. Updating it for one changed heap is
+// O(1), which keeps listing winning moves linear for 10,000 heaps.
+type nimStats struct {
+	x         int64
+	big, ones int
+}
+
+func statsOf(values []int64) nimStats {
+	var s nimStats
+	for _, v := range values {
+		s.add(v, 1)
+	}
+	return s
+}
+
+func (s *nimStats) add(v int64, sign int) {
+	s.x ^= v
+	if v >= 2 {
+		s.big += sign
+	} else if v == 1 {
+		s.ones += sign
+	}
+}
+
+// with returns the stats after one value changes from old to v.
+func (s nimStats) with(old, v int64) nimStats {
+	s.add(old, -1)
+	s.add(v, 1)
+	return s
+}
+
+// moverWins is Bouton's rule, with the misère twist when every value is 0 or 1.
+func (s nimStats) moverWins(misere bool) bool {
+	if misere && s.big == 0 {
+		return s.ones%2 == 0
+	}
+	return s.x != 0
+}
+
+func (g nimGame) moverWins(p Position) bool { return statsOf(p.Heaps).moverWins(g.misere) }
+
+// winning derives every winning move from the rule: a move into a P-position
+// either makes the nim-sum 0 (heap h goes to h⊕X) or, in misère play, leaves
+// only heaps of 0 and 1 (the heap goes to 0 or 1). Testing those candidates
+// covers every winning move without enumerating all takes.
+func (g nimGame) winning(p Position, max int) ([]Move, int64) {
+	s := statsOf(p.Heaps)
+	var ms []Move
+	var n int64
+	for i, h := range p.Heaps {
+		cands := []int64{h ^ s.x}
+		if g.misere {
+			cands = []int64{h ^ s.x, 1, 0}
+		}
+		// Canonical order is smaller takes first: larger targets first.
+		sortDesc(cands)
+		var last int64 = -1
+		for _, v := range cands {
+			if v >= h || v < 0 || v == last {
+				continue
+			}
+			last = v
+			if !s.with(h, v).moverWins(g.misere) {
+				n++
+				if len(ms) < max {
+					ms = append(ms, takeMove(p, i, v))
+				}
+			}
+		}
+	}
+	return ms, n
+}
+
+func sortDesc(v []int64) {
+	for i := 1; i < len(v); i++ {
+		for j := i; j > 0 && v[j] > v[j-1]; j-- {
+			v[j], v[j-1] = v[j-1], v[j]
+		}
+	}
+}
+
+func (g nimGame) verdict(p Position) string {
+	s := statsOf(p.Heaps)
+	if g.misere && s.big == 0 {
+		if s.ones%2 == 0 {
+			return fmt.Sprintf("Winning: only heaps of 1 are left and there are %d of them (even); take one and leave an odd number.", s.ones)
+		}
+		return fmt.Sprintf("Losing: only heaps of 1 are left and there are %d of them (odd); in misère play you will take the last one.", s.ones)
+	}
+	if s.x != 0 {
+		return fmt.Sprintf("Winning: the nim-sum is %d, not 0, so a move can make it 0.", s.x)
+	}
+	return "Losing: the nim-sum is 0, so every move makes it non-zero for your opponent."
+}
+
+// binaryTable is seed 004's table: each value in decimal and binary, with the
+// nim-sum as the total row. label names row i; it is nil when there are too
+// many rows to read (the steps then carry the sum alone).
+func binaryTable(first string, label func(i int) string, values []int64) *Table {
+	if len(values) > maxTableRows {
+		return nil
+	}
+	var x, max int64
+	for _, v := range values {
+		x ^= v
+		if v > max {
+			max = v
+		}
+	}
+	width := len(strconv.FormatInt(max, 2))
+	bin := func(v int64) string {
+		s := strconv.FormatInt(v, 2)
+		for len(s) < width {
+			s = "0" + s
+		}
+		return s
+	}
+	t := &Table{Header: []string{first, "decimal", "binary"}}
+	for i, v := range values {
+		t.Rows = append(t.Rows, []string{label(i), strconv.FormatInt(v, 10), bin(v)})
+	}
+	t.Total = []string{"nim-sum", strconv.FormatInt(x, 10), bin(x)}
+	return t
+}
+
+// maxTableRows keeps an explanation's table readable (and inside a Discord embed).
+const maxTableRows = 26
+
+func heapRow(i int) string { return "heap " + HeapLabel(i) }
+
+func (g nimGame) explain(p Position) Explanation {
+	s := statsOf(p.Heaps)
+	e := Explanation{Theory: "nim-sum", Table: binaryTable("heap", heapRow, p.Heaps)}
+	if g.misere {
+		e.Theory = "misère nim"
+	}
+	e.Steps = append(e.Steps, fmt.Sprintf("Write each heap in binary and add the columns without carrying (XOR): the nim-sum is %d.", s.x))
+	if g.misere {
+		e.Steps = append(e.Steps, "In misère play the last mover loses, but the nim-sum still decides while some heap holds 2 or more: leave a nim-sum of 0.")
+		e.Steps = append(e.Steps, "The endgame switch: when your move would leave only heaps of 0 and 1, leave an odd number of 1-heaps instead, so your opponent takes the last one.")
+		if s.big == 0 {
+			if s.ones%2 == 0 {
+				e.Steps = append(e.Steps, fmt.Sprintf("Every heap holds 0 or 1 and there are %d heaps of 1: take one to leave an odd number, and you win.", s.ones))
+			} else {
+				e.Steps = append(e.Steps, fmt.Sprintf("Every heap holds 0 or 1 and there are %d heaps of 1 (odd): the player to move takes the last one and loses.", s.ones))
+			}
+			return e
+		}
+	} else {
+		e.Steps = append(e.Steps, "A nim-sum of 0 is lost for the player to move: every move changes it, and the other player can always bring it back to 0 until the heaps run out.")
+	}
+	if s.x == 0 {
+		e.Steps = append(e.Steps, "The nim-sum is 0, so the player to move loses against perfect play; the best try is a small take that keeps the game long.")
+		return e
+	}
+	ms, _ := g.winning(p, 3)
+	for _, m := range ms {
+		h := p.Heaps[m.Heap]
+		v := h - m.Take
+		if v == h^s.x {
+			e.Steps = append(e.Steps, fmt.Sprintf("Heap %s: %d ⊕ %d = %d is less than %d, so take %d from %s to leave a nim-sum of 0.", HeapLabel(m.Heap), h, s.x, v, h, m.Take, HeapLabel(m.Heap)))
+		} else {
+			e.Steps = append(e.Steps, fmt.Sprintf("Take %d from %s: that leaves only heaps of 0 and 1, an odd number of them 1.", m.Take, HeapLabel(m.Heap)))
+		}
+	}
+	return e
+}

@@ -1,0 +1,113 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+)
+
+// HeapLabel names heap i as players see it: 0→"A" … 25→"Z", 26→"AA", 27→"AB",
+// like spreadsheet columns. A negative i has no label and gives "?".
+func HeapLabel(i int) string {
+	if i < 0 {
+		return "?"
+	}
+	var b []byte
+	for i++; i > 0; i = (i - 1) / 26 {
+		b = append(b, byte('A'+(i-1)%26))
+	}
+	for l, r := 0, len(b)-1; l < r; l, r = l+1, r-1 {
+		b[l], b[r] = b[r], b[l]
+	}
+	return string(b)
+}
+
+// labelIndex is HeapLabel's inverse; it returns -1 for anything else.
+func labelIndex(s string) int {
+	if s == "" || len(s) > 4 {
+		return -1
+	}
+	n := 0
+	for _, c := range s {
+		switch {
+		case c >= 'A' && c <= 'Z':
+			n = n*26 + int(c-'A'+1)
+		case c >= 'a' && c <= 'z':
+			n = n*26 + int(c-'a'+1)
+		default:
+			return -1
+		}
+	}
+	return n - 1
+}
+
+// labelRange says which heaps exist: "the heaps are A to C", "the only heap is A".
+func labelRange(n int) string {
+	switch n {
+	case 0:
+		return "there are no heaps"
+	case 1:
+		return "the only heap is A"
+	}
+	return fmt.Sprintf("the heaps are A to %s", HeapLabel(n-1))
+}
+
+// orList joins labels as "A", "A or D", "A, B or D".
+func orList(items []string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
+}
+
+// andList joins items as "A", "A and D", "A, B and D".
+func andList(items []string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}
+
+// moveErr builds the *MoveError every validator returns.
+func moveErr(m Move, format string, args ...any) error {
+	return &MoveError{Move: m, Reason: fmt.Sprintf(format, args...)}
+}
+
+// validateTake checks a Take move against the heaps: the heap exists, the
+// amount is at least 1 and at most what the heap holds. Variant rules (which
+// amounts, which heaps) are checked by the caller afterwards.
+func validateTake(name string, p Position, m Move) error {
+	if m.Kind != Take {
+		return moveErr(m, "%s: take from one heap at a time (like B3)", name)
+	}
+	if m.Heap < 0 || m.Heap >= len(p.Heaps) {
+		return moveErr(m, "no heap %s: %s", HeapLabel(m.Heap), labelRange(len(p.Heaps)))
+	}
+	if m.Take < 1 {
+		return moveErr(m, "take at least 1")
+	}
+	h := p.Heaps[m.Heap]
+	if h == 0 {
+		return moveErr(m, "heap %s is empty", HeapLabel(m.Heap))
+	}
+	if m.Take > h {
+		return moveErr(m, "heap %s has %d, you asked for %d", HeapLabel(m.Heap), h, m.Take)
+	}
+	return nil
+}
+
+// applyTake applies a validated Take to p, which the caller owns.
+func applyTake(p Position, m Move) Position {
+	p.Heaps[m.Heap] -= m.Take
+	return p
+}
+
+// takeMove is the Take move from heap i to size v.
+func takeMove(p Position, i int, v int64) Move {
+	return Move{Kind: Take, Heap: i, Take: p.Heaps[i] - v}
+}
