@@ -1,0 +1,19 @@
+// Package terminal is nimbot without Discord: Play drives the very same
+// commands.Service that answers Discord, from typed slash commands on a
+// terminal, and Analyze answers questions about any position straight from
+// the engine.
+//
+// Play turns each typed line ("/nim start vs:bot heaps:3 4 5") into a real
+// *discordgo.Interaction, built as the JSON Discord sends and decoded by
+// discordgo itself, so the service cannot tell the terminal from a guild:
+// options are checked against commands.Definitions the way Discord's client
+// checks them (required options, choices, bounds), and the board's buttons
+// and menus are listed by number and pressed by typing the number. Responses
+// are printed as text: the embed, the stones, the components, with ephemeral
+// answers marked. Games live in a SQLite file through package store, so
+// quitting and starting again continues the channel's game.
+//
+// Analyze is the `analyze` subcommand: who wins a position of any variant,
+// every winning move and the engine's explanation, as aligned text or as one
+// JSON object for scripts.
+package terminal
