@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -47,4 +48,110 @@ func TestNimAgreement(t *testing.T) {
 		heaps, size = 4, 5
 	}
 	exhaustive(t, Rules{Variant: Nim}, takeChildren(anyTake), heaps, size)
+}
+
+func TestSubtractionAgreement(t *testing.T) {
+	heaps, size := 4, int64(9)
+	if testing.Short() {
+		heaps, size = 3, 7
+	}
+	for k := 1; k <= 4; k++ {
+		t.Run(fmt.Sprintf("S(1..%d)", k), func(t *testing.T) {
+			exhaustive(t, Rules{Variant: Subtraction, K: k}, takeChildren(func(_ Position, _ int, n int64) bool { return n <= int64(k) }), heaps, size)
+		})
+	}
+	for _, set := range [][]int{{1, 3, 4}, {2, 5, 6}, {1, 2, 4}, {2, 3}, {1, 4}, {3, 5, 7}, {2}, {1, 2, 3, 4, 5, 6, 7, 8}} {
+		t.Run(setString(set), func(t *testing.T) {
+			exhaustive(t, Rules{Variant: Subtraction, Set: set}, takeChildren(func(_ Position, _ int, n int64) bool { return slices.Contains(set, int(n)) }), 3, 14)
+		})
+	}
+}
+
+// TestSubtractionMisereSets checks the unproven "misère Nim on the Grundy
+// values" rule the engine relies on for subtraction sets, against exhaustive
+// search, for every set S ⊆ {1..7} (and a few larger ones), as far as the
+// test budget allows.
+func TestSubtractionMisereSets(t *testing.T) {
+	two, three := int64(24), int64(11)
+	if testing.Short() {
+		two, three = 14, 7
+	}
+	for mask := 1; mask < 1<<7; mask++ {
+		var set []int
+		for b := 0; b < 7; b++ {
+			if mask>>b&1 == 1 {
+				set = append(set, b+1)
+			}
+		}
+		r := Rules{Variant: Subtraction, Set: set, Misere: true}
+		g := &treeGame{misere: true, children: takeChildren(func(_ Position, _ int, n int64) bool { return slices.Contains(set, int(n)) })}
+		eachHeaps(2, two, func(h []int64) { checkAgreement(t, r, g, Position{Heaps: h}) })
+		eachHeaps(3, three, func(h []int64) { checkAgreement(t, r, g, Position{Heaps: h}) })
+	}
+}
+
+func TestTwentyOneAgreement(t *testing.T) {
+	for _, k := range []int{1, 2, 3, 4, 5} {
+		for _, target := range []int{1, 2, 7, 21, 30} {
+			for _, misere := range []bool{false, true} {
+				r := Rules{Variant: TwentyOne, K: k, Target: target, Misere: misere}
+				g := &treeGame{misere: misere, children: takeChildren(func(_ Position, _ int, n int64) bool { return n <= int64(k) })}
+				for c := int64(0); c <= int64(target); c++ {
+					p, err := r.Start([]int64{c})
+					if err != nil {
+						t.Fatal(err)
+					}
+					checkAgreement(t, r, g, p)
+				}
+			}
+		}
+	}
+}
+
+func TestGreedyAgreement(t *testing.T) {
+	heaps, size := 5, int64(6)
+	if testing.Short() {
+		heaps, size = 4, 5
+	}
+	exhaustive(t, Rules{Variant: Greedy}, takeChildren(func(p Position, i int, _ int64) bool { return p.Heaps[i] == slices.Max(p.Heaps) }), heaps, size)
+}
+
+// mooreChildren generates Moore's Nim_k moves from the rules: lower between 1
+// and k heaps, each by at least 1.
+func mooreChildren(k int) func(Position) []Position {
+	return func(p Position) []Position {
+		var kids []Position
+		cur := slices.Clone(p.Heaps)
+		var rec func(i, changed int)
+		rec = func(i, changed int) {
+			if i == len(cur) {
+				if changed >= 1 {
+					kids = append(kids, Position{Heaps: slices.Clone(cur)})
+				}
+				return
+			}
+			rec(i+1, changed)
+			if changed < k {
+				for v := int64(0); v < p.Heaps[i]; v++ {
+					cur[i] = v
+					rec(i+1, changed+1)
+				}
+				cur[i] = p.Heaps[i]
+			}
+		}
+		rec(0, 0)
+		return kids
+	}
+}
+
+func TestMooreAgreement(t *testing.T) {
+	size := int64(6)
+	if testing.Short() {
+		size = 4
+	}
+	for k := 1; k <= 3; k++ {
+		t.Run(fmt.Sprintf("k=%d", k), func(t *testing.T) {
+			exhaustive(t, Rules{Variant: Moore, K: k}, mooreChildren(k), 4, size)
+		})
+	}
 }

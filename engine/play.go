@@ -1,0 +1,400 @@
+package engine
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+)
+
+// verdicter is implemented by variants that can say in their own theory why
+// a position is won or lost, in one line.
+type verdicter interface {
+	verdict(p Position) string
+}
+
+// Hint gives the three levels of help for the player to move: the verdict,
+// the move the engine would play (in a lost position, the one that holds out
+// longest), and the explanation in the variant's theory. A finished game
+// gets ErrGameOver.
+func (r Rules) Hint(p Position) (Hint, error) {
+	r, g, err := r.game()
+	if err != nil {
+		return Hint{}, err
+	}
+	if err := checkAll(r, g, p); err != nil {
+		return Hint{}, err
+	}
+	if isOver(g, p) {
+		return Hint{}, ErrGameOver
+	}
+	a := analyze(r, g, p)
+	m := best(r, g, p, a)
+	h := Hint{MoverWins: a.MoverWins, Move: m, Explanation: g.explain(p)}
+	if v, ok := g.(verdicter); ok {
+		h.Verdict = v.verdict(p)
+	} else if a.MoverWins {
+		h.Verdict = fmt.Sprintf("Winning: %d of your moves leave your opponent lost.", a.WinningCount)
+	} else {
+		h.Verdict = "Losing: every move leaves your opponent a won position; hold out and hope for a mistake."
+	}
+	return h, nil
+}
+
+// mistakeRate is how often each difficulty plays a random move instead of
+// the best one.
+func mistakeRate(d Difficulty) (float64, error) {
+	switch d {
+	case Easy:
+		return 0.6, nil
+	case Medium:
+		return 0.3, nil
+	case Hard:
+		return 0.1, nil
+	case Perfect:
+		return 0, nil
+	}
+	return 0, invalidf("no difficulty %q: choose easy, medium, hard or perfect", string(d))
+}
+
+// Choose picks the bot's move. At Perfect it plays a winning move whenever
+// there is one, the one that wins soonest where the game tree is small enough
+// to search; in a lost position it plays the move that holds out longest and
+// leaves the fewest winning replies. Easy, Medium and Hard play a random
+// legal move instead with probability 0.6, 0.3 and 0.1, drawn from rng
+// (which Perfect never touches and may be nil).
+func (r Rules) Choose(p Position, d Difficulty, rng *rand.Rand) (Move, error) {
+	rate, err := mistakeRate(d)
+	if err != nil {
+		return Move{}, err
+	}
+	r, g, err := r.game()
+	if err != nil {
+		return Move{}, err
+	}
+	if err := checkAll(r, g, p); err != nil {
+		return Move{}, err
+	}
+	if isOver(g, p) {
+		return Move{}, ErrGameOver
+	}
+	if rate > 0 {
+		if rng == nil {
+			return Move{}, invalidf("difficulty %s needs a random source", d)
+		}
+		if rng.Float64() < rate {
+			if m, ok := randomMove(g, p, rng); ok {
+				return m, nil
+			}
+		}
+	}
+	return best(r, g, p, analyze(r, g, p)), nil
+}
+
+// best is the perfect player's move (a is p's analysis).
+func best(r Rules, g game, p Position, a Analysis) Move {
+	s := newSearcher(g, r.Misere, p)
+	if a.MoverWins && len(a.Winning) > 0 {
+		if s == nil {
+			return a.Winning[0]
+		}
+		bestM, bestR := a.Winning[0], math.MaxInt
+		for _, m := range a.Winning {
+			rem := s.remoteness(g.apply(clonePos(p), m))
+			if s.aborted {
+				return a.Winning[0]
+			}
+			if rem < bestR {
+				bestM, bestR = m, rem
+			}
+		}
+		return bestM
+	}
+	// Lost (or, with a broken rule, no listed win): hold out.
+	cands := holdoutCandidates(g, p)
+	type score struct {
+		rem     int
+		replies int64
+	}
+	var bestM Move
+	var bestS score
+	for i, m := range cands {
+		q := g.apply(clonePos(p), m)
+		sc := score{rem: -1}
+		if s != nil {
+			sc.rem = s.remoteness(q)
+			if s.aborted {
+				s = nil
+				sc.rem = -1
+			}
+		}
+		if isOver(g, q) {
+			sc.replies = 0
+		} else {
+			_, sc.replies = g.winning(q, 0)
+		}
+		if i == 0 || sc.rem > bestS.rem || (sc.rem == bestS.rem && sc.replies < bestS.replies) {
+			bestM, bestS = m, sc
+		}
+	}
+	return bestM
+}
+
+// maxHoldoutWork bounds the work of judging a lost position's candidate
+// moves: candidates times heaps.
+const maxHoldoutWork = 1 << 18
+
+// holdoutCandidates are the moves judged in a lost position: every legal move
+// when there are few, else small takes from as many heaps as the budget allows.
+func holdoutCandidates(g game, p Position) []Move {
+	if legalIsSmall(p) {
+		if ms := g.legal(p); len(ms) > 0 && len(ms)*max(1, len(p.Heaps)) <= maxHoldoutWork*4 {
+			return ms
+		}
+	}
+	var ms []Move
+	limit := max(4, maxHoldoutWork/max(1, len(p.Heaps)))
+	for i, h := range p.Heaps {
+		for _, t := range []int64{1, 2, 3, h} {
+			if t > h || len(ms) >= limit {
+				continue
+			}
+			m := Move{Kind: Take, Heap: i, Take: t}
+			if g.validate(p, m) == nil && !slices.ContainsFunc(ms, func(x Move) bool { return x.Heap == i && x.Take == t }) {
+				ms = append(ms, m)
+			}
+		}
+	}
+	if len(ms) == 0 {
+		ms = g.legal(p)
+	}
+	return ms
+}
+
+// legalIsSmall says whether listing every legal move is cheap: the heaps are
+// small in total (moves touching several heaps are bounded by Limits).
+func legalIsSmall(p Position) bool {
+	var sum int64
+	for _, h := range p.Heaps {
+		sum += h
+		if sum > 4096 {
+			return false
+		}
+	}
+	return true
+}
+
+// randomMove draws a legal move from rng: uniformly when the moves are few,
+// else a random take from a random heap (retried until legal).
+func randomMove(g game, p Position, rng *rand.Rand) (Move, bool) {
+	if legalIsSmall(p) {
+		ms := g.legal(p)
+		if len(ms) == 0 {
+			return Move{}, false
+		}
+		return ms[rng.IntN(len(ms))], true
+	}
+	for range 64 {
+		i := rng.IntN(len(p.Heaps))
+		if p.Heaps[i] == 0 {
+			continue
+		}
+		m := Move{Kind: Take, Heap: i, Take: rng.Int64N(p.Heaps[i]) + 1}
+		if g.validate(p, m) == nil {
+			return m, true
+		}
+	}
+	ms := holdoutCandidates(g, p)
+	if len(ms) == 0 {
+		return Move{}, false
+	}
+	return ms[rng.IntN(len(ms))], true
+}
+
+func clonePos(p Position) Position {
+	return Position{Heaps: slices.Clone(p.Heaps), Limit: p.Limit}
+}
+
+// searchBudget is how many distinct positions a remoteness search may visit
+// before giving up (the bot then falls back on the rule's first move).
+const searchBudget = 20_000
+
+// searcher computes remoteness (the number of moves left with perfect play:
+// the winner hurries, the loser delays) by memoized search. The verdict of
+// every position comes from the variant's rule, so winning positions only
+// look at their winning moves.
+type searcher struct {
+	g       game
+	misere  bool
+	memo    map[string]int
+	aborted bool
+}
+
+// newSearcher returns a searcher when p's game tree is plausibly small, else nil.
+func newSearcher(g game, misere bool, p Position) *searcher {
+	size := 1.0
+	for _, h := range p.Heaps {
+		size *= float64(h + 1)
+		if size > 5e5 {
+			return nil
+		}
+	}
+	return &searcher{g: g, misere: misere, memo: map[string]int{}}
+}
+
+// canonKey identifies a position up to heap order and empty heaps, which no
+// variant's play depends on.
+func canonKey(p Position) string {
+	hs := make([]int64, 0, len(p.Heaps))
+	for _, h := range p.Heaps {
+		if h != 0 {
+			hs = append(hs, h)
+		}
+	}
+	slices.Sort(hs)
+	b := make([]byte, 0, 8*(len(hs)+1))
+	b = binary.AppendVarint(b, p.Limit)
+	for _, h := range hs {
+		b = binary.AppendUvarint(b, uint64(h))
+	}
+	return string(b)
+}
+
+func (s *searcher) remoteness(p Position) int {
+	if s.aborted {
+		return 0
+	}
+	k := canonKey(p)
+	if v, ok := s.memo[k]; ok {
+		return v
+	}
+	if len(s.memo) >= searchBudget {
+		s.aborted = true
+		return 0
+	}
+	s.memo[k] = 0 // placeholder; positions never repeat (every move shrinks the game)
+	var rem int
+	switch {
+	case isOver(s.g, p):
+		rem = 0
+	case s.g.moverWins(p):
+		ms, _ := s.g.winning(p, math.MaxInt)
+		rem = math.MaxInt
+		for _, m := range ms {
+			rem = min(rem, 1+s.remoteness(s.g.apply(clonePos(p), m)))
+		}
+		if len(ms) == 0 {
+			rem = 0
+		}
+	default:
+		for _, m := range s.g.legal(p) {
+			rem = max(rem, 1+s.remoteness(s.g.apply(clonePos(p), m)))
+		}
+	}
+	s.memo[k] = rem
+	return rem
+}
+
+// Review replays a game from start and returns every move that turned a won
+// position into a lost one, with a winning alternative. An illegal move is an
+// error naming its ply.
+func (r Rules) Review(start Position, moves []Move) ([]Mistake, error) {
+	r, g, err := r.game()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkAll(r, g, start); err != nil {
+		return nil, err
+	}
+	var out []Mistake
+	p := clonePos(start)
+	for i, m := range moves {
+		if err := g.check(p); err != nil {
+			return out, err
+		}
+		if isOver(g, p) {
+			return out, fmt.Errorf("move %d: %w", i+1, ErrGameOver)
+		}
+		if err := g.validate(p, m); err != nil {
+			return out, fmt.Errorf("move %d: %w", i+1, err)
+		}
+		a := analyze(r, g, p)
+		q := g.apply(clonePos(p), m)
+		if a.MoverWins && moverWinsAt(r, g, q) {
+			out = append(out, Mistake{Ply: i, Played: m, Better: best(r, g, p, a), Before: clonePos(p)})
+		}
+		p = q
+	}
+	return out, nil
+}
+
+// moverWinsAt is the verdict for the player to move, counting a finished game.
+func moverWinsAt(r Rules, g game, p Position) bool {
+	if isOver(g, p) {
+		return r.Misere
+	}
+	return g.moverWins(p)
+}
+
+// Describe phrases move m, played in position p, for the move log: "takes 2
+// from C", "takes 3 from A and B", "takes 2 from A and 1 from C", "splits B
+// into 2 and 3", "knocks down pin 4 of row B", "says 5, 6, 7" (the 21 game).
+func (r Rules) Describe(p Position, m Move) string {
+	if r.Variant == TwentyOne && m.Kind == Take && len(p.Heaps) == 1 {
+		n, err := r.Normalize()
+		if err == nil {
+			c := int64(n.Target) - p.Heaps[0]
+			if m.Take <= 5 {
+				var said []string
+				for i := int64(1); i <= m.Take; i++ {
+					said = append(said, fmt.Sprint(c+i))
+				}
+				return "says " + strings.Join(said, ", ")
+			}
+			return fmt.Sprintf("counts up from %d to %d", c+1, c+m.Take)
+		}
+	}
+	return describeMove(p, m)
+}
+
+func describeMove(p Position, m Move) string {
+	switch m.Kind {
+	case Take:
+		if len(p.Heaps) == 1 {
+			return fmt.Sprintf("takes %d", m.Take)
+		}
+		return fmt.Sprintf("takes %d from %s", m.Take, HeapLabel(m.Heap))
+	case Diagonal:
+		return fmt.Sprintf("takes %d from A and B", m.Take)
+	case Multi:
+		var heaps, parts []string
+		same := true
+		var first int64
+		for i, t := range m.Takes {
+			if t == 0 {
+				continue
+			}
+			if first == 0 {
+				first = t
+			} else if t != first {
+				same = false
+			}
+			heaps = append(heaps, HeapLabel(i))
+			parts = append(parts, fmt.Sprintf("%d from %s", t, HeapLabel(i)))
+		}
+		if same && first > 0 {
+			return fmt.Sprintf("takes %d from %s", first, andList(heaps))
+		}
+		return "takes " + andList(parts)
+	case Split:
+		return fmt.Sprintf("splits %s into %d and %d", HeapLabel(m.Heap), m.Parts[0], m.Parts[1])
+	case Knock:
+		if m.Take == 2 {
+			return fmt.Sprintf("knocks down pins %d and %d of row %s", m.Parts[0]+1, m.Parts[0]+2, HeapLabel(m.Heap))
+		}
+		return fmt.Sprintf("knocks down pin %d of row %s", m.Parts[0]+1, HeapLabel(m.Heap))
+	}
+	return "makes an unknown move"
+}

@@ -1,0 +1,120 @@
+package engine
+
+import "fmt"
+
+func init() {
+	variants[TwentyOne] = func(r Rules) game {
+		return &twentyOneGame{sub: &subGame{misere: r.Misere, k: int64(r.K), title: r.Name()}, target: int64(r.Target), misere: r.Misere}
+	}
+}
+
+// twentyOneGame is the 21 game: players count up by 1..k and whoever says the
+// target makes the last move. It is S(1..k) on one heap holding target minus
+// the count, so the theory is the subtraction game's; only the words differ.
+type twentyOneGame struct {
+	sub    *subGame
+	target int64
+	misere bool
+}
+
+func (g *twentyOneGame) count(p Position) int64 { return g.target - p.Heaps[0] }
+
+func (g *twentyOneGame) start(heaps []int64) (Position, error) {
+	var c int64
+	switch len(heaps) {
+	case 0:
+	case 1:
+		c = heaps[0]
+	default:
+		return Position{}, invalidf("%s: give the count said so far, one number", g.sub.title)
+	}
+	if c < 0 || c > g.target {
+		return Position{}, invalidf("%s: the count runs from 0 to %d, not %d", g.sub.title, g.target, c)
+	}
+	return Position{Heaps: []int64{g.target - c}}, nil
+}
+
+func (g *twentyOneGame) check(p Position) error {
+	if len(p.Heaps) != 1 {
+		return invalidf("%s is played on one count, not %d heaps", g.sub.title, len(p.Heaps))
+	}
+	if p.Heaps[0] < 0 || p.Heaps[0] > g.target {
+		return invalidf("%s: the count runs from 0 to %d, not %d", g.sub.title, g.target, g.target-p.Heaps[0])
+	}
+	if p.Limit != 0 {
+		return invalidf("%s has no move limit", g.sub.title)
+	}
+	return nil
+}
+
+func (g *twentyOneGame) limits() Limits { return Limits{MaxHeaps: 1, MaxHeap: MaxHeapSize} }
+
+func (g *twentyOneGame) over(p Position) bool { return p.Heaps[0] == 0 }
+
+func (g *twentyOneGame) legal(p Position) []Move { return g.sub.legal(p) }
+
+func (g *twentyOneGame) validate(p Position, m Move) error {
+	if m.Kind != Take || m.Heap != 0 {
+		return moveErr(m, "%s: say 1 to %d more (like +3)", g.sub.title, g.sub.k)
+	}
+	if m.Take < 1 || m.Take > g.sub.k {
+		return moveErr(m, "%s: say 1 to %d more, not %d", g.sub.title, g.sub.k, m.Take)
+	}
+	if left := p.Heaps[0]; m.Take > left {
+		return moveErr(m, "the count is %d: you can say at most %d more to reach %d", g.count(p), left, g.target)
+	}
+	return nil
+}
+
+func (g *twentyOneGame) apply(p Position, m Move) Position { return applyTake(p, m) }
+
+func (g *twentyOneGame) moverWins(p Position) bool { return g.sub.moverWins(p) }
+
+func (g *twentyOneGame) winning(p Position, max int) ([]Move, int64) { return g.sub.winning(p, max) }
+
+// losingRemainder is the distance to the target that is lost for the player
+// to move: 1 mod (k+1) in misère play (you must then say the target), 0 in normal play.
+func (g *twentyOneGame) losingRemainder() int64 {
+	if g.misere {
+		return 1
+	}
+	return 0
+}
+
+func (g *twentyOneGame) verdict(p Position) string {
+	c, m := g.count(p), g.sub.k+1
+	ms, _ := g.sub.winning(p, 1)
+	if len(ms) > 0 {
+		return fmt.Sprintf("Winning: say %d, and keep leaving your opponent a count whose distance to %d is %d mod %d.", c+ms[0].Take, g.target, g.losingRemainder(), m)
+	}
+	return fmt.Sprintf("Losing: the count %d is %d short of %d, which is %d mod %d, so whatever you say your opponent can answer.", c, g.target-c, g.target, g.losingRemainder(), m)
+}
+
+func (g *twentyOneGame) explain(p Position) Explanation {
+	c, m, lr := g.count(p), g.sub.k+1, g.losingRemainder()
+	e := Explanation{Theory: fmt.Sprintf("residues mod %d", m)}
+	if g.misere {
+		e.Steps = append(e.Steps, fmt.Sprintf("Whoever says %d loses, so you want to say %d yourself and leave your opponent one short of it.", g.target, g.target-1))
+	} else {
+		e.Steps = append(e.Steps, fmt.Sprintf("Whoever says %d wins.", g.target))
+	}
+	e.Steps = append(e.Steps, fmt.Sprintf("Whatever your opponent says, 1 to %d more, you can answer so the two together add %d: the counts that are %d short of %d modulo %d are the ones to say.", g.sub.k, m, lr, g.target, m))
+	t := &Table{Header: []string{"count", "to go", fmt.Sprintf("to go mod %d", m)}}
+	t.Rows = append(t.Rows, []string{fmt.Sprint(c), fmt.Sprint(g.target - c), fmt.Sprint((g.target - c) % m)})
+	e.Table = t
+	ms, _ := g.sub.winning(p, 1)
+	if len(ms) == 0 {
+		e.Steps = append(e.Steps, fmt.Sprintf("The count %d is already such a number for your opponent's benefit: the player to move loses against perfect play.", c))
+	} else {
+		var safe []string
+		for x := c + ms[0].Take; x <= g.target && len(safe) < 6; x += m {
+			safe = append(safe, fmt.Sprint(x))
+		}
+		step := fmt.Sprintf("Say %d (%d more)", c+ms[0].Take, ms[0].Take)
+		if len(safe) > 1 {
+			step += "; then say " + andList(safe[1:]) + " in turn"
+		}
+		e.Steps = append(e.Steps, step+".")
+	}
+	return e
+}
