@@ -46,6 +46,13 @@ type typed struct {
 	users []person
 }
 
+// aliases are terminal shorthands for option names: "vs:bot" reads better
+// than "opponent:bot" on a keyboard.
+var aliases = map[string]string{"vs": "opponent", "against": "opponent"}
+
+// maxLine bounds a typed line: Discord's longest option value and then some.
+const maxLine = 8000
+
 // maxStringOption is Discord's cap on a string option's length.
 const maxStringOption = 6000
 
@@ -58,6 +65,9 @@ func parseLine(line string, defs []*discordgo.ApplicationCommand, people []perso
 	line = strings.TrimSpace(line)
 	if line == "" {
 		return typed{kind: lineEmpty}, nil
+	}
+	if len(line) > maxLine {
+		return typed{}, fmt.Errorf("that line is %d bytes long; a command fits in %d", len(line), maxLine)
 	}
 	if !utf8.ValidString(line) {
 		return typed{}, fmt.Errorf("that line is not valid UTF-8 text")
@@ -145,22 +155,25 @@ func parseSlash(s string, defs []*discordgo.ApplicationCommand, people []person,
 	}
 
 	// Split the rest into name:value pairs.
-	type pair struct{ name, value string }
+	type pair struct {
+		name  string
+		words []string
+	}
 	var pairs []pair
 	for _, tok := range toks {
 		if n, v, ok := optionToken(tok); ok {
-			pairs = append(pairs, pair{strings.ToLower(n), v})
+			p := pair{name: strings.ToLower(n)}
+			if v != "" {
+				p.words = []string{v}
+			}
+			pairs = append(pairs, p)
 			continue
 		}
 		if len(pairs) == 0 {
 			return typed{}, fmt.Errorf("%q is not an option: write options as name:value, e.g. %s", clip(tok), usage(path, opts))
 		}
 		last := &pairs[len(pairs)-1]
-		if last.value == "" {
-			last.value = tok
-		} else {
-			last.value += " " + tok
-		}
+		last.words = append(last.words, tok)
 	}
 
 	t := typed{kind: lineCommand, name: def.Name}
@@ -168,6 +181,9 @@ func parseSlash(s string, defs []*discordgo.ApplicationCommand, people []person,
 	seen := map[string]bool{}
 	for _, p := range pairs {
 		o := findOption(opts, p.name)
+		if o == nil {
+			o = findOption(opts, aliases[p.name])
+		}
 		if o == nil || o.Type == discordgo.ApplicationCommandOptionSubCommand || o.Type == discordgo.ApplicationCommandOptionSubCommandGroup {
 			return typed{}, fmt.Errorf("%s has no option %q. Usage: %s", path, clip(p.name), usage(path, opts))
 		}
@@ -175,7 +191,7 @@ func parseSlash(s string, defs []*discordgo.ApplicationCommand, people []person,
 			return typed{}, fmt.Errorf("option %s: given twice", o.Name)
 		}
 		seen[o.Name] = true
-		v, who, err := optionValue(o, p.value, people, bot)
+		v, who, err := optionValue(o, strings.Join(p.words, " "), people, bot)
 		if err != nil {
 			return typed{}, fmt.Errorf("option %s: %v. Usage: %s", o.Name, err, usage(path, opts))
 		}
