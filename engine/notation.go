@@ -1,0 +1,448 @@
+package engine
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// The notation is short text people type and share. A game is
+//
+//	[variant] [normal|misere] [k=K] [set=1,3,4] [target=T] [count=C] [limit=L] heaps
+//
+// with heaps written "3 4 5", "3-4-5" or "3,4,5". No variant means Nim; the
+// 21 game is misère unless it says normal, every other game normal unless it
+// says misere. FormatGame writes the canonical form ("3 4 5", "nim misere 3 4
+// 5", "subtraction k=3 10 12", "21", "fibonacci 20 limit=4"), which ParseGame
+// reads back to the same rules and position.
+//
+// A move is "B3" (take 3 from heap B), "AB3" (Wythoff: 3 from both), "A2 C1"
+// (Moore: several heaps at once), "B=2+3" (Lasker: split B into 2 and 3),
+// "B4" or "B4-5" (Kayles: knock down pin 4, or pins 4 and 5, of row B,
+// counting from 1) and "+3" (the 21 game: say 3 more).
+
+// variantNames maps what people type to variants.
+var variantNames = map[string]Variant{
+	"nim": Nim, "subtraction": Subtraction, "sub": Subtraction, "21": TwentyOne, "twentyone": TwentyOne,
+	"greedy": Greedy, "fibonacci": Fibonacci, "fib": Fibonacci, "wythoff": Wythoff, "moore": Moore,
+	"lasker": Lasker, "kayles": Kayles,
+}
+
+// ParseGame reads a game in the notation above: "3 4 5", "nim misere 3-4-5",
+// "subtraction k=3 10 12", "subtraction set=1,3,4 7 9", "21", "21 k=3
+// target=21 count=5", "fibonacci 20", "fibonacci 20 limit=4", "moore k=2 3 5
+// 6", "wythoff 3 5", "lasker 4 7", "kayles 5 8". Errors wrap ErrInvalid (or
+// ErrTooLarge for a position beyond the engine's Limits).
+func ParseGame(s string) (Rules, Position, error) {
+	fields := strings.Fields(strings.ToLower(s))
+	if len(fields) == 0 {
+		return Rules{}, Position{}, invalidf("describe a game, like \"3 4 5\" or \"nim misere 3-4-5\"")
+	}
+	r := Rules{Variant: Nim}
+	if v, ok := variantNames[fields[0]]; ok {
+		r.Variant = v
+		fields = fields[1:]
+	}
+	conventionSet := false
+	r.Misere = r.Variant == TwentyOne
+	var heapText []string
+	var count, limit *int64
+	seen := map[string]bool{}
+	for _, f := range fields {
+		key, val, isParam := strings.Cut(f, "=")
+		if !isParam {
+			switch f {
+			case "normal", "misere", "misère":
+				if conventionSet {
+					return Rules{}, Position{}, invalidf("say normal or misere once")
+				}
+				conventionSet = true
+				r.Misere = f != "normal"
+				continue
+			}
+			if _, ok := variantNames[f]; ok {
+				return Rules{}, Position{}, invalidf("name the game first: %q comes after other words", f)
+			}
+			heapText = append(heapText, f)
+			continue
+		}
+		if seen[key] {
+			return Rules{}, Position{}, invalidf("%s= is given twice", key)
+		}
+		seen[key] = true
+		switch key {
+		case "k", "target":
+			n, err := strconv.Atoi(val)
+			if err != nil || n < 1 {
+				return Rules{}, Position{}, invalidf("%s= needs a whole number of at least 1, not %q", key, val)
+			}
+			if key == "k" {
+				r.K = n
+			} else {
+				r.Target = n
+			}
+		case "set":
+			for _, part := range strings.Split(val, ",") {
+				n, err := strconv.Atoi(part)
+				if err != nil {
+					return Rules{}, Position{}, invalidf("set= needs amounts like set=1,3,4, not %q", val)
+				}
+				r.Set = append(r.Set, n)
+			}
+		case "count", "limit":
+			n, err := strconv.ParseInt(val, 10, 64)
+			if err != nil || n < 0 {
+				return Rules{}, Position{}, invalidf("%s= needs a whole number, not %q", key, val)
+			}
+			if key == "count" {
+				count = &n
+			} else {
+				limit = &n
+			}
+		default:
+			return Rules{}, Position{}, invalidf("unknown setting %s=: use k=, set=, target=, count= or limit=", key)
+		}
+	}
+	r, err := r.Normalize()
+	if err != nil {
+		return Rules{}, Position{}, err
+	}
+	if count != nil && r.Variant != TwentyOne {
+		return Rules{}, Position{}, invalidf("%s has no count=", r.Name())
+	}
+	if limit != nil && r.Variant != Fibonacci {
+		return Rules{}, Position{}, invalidf("%s has no limit=", r.Name())
+	}
+	var heaps []int64
+	if len(heapText) > 0 {
+		heaps, err = ParseHeaps(strings.Join(heapText, " "))
+		if err != nil {
+			return Rules{}, Position{}, err
+		}
+	}
+	if r.Variant == TwentyOne {
+		if count != nil && heaps != nil {
+			return Rules{}, Position{}, invalidf("the 21 game: give the count once, as count=%d", *count)
+		}
+		if count != nil {
+			heaps = []int64{*count}
+		}
+	} else if len(heaps) == 0 {
+		return Rules{}, Position{}, invalidf("%s: give the heaps, like %q", r.Name(), exampleFor(r.Variant))
+	}
+	p, err := r.Start(heaps)
+	if err != nil {
+		return Rules{}, Position{}, err
+	}
+	if limit != nil {
+		p.Limit = *limit
+		if err := r.Check(p); err != nil {
+			return Rules{}, Position{}, err
+		}
+	}
+	return r, p, nil
+}
+
+func exampleFor(v Variant) string {
+	switch v {
+	case Fibonacci:
+		return "fibonacci 20"
+	case Wythoff:
+		return "wythoff 3 5"
+	case Kayles:
+		return "kayles 5 8"
+	case Lasker:
+		return "lasker 4 7"
+	}
+	return string(v) + " 3 4 5"
+}
+
+// FormatGame writes rules and position in the canonical notation, which
+// ParseGame reads back exactly.
+func FormatGame(r Rules, p Position) string {
+	n, err := r.Normalize()
+	if err == nil {
+		r = n
+	}
+	var parts []string
+	if r.Variant != Nim || r.Misere {
+		parts = append(parts, string(r.Variant))
+	}
+	if r.Variant == TwentyOne {
+		if !r.Misere {
+			parts = append(parts, "normal")
+		}
+	} else if r.Misere {
+		parts = append(parts, "misere")
+	}
+	switch r.Variant {
+	case Subtraction:
+		if len(r.Set) > 0 {
+			parts = append(parts, "set="+strings.Trim(setString(r.Set), "{}"))
+		} else {
+			parts = append(parts, fmt.Sprintf("k=%d", r.K))
+		}
+	case Moore:
+		parts = append(parts, fmt.Sprintf("k=%d", r.K))
+	case TwentyOne:
+		var c int64
+		if len(p.Heaps) == 1 {
+			c = int64(r.Target) - p.Heaps[0]
+		}
+		// All three settings, or none when they are all the defaults.
+		if r.K != 3 || r.Target != 21 || c != 0 {
+			parts = append(parts, fmt.Sprintf("k=%d", r.K), fmt.Sprintf("target=%d", r.Target), fmt.Sprintf("count=%d", c))
+		}
+		return strings.Join(parts, " ")
+	}
+	parts = append(parts, FormatHeaps(p.Heaps))
+	if r.Variant == Fibonacci && len(p.Heaps) == 1 && p.Limit != p.Heaps[0]-1 {
+		parts = append(parts, fmt.Sprintf("limit=%d", p.Limit))
+	}
+	return strings.Join(parts, " ")
+}
+
+// FormatHeaps writes heaps as ParseHeaps reads them: "3 4 5".
+func FormatHeaps(heaps []int64) string {
+	s := make([]string, len(heaps))
+	for i, h := range heaps {
+		s[i] = strconv.FormatInt(h, 10)
+	}
+	return strings.Join(s, " ")
+}
+
+// ParseHeaps reads heap sizes written "3 4 5", "3-4-5" or "3,4,5". Errors
+// wrap ErrInvalid and name the offending heap.
+func ParseHeaps(s string) ([]int64, error) {
+	parts := strings.FieldsFunc(s, func(c rune) bool {
+		return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == '-'
+	})
+	if len(parts) == 0 {
+		return nil, invalidf("give the heap sizes, like 3 4 5")
+	}
+	if strings.HasPrefix(strings.TrimSpace(s), "-") {
+		return nil, invalidf("heaps cannot be negative")
+	}
+	if len(parts) > maxHeapsClosed {
+		return nil, invalidf("at most %d heaps, not %d", maxHeapsClosed, len(parts))
+	}
+	heaps := make([]int64, len(parts))
+	for i, p := range parts {
+		n, err := strconv.ParseInt(p, 10, 64)
+		if err != nil || n < 0 {
+			if isDigits(p) {
+				return nil, invalidf("heap %s: %s is too large; heaps hold at most %d", HeapLabel(i), p, MaxHeapSize)
+			}
+			return nil, invalidf("heap %s: %q is not a heap size; write whole numbers like 3 4 5", HeapLabel(i), p)
+		}
+		if n > MaxHeapSize {
+			return nil, invalidf("heap %s: %d is too large; heaps hold at most %d", HeapLabel(i), n, MaxHeapSize)
+		}
+		heaps[i] = n
+	}
+	return heaps, nil
+}
+
+func isDigits(s string) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// splitLabel splits "B3" into "B" and "3" (letters first, then the rest).
+func splitLabel(s string) (label, rest string) {
+	i := 0
+	for i < len(s) && (s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z') {
+		i++
+	}
+	return s[:i], s[i:]
+}
+
+// parseAmount reads a positive amount in a move.
+func parseAmount(s, move string) (int64, error) {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		if isDigits(s) {
+			return 0, invalidf("%q: %s is more than any heap holds", move, s)
+		}
+		return 0, invalidf("%q is not a move: write a heap and an amount, like B3", move)
+	}
+	return n, nil
+}
+
+// heapIndex resolves a label against p, with the same message Apply gives.
+func heapIndex(p Position, label, move string) (int, error) {
+	i := labelIndex(label)
+	if i < 0 || i >= len(p.Heaps) {
+		return 0, invalidf("no heap %s: %s", strings.ToUpper(label), labelRange(len(p.Heaps)))
+	}
+	return i, nil
+}
+
+// ParseMove reads a move in the notation above for position p: "B3", "AB3"
+// (Wythoff), "A2 C1" (Moore), "B=2+3" (Lasker), "B4" or "B4-5" (Kayles),
+// "+3" or "3" (the 21 game; a bare amount works in any one-heap game).
+// It checks the notation and that the heaps and pins exist; whether the move
+// is legal is Apply's to say. Errors wrap ErrInvalid.
+func (r Rules) ParseMove(p Position, s string) (Move, error) {
+	n, err := r.Normalize()
+	if err != nil {
+		return Move{}, err
+	}
+	r = n
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return Move{}, invalidf("give a move, like %s", moveExample(r))
+	}
+	tokens := strings.Fields(strings.ReplaceAll(s, ",", " "))
+	if len(tokens) > 1 {
+		return parseMulti(p, tokens, s)
+	}
+	tok := tokens[0]
+	if rest, ok := strings.CutPrefix(tok, "+"); ok || isDigits(tok) {
+		if len(p.Heaps) != 1 {
+			return Move{}, invalidf("%q: name the heap too, like %s", s, moveExample(r))
+		}
+		t, err := parseAmount(rest, s)
+		if err != nil {
+			return Move{}, err
+		}
+		return Move{Kind: Take, Heap: 0, Take: t}, nil
+	}
+	label, rest := splitLabel(tok)
+	if label == "" || rest == "" {
+		return Move{}, invalidf("%q is not a move: write it like %s", s, moveExample(r))
+	}
+	if lab := strings.ToLower(label); (lab == "ab" || lab == "ba") && len(p.Heaps) < 28 {
+		t, err := parseAmount(rest, s)
+		if err != nil {
+			return Move{}, err
+		}
+		return Move{Kind: Diagonal, Take: t}, nil
+	}
+	i, err := heapIndex(p, label, s)
+	if err != nil {
+		return Move{}, err
+	}
+	if parts, ok := strings.CutPrefix(rest, "="); ok {
+		a, b, ok := strings.Cut(parts, "+")
+		if !ok {
+			return Move{}, invalidf("%q: write a split like %s=2+3", s, strings.ToUpper(label))
+		}
+		x, err1 := parseAmount(a, s)
+		y, err2 := parseAmount(b, s)
+		if err1 != nil || err2 != nil {
+			return Move{}, invalidf("%q: write a split like %s=2+3", s, strings.ToUpper(label))
+		}
+		return Move{Kind: Split, Heap: i, Parts: [2]int64{x, y}}, nil
+	}
+	if r.Variant == Kayles {
+		return parseKnock(p, i, rest, s)
+	}
+	t, err := parseAmount(rest, s)
+	if err != nil {
+		return Move{}, err
+	}
+	return Move{Kind: Take, Heap: i, Take: t}, nil
+}
+
+// parseKnock reads Kayles pins: "4" or "4-5", counting from 1 in row i.
+func parseKnock(p Position, i int, rest, s string) (Move, error) {
+	a, b, two := strings.Cut(rest, "-")
+	first, err := parseAmount(a, s)
+	if err != nil {
+		return Move{}, err
+	}
+	last := first
+	if two {
+		if last, err = parseAmount(b, s); err != nil {
+			return Move{}, err
+		}
+	}
+	row := p.Heaps[i]
+	if last != first && last != first+1 {
+		return Move{}, invalidf("%q: knock down one pin or two side by side, like %s4 or %s4-5", s, HeapLabel(i), HeapLabel(i))
+	}
+	if first < 1 || last > row {
+		if row == 0 {
+			return Move{}, invalidf("row %s has no pins left", HeapLabel(i))
+		}
+		return Move{}, invalidf("row %s has pins 1 to %d, not %s", HeapLabel(i), row, rest)
+	}
+	return Move{Kind: Knock, Heap: i, Take: last - first + 1, Parts: [2]int64{first - 1, row - last}}, nil
+}
+
+// parseMulti reads Moore's "A2 C1": each token a heap and an amount.
+func parseMulti(p Position, tokens []string, s string) (Move, error) {
+	m := Move{Kind: Multi, Takes: make([]int64, len(p.Heaps))}
+	for _, tok := range tokens {
+		label, rest := splitLabel(tok)
+		if label == "" || rest == "" {
+			return Move{}, invalidf("%q is not a move: write each heap and amount, like A2 C1", s)
+		}
+		i, err := heapIndex(p, label, s)
+		if err != nil {
+			return Move{}, err
+		}
+		t, err := parseAmount(rest, s)
+		if err != nil {
+			return Move{}, err
+		}
+		if t < 1 {
+			return Move{}, invalidf("%q: take at least 1 from each heap you name", s)
+		}
+		if m.Takes[i] != 0 {
+			return Move{}, invalidf("%q names heap %s twice", s, HeapLabel(i))
+		}
+		m.Takes[i] = t
+	}
+	return m, nil
+}
+
+func moveExample(r Rules) string {
+	switch r.Variant {
+	case TwentyOne:
+		return "+3"
+	case Wythoff:
+		return "B3 or AB3"
+	case Moore:
+		return "B3 or A2 C1"
+	case Lasker:
+		return "B3 or B=2+3"
+	case Kayles:
+		return "B4 or B4-5"
+	}
+	return "B3"
+}
+
+// FormatMove writes m, a move in position p, in the notation ParseMove reads.
+func (r Rules) FormatMove(p Position, m Move) string {
+	switch m.Kind {
+	case Take:
+		if r.Variant == TwentyOne {
+			return fmt.Sprintf("+%d", m.Take)
+		}
+		return fmt.Sprintf("%s%d", HeapLabel(m.Heap), m.Take)
+	case Diagonal:
+		return fmt.Sprintf("AB%d", m.Take)
+	case Multi:
+		var parts []string
+		for i, t := range m.Takes {
+			if t != 0 {
+				parts = append(parts, fmt.Sprintf("%s%d", HeapLabel(i), t))
+			}
+		}
+		return strings.Join(parts, " ")
+	case Split:
+		return fmt.Sprintf("%s=%d+%d", HeapLabel(m.Heap), m.Parts[0], m.Parts[1])
+	case Knock:
+		if m.Take == 2 {
+			return fmt.Sprintf("%s%d-%d", HeapLabel(m.Heap), m.Parts[0]+1, m.Parts[0]+2)
+		}
+		return fmt.Sprintf("%s%d", HeapLabel(m.Heap), m.Parts[0]+1)
+	}
+	return "?"
+}

@@ -1,0 +1,216 @@
+package engine
+
+import (
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestParseGameRoundTrip(t *testing.T) {
+	tests := []struct {
+		in, canonical string
+		rules         Rules
+		heaps         []int64
+		limit         int64
+	}{
+		{"3 4 5", "3 4 5", Rules{Variant: Nim}, []int64{3, 4, 5}, 0},
+		{"nim misere 3-4-5", "nim misere 3 4 5", Rules{Variant: Nim, Misere: true}, []int64{3, 4, 5}, 0},
+		{"NIM Misère 3,4,5", "nim misere 3 4 5", Rules{Variant: Nim, Misere: true}, []int64{3, 4, 5}, 0},
+		{"subtraction k=3 10 12", "subtraction k=3 10 12", Rules{Variant: Subtraction, K: 3}, []int64{10, 12}, 0},
+		{"subtraction 10 12", "subtraction k=3 10 12", Rules{Variant: Subtraction, K: 3}, []int64{10, 12}, 0},
+		{"subtraction set=1,3,4 7 9", "subtraction set=1,3,4 7 9", Rules{Variant: Subtraction, Set: []int{1, 3, 4}}, []int64{7, 9}, 0},
+		{"subtraction set=4,1,3,1 7 9", "subtraction set=1,3,4 7 9", Rules{Variant: Subtraction, Set: []int{1, 3, 4}}, []int64{7, 9}, 0},
+		{"21", "21", Rules{Variant: TwentyOne, Misere: true, K: 3, Target: 21}, []int64{21}, 0},
+		{"21 k=3 target=21 count=5", "21 k=3 target=21 count=5", Rules{Variant: TwentyOne, Misere: true, K: 3, Target: 21}, []int64{16}, 0},
+		{"21 normal target=10", "21 normal k=3 target=10 count=0", Rules{Variant: TwentyOne, K: 3, Target: 10}, []int64{10}, 0},
+		{"fibonacci 20", "fibonacci 20", Rules{Variant: Fibonacci}, []int64{20}, 19},
+		{"fibonacci 20 limit=4", "fibonacci 20 limit=4", Rules{Variant: Fibonacci}, []int64{20}, 4},
+		{"moore k=2 3 5 6", "moore k=2 3 5 6", Rules{Variant: Moore, K: 2}, []int64{3, 5, 6}, 0},
+		{"moore 3 5 6", "moore k=2 3 5 6", Rules{Variant: Moore, K: 2}, []int64{3, 5, 6}, 0},
+		{"wythoff 3 5", "wythoff 3 5", Rules{Variant: Wythoff}, []int64{3, 5}, 0},
+		{"lasker 4 7", "lasker 4 7", Rules{Variant: Lasker}, []int64{4, 7}, 0},
+		{"kayles 5 8", "kayles 5 8", Rules{Variant: Kayles}, []int64{5, 8}, 0},
+		{"greedy misere 3 3 1", "greedy misere 3 3 1", Rules{Variant: Greedy, Misere: true}, []int64{3, 3, 1}, 0},
+		{"1000000000000 7", "1000000000000 7", Rules{Variant: Nim}, []int64{1_000_000_000_000, 7}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			r, p, err := ParseGame(tt.in)
+			if err != nil {
+				t.Fatalf("ParseGame(%q): %v", tt.in, err)
+			}
+			if !reflect.DeepEqual(r, tt.rules) || !reflect.DeepEqual(p.Heaps, tt.heaps) || p.Limit != tt.limit {
+				t.Fatalf("ParseGame(%q) = %+v %+v, want %+v %v limit %d", tt.in, r, p, tt.rules, tt.heaps, tt.limit)
+			}
+			if got := FormatGame(r, p); got != tt.canonical {
+				t.Fatalf("FormatGame = %q, want %q", got, tt.canonical)
+			}
+			r2, p2, err := ParseGame(tt.canonical)
+			if err != nil || !reflect.DeepEqual(r2, r) || !reflect.DeepEqual(p2, p) {
+				t.Fatalf("ParseGame(%q) = %+v %+v %v, want %+v %+v", tt.canonical, r2, p2, err, r, p)
+			}
+		})
+	}
+}
+
+func TestParseGameErrors(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"", "describe a game"},
+		{"nim", "give the heaps"},
+		{"3 x 5", `heap B: "x" is not a heap size`},
+		{"3 99999999999999999999", "heap B: 99999999999999999999 is too large"},
+		{"3 2000000000000", "heap B: 2000000000000 is too large"},
+		{"nim k=3 4 5", "Nim takes no k"},
+		{"subtraction k=2 set=1,2 4", "give k or a set, not both"},
+		{"subtraction set=0,2 4", "set amounts run from 1 to 64, not 0"},
+		{"nim misere normal 3", "say normal or misere once"},
+		{"nim color=red 3", "unknown setting color="},
+		{"21 count=22", "the count runs from 0 to 21, not 22"},
+		{"nim 3 limit=2", "has no limit="},
+		{"moore k=9 3 4", "k is at most 8"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			_, _, err := ParseGame(tt.in)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("ParseGame(%q) error = %v, want it to contain %q", tt.in, err, tt.want)
+			}
+			if !errors.Is(err, ErrInvalid) {
+				t.Fatalf("ParseGame(%q) error %v does not wrap ErrInvalid", tt.in, err)
+			}
+		})
+	}
+	if _, _, err := ParseGame("kayles misere 200 200"); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("kayles misere 200 200: error %v, want ErrTooLarge", err)
+	}
+}
+
+func TestHeapLabel(t *testing.T) {
+	for i, want := range map[int]string{0: "A", 1: "B", 25: "Z", 26: "AA", 27: "AB", 51: "AZ", 52: "BA", 701: "ZZ", 702: "AAA"} {
+		if got := HeapLabel(i); got != want {
+			t.Errorf("HeapLabel(%d) = %q, want %q", i, got, want)
+		}
+		if back := labelIndex(want); back != i {
+			t.Errorf("labelIndex(%q) = %d, want %d", want, back, i)
+		}
+	}
+}
+
+func TestParseHeaps(t *testing.T) {
+	for _, in := range []string{"3 4 5", "3-4-5", "3,4,5", " 3 , 4 - 5 "} {
+		got, err := ParseHeaps(in)
+		if err != nil || !reflect.DeepEqual(got, []int64{3, 4, 5}) {
+			t.Errorf("ParseHeaps(%q) = %v, %v", in, got, err)
+		}
+	}
+	for _, in := range []string{"", "-3", "3 a", "1.5"} {
+		if _, err := ParseHeaps(in); !errors.Is(err, ErrInvalid) {
+			t.Errorf("ParseHeaps(%q) error = %v, want ErrInvalid", in, err)
+		}
+	}
+}
+
+func TestParseMoveRoundTrip(t *testing.T) {
+	tests := []struct {
+		game, move, canonical string
+		want                  Move
+	}{
+		{"3 4 5", "B3", "B3", Move{Kind: Take, Heap: 1, Take: 3}},
+		{"3 4 5", "c2", "C2", Move{Kind: Take, Heap: 2, Take: 2}},
+		{"wythoff 3 5", "AB3", "AB3", Move{Kind: Diagonal, Take: 3}},
+		{"wythoff 3 5", "B2", "B2", Move{Kind: Take, Heap: 1, Take: 2}},
+		{"moore k=2 3 5 6", "A2 C1", "A2 C1", Move{Kind: Multi, Takes: []int64{2, 0, 1}}},
+		{"moore k=2 3 5 6", "C1 A2", "A2 C1", Move{Kind: Multi, Takes: []int64{2, 0, 1}}},
+		{"moore k=2 3 5 6", "B4", "B4", Move{Kind: Take, Heap: 1, Take: 4}},
+		{"lasker 4 7", "B=3+4", "B=3+4", Move{Kind: Split, Heap: 1, Parts: [2]int64{3, 4}}},
+		{"kayles 5 8", "B4", "B4", Move{Kind: Knock, Heap: 1, Take: 1, Parts: [2]int64{3, 4}}},
+		{"kayles 5 8", "B4-5", "B4-5", Move{Kind: Knock, Heap: 1, Take: 2, Parts: [2]int64{3, 3}}},
+		{"kayles 5 8", "A1", "A1", Move{Kind: Knock, Heap: 0, Take: 1, Parts: [2]int64{0, 4}}},
+		{"21", "+3", "+3", Move{Kind: Take, Heap: 0, Take: 3}},
+		{"21", "2", "+2", Move{Kind: Take, Heap: 0, Take: 2}},
+		{"fibonacci 20", "A3", "A3", Move{Kind: Take, Heap: 0, Take: 3}},
+		{"fibonacci 20", "3", "A3", Move{Kind: Take, Heap: 0, Take: 3}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.game+"/"+tt.move, func(t *testing.T) {
+			r, p, err := ParseGame(tt.game)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := r.ParseMove(p, tt.move)
+			if err != nil {
+				t.Fatalf("ParseMove(%q): %v", tt.move, err)
+			}
+			if !reflect.DeepEqual(m, tt.want) {
+				t.Fatalf("ParseMove(%q) = %+v, want %+v", tt.move, m, tt.want)
+			}
+			if got := r.FormatMove(p, m); got != tt.canonical {
+				t.Fatalf("FormatMove = %q, want %q", got, tt.canonical)
+			}
+			if _, err := r.Apply(p, m); err != nil {
+				t.Fatalf("Apply(%q): %v", tt.move, err)
+			}
+		})
+	}
+}
+
+func TestParseMoveErrors(t *testing.T) {
+	tests := []struct{ game, move, want string }{
+		{"3 4 5", "F2", "no heap F: the heaps are A to C"},
+		{"3 4 5", "", "give a move, like B3"},
+		{"3 4 5", "3", "name the heap too"},
+		{"3 4 5", "B", "is not a move"},
+		{"3 4 5", "Bx", "is not a move"},
+		{"moore 3 4 5", "A1 A2", "names heap A twice"},
+		{"moore 3 4 5", "A1 B0", "take at least 1 from each heap you name"},
+		{"kayles 5 8", "A7", "row A has pins 1 to 5, not 7"},
+		{"kayles 5 8", "A2-4", "knock down one pin or two side by side"},
+		{"lasker 4 7", "B=2", "write a split like B=2+3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.game+"/"+tt.move, func(t *testing.T) {
+			r, p, err := ParseGame(tt.game)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = r.ParseMove(p, tt.move)
+			if err == nil || !strings.Contains(err.Error(), tt.want) || !errors.Is(err, ErrInvalid) {
+				t.Fatalf("ParseMove(%q) error = %v, want ErrInvalid containing %q", tt.move, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestMoveJSON(t *testing.T) {
+	tests := []struct {
+		m    Move
+		json string
+	}{
+		{Move{Kind: Take, Heap: 1, Take: 2}, `{"heap":1,"take":2}`},
+		{Move{Kind: Take, Heap: 0, Take: 5}, `{"heap":0,"take":5}`},
+		{Move{Kind: Diagonal, Take: 3}, `{"heaps":[0,1],"take":3}`},
+		{Move{Kind: Multi, Takes: []int64{2, 0, 1}}, `{"takes":[2,0,1]}`},
+		{Move{Kind: Split, Heap: 1, Parts: [2]int64{2, 3}}, `{"heap":1,"split":[2,3]}`},
+		{Move{Kind: Knock, Heap: 1, Take: 1, Parts: [2]int64{3, 4}}, `{"heap":1,"take":1,"leave":[3,4]}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.json, func(t *testing.T) {
+			b, err := json.Marshal(tt.m)
+			if err != nil || string(b) != tt.json {
+				t.Fatalf("Marshal = %s, %v; want %s", b, err, tt.json)
+			}
+			var back Move
+			if err := json.Unmarshal(b, &back); err != nil || !reflect.DeepEqual(back, tt.m) {
+				t.Fatalf("Unmarshal = %+v, %v; want %+v", back, err, tt.m)
+			}
+		})
+	}
+	for _, bad := range []string{`{}`, `{"heap":1}`, `{"take":1}`, `{"heap":1,"take":1,"split":[1,2]}`, `{"heaps":[0,2],"take":1}`, `{"hepa":1}`, `[]`} {
+		var m Move
+		if err := json.Unmarshal([]byte(bad), &m); !errors.Is(err, ErrInvalid) {
+			t.Errorf("Unmarshal(%s) error = %v, want ErrInvalid", bad, err)
+		}
+	}
+}
