@@ -1,0 +1,222 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mattn/go-sqlite3"
+
+	"nimbot/engine"
+)
+
+// Change is one turn's worth of changes to a game, as Commit applies it.
+type Change struct {
+	// GameID, Ply and From are the game as the caller saw it: Commit applies
+	// the change only if the game is still at that ply and status.
+	GameID int64
+	Ply    int
+	From   Status
+	// Moves are 0, 1 (a human move) or 2 (the human's move and the bot's
+	// reply) moves, played in order from Ply by the players whose turn it is.
+	Moves []engine.Move
+	// Position is the position after Moves. With no Moves, a zero Position
+	// keeps the current one (a resignation, a timeout, an accepted challenge).
+	Position engine.Position
+	// Status, Winner and Deadline are the game's new values. Winner must be a
+	// player when Status is Won, Resigned or Timeout, and "" otherwise; a zero
+	// Deadline means none.
+	Status   Status
+	Winner   string
+	Deadline time.Time
+	// Players, when not nil, replaces the players (accepting a challenge
+	// fills the empty seat or decides who moves first). The moves in Moves
+	// are attributed under the new seating.
+	Players *[2]string
+	// InteractionID and Response, when InteractionID is not "", record the
+	// interaction as answered in the same transaction, so a redelivery gets
+	// Response back and never plays twice.
+	InteractionID string
+	Response      []byte
+}
+
+// Commit is the one write path for a turn. In one BEGIN IMMEDIATE
+// transaction it
+//   - refuses an InteractionID already processed (ErrDuplicate; the saved
+//     response is available through Response);
+//   - checks that the game is still at c.Ply with status c.From, and live
+//     (else ErrStale: a stale board, a double click, or the other player got
+//     there first; ErrNotFound for an unknown game);
+//   - inserts c.Moves, each marked hinted if its player recorded a hint for
+//     that ply;
+//   - sets the new position, status, winner, deadline (and players);
+//   - when the status becomes final, records the result and updates the
+//     players' statistics;
+//   - saves (InteractionID, Response).
+//
+// Either all of it lands or none does, crash or not. It returns the game as
+// committed.
+func (db *DB) Commit(ctx context.Context, c Change) (*Game, error) {
+	if !c.From.valid() {
+		return nil, fmt.Errorf("%w: Change.From %q is not a status", ErrInvalid, c.From)
+	}
+	if !c.Status.valid() {
+		return nil, fmt.Errorf("%w: Change.Status %q is not a status", ErrInvalid, c.Status)
+	}
+	if c.Status.decided() != (c.Winner != "") {
+		return nil, fmt.Errorf("%w: a game %s has winner %q", ErrInvalid, c.Status, c.Winner)
+	}
+	moves := make([]string, len(c.Moves))
+	for i, m := range c.Moves {
+		var err error
+		if moves[i], err = marshal(m); err != nil {
+			return nil, err
+		}
+	}
+	keepPosition := len(c.Moves) == 0 && c.Position.Heaps == nil
+	position, err := marshal(c.Position)
+	if err != nil {
+		return nil, err
+	}
+	var out *Game
+	err = db.withTx(ctx, func(tx *sql.Tx, now time.Time) error {
+		if c.InteractionID != "" {
+			var one int
+			err := tx.QueryRowContext(ctx, `SELECT 1 FROM interactions WHERE id = ?`, c.InteractionID).Scan(&one)
+			if err == nil {
+				return fmt.Errorf("interaction %s: %w", c.InteractionID, ErrDuplicate)
+			}
+			if !errors.Is(err, sql.ErrNoRows) {
+				return err
+			}
+		}
+		g, err := getGame(ctx, tx, c.GameID)
+		if err != nil {
+			return fmt.Errorf("game %d: %w", c.GameID, err)
+		}
+		if g.Ply != c.Ply || g.Status != c.From {
+			return fmt.Errorf("%w (game %d is at ply %d, %s; the request was for ply %d, %s)",
+				ErrStale, g.ID, g.Ply, g.Status, c.Ply, c.From)
+		}
+		if g.Status.Finished() {
+			return fmt.Errorf("%w (game %d is over: %s)", ErrStale, g.ID, g.Status)
+		}
+		players := g.Players
+		if c.Players != nil {
+			players = *c.Players
+			if _, err := tx.ExecContext(ctx, `UPDATE games SET player0 = ?, player1 = ? WHERE id = ?`,
+				players[0], players[1], g.ID); err != nil {
+				return err
+			}
+		}
+		if c.Winner != "" && c.Winner != players[0] && c.Winner != players[1] {
+			return fmt.Errorf("%w: winner %q is not a player of game %d", ErrInvalid, c.Winner, g.ID)
+		}
+		for i, m := range moves {
+			ply := c.Ply + i
+			player := players[ply%2]
+			// The triggers on moves check the ply again and advance games.ply.
+			if _, err := tx.ExecContext(ctx, `INSERT INTO moves (game_id, ply, player, move, hinted, at)
+				VALUES (?, ?, ?, ?, EXISTS (SELECT 1 FROM hints WHERE game_id = ? AND ply = ? AND user_id = ?), ?)`,
+				g.ID, ply, player, m, g.ID, ply, player, toMillis(now)); err != nil {
+				return fmt.Errorf("game %d ply %d: %w", g.ID, ply, err)
+			}
+		}
+		if keepPosition {
+			_, err = tx.ExecContext(ctx, `UPDATE games SET status = ?, winner = ?, deadline = ?, updated_at = ? WHERE id = ?`,
+				string(c.Status), c.Winner, toNullMillis(c.Deadline), toMillis(now), g.ID)
+		} else {
+			_, err = tx.ExecContext(ctx, `UPDATE games SET position = ?, status = ?, winner = ?, deadline = ?, updated_at = ? WHERE id = ?`,
+				position, string(c.Status), c.Winner, toNullMillis(c.Deadline), toMillis(now), g.ID)
+		}
+		if err != nil {
+			return err
+		}
+		if out, err = getGame(ctx, tx, g.ID); err != nil {
+			return err
+		}
+		if out.Status.Finished() {
+			if err := recordResult(ctx, tx, out, now); err != nil {
+				return fmt.Errorf("game %d: recording the result: %w", g.ID, err)
+			}
+		}
+		if c.InteractionID != "" {
+			if err := saveResponse(ctx, tx, c.InteractionID, g.ID, c.Response, now); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// RecordHint notes that userID asked for a hint at the game's ply, so the
+// move played at that ply is marked hinted. Asking twice is recorded once.
+// ErrStale if the game is past that ply or over, ErrNotFound if unknown.
+func (db *DB) RecordHint(ctx context.Context, gameID int64, ply int, userID string) error {
+	return db.withTx(ctx, func(tx *sql.Tx, now time.Time) error {
+		g, err := getGame(ctx, tx, gameID)
+		if err != nil {
+			return fmt.Errorf("game %d: %w", gameID, err)
+		}
+		if g.Ply != ply || g.Status.Finished() {
+			return fmt.Errorf("%w (game %d is at ply %d, %s; the hint was for ply %d)", ErrStale, g.ID, g.Ply, g.Status, ply)
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO hints (game_id, ply, user_id, at) VALUES (?, ?, ?, ?)
+			ON CONFLICT DO NOTHING`, gameID, ply, userID, toMillis(now))
+		return err
+	})
+}
+
+// Response returns the response saved for an interaction, or ErrNotFound.
+func (db *DB) Response(ctx context.Context, interactionID string) ([]byte, error) {
+	var resp []byte
+	err := db.r.QueryRowContext(ctx, `SELECT response FROM interactions WHERE id = ?`, interactionID).Scan(&resp)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("interaction %s: %w", interactionID, ErrNotFound)
+	}
+	return resp, err
+}
+
+// SaveResponse records the response to an interaction that committed
+// nothing else (an error message, a hint), so a redelivery gets the same
+// answer. ErrDuplicate if the interaction already has one; the first stays.
+func (db *DB) SaveResponse(ctx context.Context, interactionID string, response []byte) error {
+	return db.withTx(ctx, func(tx *sql.Tx, now time.Time) error {
+		return saveResponse(ctx, tx, interactionID, 0, response, now)
+	})
+}
+
+func saveResponse(ctx context.Context, tx *sql.Tx, id string, gameID int64, response []byte, now time.Time) error {
+	if response == nil {
+		response = []byte{} // the column is NOT NULL; nil would bind as NULL
+	}
+	game := sql.NullInt64{Int64: gameID, Valid: gameID != 0}
+	_, err := tx.ExecContext(ctx, `INSERT INTO interactions (id, game_id, response, at) VALUES (?, ?, ?, ?)`,
+		id, game, response, toMillis(now))
+	if isConstraint(err, sqlite3.ErrConstraintUnique, sqlite3.ErrConstraintPrimaryKey) {
+		return fmt.Errorf("interaction %s: %w", id, ErrDuplicate)
+	}
+	return err
+}
+
+// PruneInteractions forgets interactions answered before before and returns
+// how many. Discord redelivers an interaction only while its token lives
+// (15 minutes), so a day's margin is plenty.
+func (db *DB) PruneInteractions(ctx context.Context, before time.Time) (int64, error) {
+	var n int64
+	err := db.withTx(ctx, func(tx *sql.Tx, now time.Time) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM interactions WHERE at < ?`, toMillis(before))
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	return n, err
+}

@@ -1,0 +1,30 @@
+// Package store keeps nimbot's games in SQLite (github.com/mattn/go-sqlite3)
+// so that they survive restarts, races and crashes.
+//
+// The schema is in the migrations package (numbered .sql files, applied by
+// pressly/goose when Open runs); read those files for the tables, indexes and
+// the rules the database itself enforces: at most one pending-or-active game
+// per channel, a move only at the game's current ply, foreign keys.
+//
+// The database path comes from the caller: nimbot reads DATABASE_PATH and
+// defaults to ./nimbot.db.
+//
+// Concurrency. Every method is safe for concurrent use. Each write is one
+// BEGIN IMMEDIATE transaction: it takes SQLite's write lock before reading,
+// so a read-then-write (check the ply, then apply the move) can neither see a
+// stale row nor fail half-way with "database is locked" on upgrade. Within a
+// process writers queue on a single pooled connection (cheaper than SQLite's
+// sleeping busy handler); across processes the busy timeout (5 s) applies.
+// Reads use a separate pool of read-only connections and, in WAL mode, never
+// wait for writers.
+//
+// Durability. Config.Synchronous FULL (the default) makes every acknowledged
+// Commit survive power loss; NORMAL survives a crash of the process but may
+// lose the last transactions on power loss, in exchange for speed (see
+// BENCHMARKS.md).
+//
+// Errors callers tell apart: ErrNotFound, ErrStale (a stale board or a double
+// click), ErrDuplicate (an interaction already answered), ErrChannelBusy
+// (with *BusyError), ErrInvalid; Open's failures are *OpenError wrapping
+// ErrUnwritable, ErrNotDatabase, ErrSchemaTooNew or ErrLocked.
+package store

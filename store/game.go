@@ -1,0 +1,350 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mattn/go-sqlite3"
+
+	"nimbot/engine"
+)
+
+// BotID is the player id nimbot itself plays under.
+const BotID = "bot"
+
+// Status is where a game stands. Pending and Active are live; every other
+// status is final.
+type Status string
+
+// The statuses a game goes through.
+const (
+	// Pending: a challenge waiting to be accepted.
+	Pending Status = "pending"
+	// Active: being played.
+	Active Status = "active"
+	// Won: a player made the winning move (in misère play, the other player
+	// made the last move); Winner says who.
+	Won Status = "won"
+	// Resigned: a player resigned; Winner is the other one.
+	Resigned Status = "resigned"
+	// Timeout: the player to move ran out of time; Winner is the other one.
+	Timeout Status = "timeout"
+	// Abandoned: the game cannot go on (its channel or a player went away);
+	// no winner.
+	Abandoned Status = "abandoned"
+	// Ended: stopped by a moderator or by the players; no winner.
+	Ended Status = "ended"
+	// Declined: the challenge was declined; no winner.
+	Declined Status = "declined"
+	// Expired: the challenge was not accepted in time; no winner.
+	Expired Status = "expired"
+)
+
+// Finished reports whether s is final.
+func (s Status) Finished() bool { return s != Pending && s != Active }
+
+// valid reports whether s is one of the statuses above.
+func (s Status) valid() bool {
+	switch s {
+	case Pending, Active, Won, Resigned, Timeout, Abandoned, Ended, Declined, Expired:
+		return true
+	}
+	return false
+}
+
+// decided reports whether a game ending with s has a winner and a loser.
+func (s Status) decided() bool { return s == Won || s == Resigned || s == Timeout }
+
+// Game is one game, from the challenge to the result.
+type Game struct {
+	ID        int64
+	GuildID   string // "" in direct messages
+	ChannelID string
+	Rules     engine.Rules
+	// Start is the position before the first move; Position the current one.
+	Start, Position engine.Position
+	// Players are user ids or BotID. Players[0] moves first; Players[Ply%2]
+	// is to move. A challenge may leave a seat "" until it is accepted.
+	Players [2]string
+	// Ply is the number of moves played.
+	Ply    int
+	Status Status
+	// Winner is "" until the game is Won, Resigned or Timeout, and stays ""
+	// for the other final statuses.
+	Winner string
+	// Difficulty is the bot's level; "" between people.
+	Difficulty engine.Difficulty
+	// Hints says whether players may ask for hints.
+	Hints bool
+	// MessageID is the board message, once sent.
+	MessageID string
+	// TurnTimeout is the time each turn may take; Deadline when the player to
+	// move (or the challenge) runs out. Zero: none. Stored to the millisecond.
+	TurnTimeout time.Duration
+	Deadline    time.Time
+	CreatedBy   string
+	// CreatedAt and UpdatedAt come from Config.Now, stored to the millisecond.
+	CreatedAt, UpdatedAt time.Time
+}
+
+// ToMove returns the player whose turn it is.
+func (g *Game) ToMove() string { return g.Players[g.Ply%2] }
+
+// Move is one move as played.
+type Move struct {
+	GameID int64
+	Ply    int // 0 for the first move
+	Player string
+	Move   engine.Move
+	// Hinted reports that the player asked for a hint at this ply before
+	// moving.
+	Hinted bool
+	At     time.Time
+}
+
+// gameColumns lists games' columns in the order scanGame reads them.
+const gameColumns = `id, guild_id, channel_id, rules, start, position, player0, player1, ply, status,
+	winner, difficulty, hints, message_id, turn_timeout, deadline, created_by, created_at, updated_at`
+
+// rowScanner is *sql.Row or *sql.Rows.
+type rowScanner interface{ Scan(dest ...any) error }
+
+// queryer is *sql.DB or *sql.Tx.
+type queryer interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+func scanGame(s rowScanner) (*Game, error) {
+	var (
+		g                      Game
+		rules, start, position string
+		hints                  bool
+		turnTimeout            int64
+		deadline               sql.NullInt64
+		createdAt, updatedAt   int64
+		status, difficulty     string
+	)
+	err := s.Scan(&g.ID, &g.GuildID, &g.ChannelID, &rules, &start, &position, &g.Players[0], &g.Players[1],
+		&g.Ply, &status, &g.Winner, &difficulty, &hints, &g.MessageID, &turnTimeout, &deadline,
+		&g.CreatedBy, &createdAt, &updatedAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal([]byte(rules), &g.Rules); err != nil {
+		return nil, fmt.Errorf("game %d: rules: %w", g.ID, err)
+	}
+	if err := json.Unmarshal([]byte(start), &g.Start); err != nil {
+		return nil, fmt.Errorf("game %d: start: %w", g.ID, err)
+	}
+	if err := json.Unmarshal([]byte(position), &g.Position); err != nil {
+		return nil, fmt.Errorf("game %d: position: %w", g.ID, err)
+	}
+	g.Status = Status(status)
+	g.Difficulty = engine.Difficulty(difficulty)
+	g.Hints = hints
+	g.TurnTimeout = time.Duration(turnTimeout) * time.Millisecond
+	g.Deadline = fromNullMillis(deadline)
+	g.CreatedAt = fromMillis(createdAt)
+	g.UpdatedAt = fromMillis(updatedAt)
+	return &g, nil
+}
+
+func getGame(ctx context.Context, q queryer, id int64) (*Game, error) {
+	return scanGame(q.QueryRowContext(ctx, `SELECT `+gameColumns+` FROM games WHERE id = ?`, id))
+}
+
+func channelGame(ctx context.Context, q queryer, channelID string) (*Game, error) {
+	return scanGame(q.QueryRowContext(ctx,
+		`SELECT `+gameColumns+` FROM games WHERE channel_id = ? AND status IN ('pending', 'active')`, channelID))
+}
+
+func queryGames(ctx context.Context, q queryer, query string, args ...any) ([]*Game, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var games []*Game
+	for rows.Next() {
+		g, err := scanGame(rows)
+		if err != nil {
+			return nil, err
+		}
+		games = append(games, g)
+	}
+	return games, rows.Err()
+}
+
+// Times are stored as Unix milliseconds: exact, sortable, and readable in
+// the sqlite3 shell with datetime(x / 1000, 'unixepoch').
+func toMillis(t time.Time) int64 { return t.UnixMilli() }
+
+func fromMillis(ms int64) time.Time { return time.UnixMilli(ms).UTC() }
+
+func toNullMillis(t time.Time) sql.NullInt64 {
+	if t.IsZero() {
+		return sql.NullInt64{}
+	}
+	return sql.NullInt64{Int64: t.UnixMilli(), Valid: true}
+}
+
+func fromNullMillis(n sql.NullInt64) time.Time {
+	if !n.Valid {
+		return time.Time{}
+	}
+	return fromMillis(n.Int64)
+}
+
+// truncMillis is t as it will read back from the database.
+func truncMillis(t time.Time) time.Time {
+	if t.IsZero() {
+		return t
+	}
+	return fromMillis(t.UnixMilli())
+}
+
+func marshal(v any) (string, error) {
+	b, err := json.Marshal(v)
+	return string(b), err
+}
+
+// CreateGame inserts g, which must be Pending or Active with no moves yet
+// (Ply 0), and sets g.ID, g.CreatedAt and g.UpdatedAt. A zero g.Position
+// means g.Start. If the channel already has a pending or active game, the
+// error is a *BusyError (wrapping ErrChannelBusy) carrying that game: the
+// partial unique index games_one_live_per_channel decides, so two people
+// starting a game at once cannot both succeed.
+func (db *DB) CreateGame(ctx context.Context, g *Game) error {
+	if g.Status != Pending && g.Status != Active {
+		return fmt.Errorf("%w: a new game must be pending or active, not %q", ErrInvalid, g.Status)
+	}
+	if g.Ply != 0 {
+		return fmt.Errorf("%w: a new game starts at ply 0 (moves are added with Commit)", ErrInvalid)
+	}
+	if g.ChannelID == "" {
+		return fmt.Errorf("%w: a game needs a channel", ErrInvalid)
+	}
+	if g.Winner != "" {
+		return fmt.Errorf("%w: a new game has no winner", ErrInvalid)
+	}
+	if g.Position.Heaps == nil {
+		g.Position = engine.Position{Heaps: append([]int64(nil), g.Start.Heaps...), Limit: g.Start.Limit}
+	}
+	rules, err := marshal(g.Rules)
+	if err != nil {
+		return err
+	}
+	start, err := marshal(g.Start)
+	if err != nil {
+		return err
+	}
+	position, err := marshal(g.Position)
+	if err != nil {
+		return err
+	}
+	return db.withTx(ctx, func(tx *sql.Tx, now time.Time) error {
+		res, err := tx.ExecContext(ctx, `INSERT INTO games (guild_id, channel_id, variant, misere, rules, start, position,
+				player0, player1, status, difficulty, hints, turn_timeout, deadline, created_by, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			g.GuildID, g.ChannelID, string(g.Rules.Variant), g.Rules.Misere, rules, start, position,
+			g.Players[0], g.Players[1], string(g.Status), string(g.Difficulty), g.Hints,
+			g.TurnTimeout.Milliseconds(), toNullMillis(g.Deadline), g.CreatedBy, toMillis(now), toMillis(now))
+		if isConstraint(err, sqlite3.ErrConstraintUnique) {
+			existing, err := channelGame(ctx, tx, g.ChannelID)
+			if err != nil {
+				return fmt.Errorf("channel %s: %w", g.ChannelID, err)
+			}
+			return &BusyError{Game: existing}
+		}
+		if err != nil {
+			return err
+		}
+		id, err := res.LastInsertId()
+		if err != nil {
+			return err
+		}
+		g.ID = id
+		g.CreatedAt = truncMillis(now)
+		g.UpdatedAt = g.CreatedAt
+		g.Deadline = truncMillis(g.Deadline)
+		g.TurnTimeout = g.TurnTimeout.Truncate(time.Millisecond)
+		return nil
+	})
+}
+
+// Game returns the game with the given id, or ErrNotFound.
+func (db *DB) Game(ctx context.Context, id int64) (*Game, error) {
+	return getGame(ctx, db.r, id)
+}
+
+// ChannelGame returns the channel's pending or active game, or ErrNotFound.
+func (db *DB) ChannelGame(ctx context.Context, channelID string) (*Game, error) {
+	return channelGame(ctx, db.r, channelID)
+}
+
+// Moves returns the game's moves in order (none for an unknown game).
+func (db *DB) Moves(ctx context.Context, gameID int64) ([]Move, error) {
+	rows, err := db.r.QueryContext(ctx,
+		`SELECT game_id, ply, player, move, hinted, at FROM moves WHERE game_id = ? ORDER BY ply`, gameID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var moves []Move
+	for rows.Next() {
+		var (
+			m    Move
+			text string
+			at   int64
+		)
+		if err := rows.Scan(&m.GameID, &m.Ply, &m.Player, &text, &m.Hinted, &at); err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal([]byte(text), &m.Move); err != nil {
+			return nil, fmt.Errorf("game %d ply %d: move: %w", m.GameID, m.Ply, err)
+		}
+		m.At = fromMillis(at)
+		moves = append(moves, m)
+	}
+	return moves, rows.Err()
+}
+
+// LastGameBy returns the newest game the user created in the guild (for the
+// challenge cooldown), or ErrNotFound.
+func (db *DB) LastGameBy(ctx context.Context, guildID, userID string) (*Game, error) {
+	return scanGame(db.r.QueryRowContext(ctx, `SELECT `+gameColumns+` FROM games
+		WHERE guild_id = ? AND created_by = ? ORDER BY created_at DESC, id DESC LIMIT 1`, guildID, userID))
+}
+
+// Due returns up to limit pending or active games whose deadline is at or
+// before now, the most overdue first.
+func (db *DB) Due(ctx context.Context, now time.Time, limit int) ([]*Game, error) {
+	return queryGames(ctx, db.r, `SELECT `+gameColumns+` FROM games
+		WHERE status IN ('pending', 'active') AND deadline IS NOT NULL AND deadline <= ?
+		ORDER BY deadline, id LIMIT ?`, toMillis(now), limit)
+}
+
+// SetMessageID records the game's board message, or returns ErrNotFound.
+func (db *DB) SetMessageID(ctx context.Context, gameID int64, messageID string) error {
+	return db.withTx(ctx, func(tx *sql.Tx, now time.Time) error {
+		res, err := tx.ExecContext(ctx, `UPDATE games SET message_id = ?, updated_at = ? WHERE id = ?`,
+			messageID, toMillis(now), gameID)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return fmt.Errorf("game %d: %w", gameID, ErrNotFound)
+		}
+		return nil
+	})
+}

@@ -1,0 +1,229 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"nimbot/engine"
+)
+
+// TestMain lets the test binary double as the child process of the crash
+// and lock tests: with NIMBOT_STORE_CHILD set it runs that role instead of
+// the tests.
+func TestMain(m *testing.M) {
+	if role := os.Getenv("NIMBOT_STORE_CHILD"); role != "" {
+		os.Exit(runChild(role))
+	}
+	os.Exit(m.Run())
+}
+
+// epoch is the tests' clock start: a fixed, round time.
+var epoch = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+// clock returns a deterministic clock that advances one millisecond per read.
+func clock() func() time.Time {
+	var n atomic.Int64
+	return func() time.Time { return epoch.Add(time.Duration(n.Add(1)) * time.Millisecond) }
+}
+
+// mustOpen opens a fresh database file in t.TempDir and closes it when the
+// test ends.
+func mustOpen(tb testing.TB) *DB {
+	tb.Helper()
+	return mustOpenPath(tb, filepath.Join(tb.TempDir(), "nimbot.db"), "")
+}
+
+func mustOpenPath(tb testing.TB, path, synchronous string) *DB {
+	tb.Helper()
+	db, err := Open(context.Background(), Config{Path: path, Synchronous: synchronous, Now: clock()})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		if err := db.Close(); err != nil {
+			tb.Error(err)
+		}
+	})
+	return db
+}
+
+// nim is plain Nim, normal play.
+var nim = engine.Rules{Variant: engine.Nim}
+
+// newGame returns an active game of Nim on heaps in channel between players.
+func newGame(channel string, players [2]string, heaps ...int64) *Game {
+	return &Game{
+		GuildID:   "guild",
+		ChannelID: channel,
+		Rules:     nim,
+		Start:     engine.Position{Heaps: heaps},
+		Players:   players,
+		Status:    Active,
+		Hints:     true,
+		CreatedBy: players[0],
+	}
+}
+
+func mustCreate(tb testing.TB, db *DB, g *Game) *Game {
+	tb.Helper()
+	if err := db.CreateGame(context.Background(), g); err != nil {
+		tb.Fatal(err)
+	}
+	return g
+}
+
+// take is the test's own move: take n from heap h. The store never looks
+// inside moves; the tests apply them with apply to check replays.
+func take(h int, n int64) engine.Move { return engine.Move{Kind: engine.Take, Heap: h, Take: n} }
+
+// apply plays a Take on a copy of p.
+func apply(p engine.Position, m engine.Move) (engine.Position, error) {
+	if m.Kind != engine.Take || m.Heap < 0 || m.Heap >= len(p.Heaps) || m.Take < 1 || m.Take > p.Heaps[m.Heap] {
+		return p, fmt.Errorf("illegal test move %+v in %v", m, p.Heaps)
+	}
+	q := engine.Position{Heaps: append([]int64(nil), p.Heaps...)}
+	q.Heaps[m.Heap] -= m.Take
+	return q, nil
+}
+
+func over(p engine.Position) bool {
+	for _, h := range p.Heaps {
+		if h > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// play commits moves for g as seen now, finishing it as Won by whoever
+// moves last if the heaps run out.
+func play(tb testing.TB, db *DB, g *Game, moves ...engine.Move) *Game {
+	tb.Helper()
+	c, err := change(g, moves...)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out, err := db.Commit(context.Background(), c)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return out
+}
+
+// change builds the Change that plays moves on g.
+func change(g *Game, moves ...engine.Move) (Change, error) {
+	c := Change{GameID: g.ID, Ply: g.Ply, From: g.Status, Moves: moves, Position: g.Position, Status: Active}
+	for i, m := range moves {
+		var err error
+		if c.Position, err = apply(c.Position, m); err != nil {
+			return c, err
+		}
+		if over(c.Position) {
+			c.Status = Won
+			c.Winner = g.Players[(g.Ply+i)%2]
+			c.Moves = moves[:i+1]
+			break
+		}
+	}
+	return c, nil
+}
+
+// checkGames verifies every game in the database is whole: ply equals the
+// number of moves, the position is the replay of the moves, players
+// alternate, a game is Won exactly when its heaps are empty, and a result
+// exists exactly for finished games.
+func checkGames(tb testing.TB, db *DB) (games int) {
+	tb.Helper()
+	ctx := context.Background()
+	rows, err := db.r.QueryContext(ctx, `SELECT id FROM games`)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			tb.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	for _, id := range ids {
+		g, err := db.Game(ctx, id)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		moves, err := db.Moves(ctx, id)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if len(moves) != g.Ply {
+			tb.Errorf("game %d: ply %d but %d moves", id, g.Ply, len(moves))
+		}
+		p := g.Start
+		for i, m := range moves {
+			if m.Ply != i || m.Player != g.Players[i%2] {
+				tb.Errorf("game %d: move %d is ply %d by %s", id, i, m.Ply, m.Player)
+			}
+			if p, err = apply(p, m.Move); err != nil {
+				tb.Errorf("game %d: %v", id, err)
+			}
+		}
+		if !reflect.DeepEqual(p.Heaps, g.Position.Heaps) {
+			tb.Errorf("game %d: position %v, replay gives %v", id, g.Position.Heaps, p.Heaps)
+		}
+		if (g.Status == Won) != over(p) {
+			tb.Errorf("game %d: status %s with heaps %v", id, g.Status, p.Heaps)
+		}
+		var results int
+		if err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM results WHERE game_id = ?`, id).Scan(&results); err != nil {
+			tb.Fatal(err)
+		}
+		if want := map[bool]int{true: 1, false: 0}[g.Status.Finished()]; results != want {
+			tb.Errorf("game %d (%s): %d results", id, g.Status, results)
+		}
+	}
+	// Every decided result is counted once in the players' all-variant stats.
+	var statWins, statLosses, resWins, resLosses int
+	if err := db.r.QueryRowContext(ctx, `SELECT coalesce(sum(wins), 0), coalesce(sum(losses), 0) FROM stats WHERE variant = ''`).
+		Scan(&statWins, &statLosses); err != nil {
+		tb.Fatal(err)
+	}
+	if err := db.r.QueryRowContext(ctx, `SELECT
+			count(*) FILTER (WHERE winner NOT IN ('', 'bot') AND winner <> loser),
+			count(*) FILTER (WHERE loser NOT IN ('', 'bot') AND winner <> loser)
+		FROM results`).Scan(&resWins, &resLosses); err != nil {
+		tb.Fatal(err)
+	}
+	if statWins != resWins || statLosses != resLosses {
+		tb.Errorf("stats count %d wins, %d losses; results say %d, %d", statWins, statLosses, resWins, resLosses)
+	}
+	integrity(tb, db)
+	return len(ids)
+}
+
+func integrity(tb testing.TB, db *DB) {
+	tb.Helper()
+	var check string
+	if err := db.r.QueryRowContext(context.Background(), `PRAGMA integrity_check`).Scan(&check); err != nil {
+		tb.Fatal(err)
+	}
+	if check != "ok" {
+		tb.Fatalf("integrity_check: %s", check)
+	}
+	var fk int
+	if err := db.r.QueryRowContext(context.Background(), `SELECT count(*) FROM pragma_foreign_key_check`).Scan(&fk); err != nil {
+		tb.Fatal(err)
+	}
+	if fk != 0 {
+		tb.Fatalf("%d foreign key violations", fk)
+	}
+}

@@ -1,0 +1,210 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// snapshot is a folder's file names and contents, to show Open left a
+// refused file (and its neighbours) exactly as they were.
+func snapshot(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.IsDir() {
+			files[e.Name()+"/"] = nil
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[e.Name()] = b
+	}
+	return files
+}
+
+func TestOpenErrors(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name string
+		// setup prepares dir and returns the path to open.
+		setup func(t *testing.T, dir string) string
+		want  error
+		cause string // part of the message
+	}{{
+		name:  "MissingFolder",
+		setup: func(t *testing.T, dir string) string { return filepath.Join(dir, "no", "such", "nimbot.db") },
+		want:  ErrUnwritable,
+		cause: "does not exist",
+	}, {
+		name: "FolderIsAFile",
+		setup: func(t *testing.T, dir string) string {
+			writeFile(t, filepath.Join(dir, "file"), "x")
+			return filepath.Join(dir, "file", "nimbot.db")
+		},
+		want:  ErrUnwritable,
+		cause: "not a directory",
+	}, {
+		name: "PathIsAFolder",
+		setup: func(t *testing.T, dir string) string {
+			if err := os.Mkdir(filepath.Join(dir, "nimbot.db"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			return filepath.Join(dir, "nimbot.db")
+		},
+		want:  ErrUnwritable,
+		cause: "is a directory",
+	}, {
+		name: "ReadOnlyFolder",
+		setup: func(t *testing.T, dir string) string {
+			if os.Geteuid() == 0 {
+				t.Skip("root writes through permissions")
+			}
+			ro := filepath.Join(dir, "ro")
+			if err := os.Mkdir(ro, 0o555); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { os.Chmod(ro, 0o755) })
+			return filepath.Join(ro, "nimbot.db")
+		},
+		want:  ErrUnwritable,
+		cause: "permission denied",
+	}, {
+		name: "NotADatabase",
+		setup: func(t *testing.T, dir string) string {
+			path := filepath.Join(dir, "nimbot.db")
+			writeFile(t, path, "DISCORD_TOKEN=do-not-clobber-me\n")
+			return path
+		},
+		want:  ErrNotDatabase,
+		cause: "SQLite header",
+	}, {
+		name: "ShortFile",
+		setup: func(t *testing.T, dir string) string {
+			path := filepath.Join(dir, "nimbot.db")
+			writeFile(t, path, "SQLite")
+			return path
+		},
+		want:  ErrNotDatabase,
+		cause: "SQLite header",
+	}, {
+		name: "AnotherAppsDatabase",
+		setup: func(t *testing.T, dir string) string {
+			path := filepath.Join(dir, "other.db")
+			execRaw(t, path, `CREATE TABLE accounts (id INTEGER PRIMARY KEY, balance INTEGER)`, `INSERT INTO accounts VALUES (1, 100)`)
+			return path
+		},
+		want:  ErrNotDatabase,
+		cause: "tables accounts",
+	}, {
+		name: "SchemaTooNew",
+		setup: func(t *testing.T, dir string) string {
+			path := filepath.Join(dir, "nimbot.db")
+			mustOpenPath(t, path, "").Close()
+			// What a future nimbot would leave: a version this one lacks.
+			execRaw(t, path, `INSERT INTO goose_db_version (version_id, is_applied) VALUES (99, 1)`)
+			return path
+		},
+		want:  ErrSchemaTooNew,
+		cause: "schema version 99",
+	}, {
+		name: "Locked",
+		setup: func(t *testing.T, dir string) string {
+			path := filepath.Join(dir, "nimbot.db")
+			mustOpenPath(t, path, "").Close()
+			c := startChild(t, "lock", path)
+			t.Cleanup(func() { c.kill() })
+			if line := c.waitFirst(t); line != "locked" {
+				t.Fatalf("lock child said %q", line)
+			}
+			return path
+		},
+		want:  ErrLocked,
+		cause: "another process",
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := tt.setup(t, dir)
+			before := snapshot(t, dir)
+			db, err := Open(ctx, Config{Path: path, LockTimeout: 200 * time.Millisecond})
+			if err == nil {
+				db.Close()
+				t.Fatal("Open succeeded")
+			}
+			var oe *OpenError
+			if !errors.Is(err, tt.want) || !errors.As(err, &oe) {
+				t.Fatalf("got %v, want an *OpenError wrapping %v", err, tt.want)
+			}
+			if msg := err.Error(); !strings.Contains(msg, path) || !strings.Contains(msg, tt.cause) {
+				t.Fatalf("message %q should name %s and say %q", msg, path, tt.cause)
+			}
+			after := snapshot(t, dir)
+			if !reflect.DeepEqual(before, after) {
+				t.Fatalf("Open changed the folder:\nbefore %v\nafter  %v", keys(before), keys(after))
+			}
+		})
+	}
+
+	t.Run("BadSynchronous", func(t *testing.T) {
+		_, err := Open(ctx, Config{Path: filepath.Join(t.TempDir(), "x.db"), Synchronous: "OFF"})
+		if !errors.Is(err, ErrInvalid) {
+			t.Fatalf("got %v", err)
+		}
+	})
+	t.Run("UnlockedAfterChildExits", func(t *testing.T) {
+		// The lock test's converse: once the holder is gone, Open works.
+		path := filepath.Join(t.TempDir(), "nimbot.db")
+		mustOpenPath(t, path, "").Close()
+		c := startChild(t, "lock", path)
+		c.waitFirst(t)
+		c.kill()
+		mustOpenPath(t, path, "")
+	})
+}
+
+func keys(m map[string][]byte) []string {
+	var ks []string
+	for k, v := range m {
+		ks = append(ks, fmt.Sprintf("%s (%d bytes)", k, len(v)))
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// execRaw runs statements on path through a plain connection, as another
+// program would.
+func execRaw(t *testing.T, path string, stmts ...string) {
+	t.Helper()
+	db, err := sql.Open("sqlite3", dsn(path, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, s := range stmts {
+		if _, err := db.Exec(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,208 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"math"
+	"time"
+
+	"nimbot/engine"
+)
+
+// Rating constants: the usual Elo starting point and K-factor. Ratings
+// count games between people only.
+const (
+	// InitialRating is everyone's rating before their first game against a person.
+	InitialRating = 1200
+	// RatingK is the most a rating moves in one game.
+	RatingK = 32
+)
+
+// Stats is a user's record in one guild, for one variant or ("" Variant)
+// all of them.
+type Stats struct {
+	UserID  string
+	Variant engine.Variant // "" = all variants
+	// Wins and Losses count decided games (won, resigned, timed out)
+	// against anyone, the bot included.
+	Wins, Losses int
+	// Streak is the number of wins in a row up to now (0 after a loss);
+	// BestStreak the longest such run.
+	Streak, BestStreak int
+	// Rating is an Elo rating (start InitialRating, K = RatingK) from games
+	// between people only.
+	Rating int
+	// VsBot is the record against the bot per difficulty: [wins, losses].
+	// Never nil.
+	VsBot map[engine.Difficulty][2]int
+}
+
+// eloDelta is what the winner gains and the loser loses.
+func eloDelta(winner, loser int) int {
+	expected := 1 / (1 + math.Pow(10, float64(loser-winner)/400))
+	return int(math.Round(RatingK * (1 - expected)))
+}
+
+// recordResult writes the result of g, which has just become final, and
+// updates the players' statistics. It runs inside Commit's transaction.
+func recordResult(ctx context.Context, tx *sql.Tx, g *Game, now time.Time) error {
+	winner, loser := g.Winner, ""
+	if g.Status.decided() {
+		if winner == g.Players[0] {
+			loser = g.Players[1]
+		} else {
+			loser = g.Players[0]
+		}
+	}
+	difficulty := ""
+	if g.Players[0] == BotID || g.Players[1] == BotID {
+		difficulty = string(g.Difficulty)
+	}
+	delta := 0
+	// Only a decided game between two different people, or a person and the
+	// bot, counts; self-play and games without a winner leave stats alone.
+	counted := winner != "" && loser != "" && winner != loser
+	rated := counted && winner != BotID && loser != BotID
+	variants := []string{string(g.Rules.Variant), ""}
+	if counted {
+		for _, user := range []string{winner, loser} {
+			if user == BotID {
+				continue
+			}
+			won := 0
+			if user == winner {
+				won = 1
+			}
+			for _, v := range variants {
+				if _, err := tx.ExecContext(ctx, `INSERT INTO stats (guild_id, user_id, variant, wins, losses, streak, best_streak, updated_at)
+					VALUES (?1, ?2, ?3, ?4, 1 - ?4, ?4, ?4, ?5)
+					ON CONFLICT (guild_id, user_id, variant) DO UPDATE SET
+						wins = wins + excluded.wins,
+						losses = losses + excluded.losses,
+						streak = CASE WHEN excluded.wins > 0 THEN streak + 1 ELSE 0 END,
+						best_streak = MAX(best_streak, CASE WHEN excluded.wins > 0 THEN streak + 1 ELSE 0 END),
+						updated_at = excluded.updated_at`,
+					g.GuildID, user, v, won, toMillis(now)); err != nil {
+					return err
+				}
+				if !rated && difficulty != "" {
+					if _, err := tx.ExecContext(ctx, `INSERT INTO bot_record (guild_id, user_id, variant, difficulty, wins, losses)
+						VALUES (?1, ?2, ?3, ?4, ?5, 1 - ?5)
+						ON CONFLICT (guild_id, user_id, variant, difficulty) DO UPDATE SET
+							wins = wins + excluded.wins, losses = losses + excluded.losses`,
+						g.GuildID, user, v, difficulty, won); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	if rated {
+		for i, v := range variants {
+			var rw, rl int
+			if err := tx.QueryRowContext(ctx, `SELECT rating FROM stats WHERE guild_id = ? AND user_id = ? AND variant = ?`,
+				g.GuildID, winner, v).Scan(&rw); err != nil {
+				return err
+			}
+			if err := tx.QueryRowContext(ctx, `SELECT rating FROM stats WHERE guild_id = ? AND user_id = ? AND variant = ?`,
+				g.GuildID, loser, v).Scan(&rl); err != nil {
+				return err
+			}
+			d := eloDelta(rw, rl)
+			if i == 0 {
+				delta = d
+			}
+			for _, u := range []struct {
+				id string
+				d  int
+			}{{winner, d}, {loser, -d}} {
+				if _, err := tx.ExecContext(ctx, `UPDATE stats SET rating = rating + ?, rated_games = rated_games + 1
+					WHERE guild_id = ? AND user_id = ? AND variant = ?`, u.d, g.GuildID, u.id, v); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO results (game_id, guild_id, variant, status, winner, loser, difficulty, plies, rating_delta, finished_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		g.ID, g.GuildID, string(g.Rules.Variant), string(g.Status), winner, loser, difficulty, g.Ply, delta, toMillis(now))
+	return err
+}
+
+// Stats returns the user's record in the guild for variant ("" = all
+// variants). A user with no games gets zero counts and InitialRating.
+func (db *DB) Stats(ctx context.Context, guildID, userID string, variant engine.Variant) (Stats, error) {
+	tx, err := db.r.BeginTx(ctx, nil)
+	if err != nil {
+		return Stats{}, err
+	}
+	defer tx.Rollback()
+	s := Stats{UserID: userID, Variant: variant, Rating: InitialRating}
+	err = tx.QueryRowContext(ctx, `SELECT wins, losses, streak, best_streak, rating FROM stats
+		WHERE guild_id = ? AND user_id = ? AND variant = ?`, guildID, userID, string(variant)).
+		Scan(&s.Wins, &s.Losses, &s.Streak, &s.BestStreak, &s.Rating)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return Stats{}, err
+	}
+	if s.VsBot, err = vsBot(ctx, tx, guildID, userID, variant); err != nil {
+		return Stats{}, err
+	}
+	return s, nil
+}
+
+func vsBot(ctx context.Context, q queryer, guildID, userID string, variant engine.Variant) (map[engine.Difficulty][2]int, error) {
+	rows, err := q.QueryContext(ctx, `SELECT difficulty, wins, losses FROM bot_record
+		WHERE guild_id = ? AND user_id = ? AND variant = ?`, guildID, userID, string(variant))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	record := map[engine.Difficulty][2]int{}
+	for rows.Next() {
+		var (
+			d    string
+			w, l int
+		)
+		if err := rows.Scan(&d, &w, &l); err != nil {
+			return nil, err
+		}
+		record[engine.Difficulty(d)] = [2]int{w, l}
+	}
+	return record, rows.Err()
+}
+
+// Leaderboard returns up to limit users of the guild with at least one
+// decided game in variant ("" = all variants), best first: by rating, then
+// wins, then fewest losses.
+func (db *DB) Leaderboard(ctx context.Context, guildID string, variant engine.Variant, limit int) ([]Stats, error) {
+	tx, err := db.r.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, `SELECT user_id, wins, losses, streak, best_streak, rating FROM stats
+		WHERE guild_id = ? AND variant = ?
+		ORDER BY rating DESC, wins DESC, losses, user_id LIMIT ?`, guildID, string(variant), limit)
+	if err != nil {
+		return nil, err
+	}
+	var board []Stats
+	for rows.Next() {
+		s := Stats{Variant: variant}
+		if err := rows.Scan(&s.UserID, &s.Wins, &s.Losses, &s.Streak, &s.BestStreak, &s.Rating); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		board = append(board, s)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	for i := range board {
+		if board[i].VsBot, err = vsBot(ctx, tx, guildID, board[i].UserID, variant); err != nil {
+			return nil, err
+		}
+	}
+	return board, nil
+}

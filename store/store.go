@@ -1,0 +1,401 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mattn/go-sqlite3"
+	"github.com/pressly/goose/v3"
+
+	"nimbot/migrations"
+)
+
+// Config says which database to open and how.
+type Config struct {
+	// Path is the database file; nimbot takes it from DATABASE_PATH
+	// (default ./nimbot.db). It is created, with its schema, if missing.
+	Path string
+	// Synchronous is SQLite's synchronous setting: "FULL" (the default)
+	// makes every acknowledged commit survive power loss; "NORMAL" survives
+	// a process crash but may lose the latest commits on power loss.
+	Synchronous string
+	// Now is the clock for every timestamp the store writes (default
+	// time.Now), so tests control time.
+	Now func() time.Time
+	// LockTimeout bounds how long Open waits for another process's write
+	// lock before failing with ErrLocked (default 2 s), so a stuck process
+	// turns into a clear error rather than a hang at start-up.
+	LockTimeout time.Duration
+}
+
+// DB is an open nimbot database. It is safe for concurrent use.
+type DB struct {
+	path string
+	now  func() time.Time
+	// w has exactly one connection: writers in this process queue for it in
+	// Go, in order, instead of spinning in SQLite's busy handler. Every
+	// transaction on it is BEGIN IMMEDIATE (see the DSN).
+	w *sql.DB
+	// r holds read-only connections; in WAL mode they read a consistent
+	// snapshot without waiting for the writer.
+	r *sql.DB
+}
+
+// busyTimeout is how long a write waits for another process's lock before
+// SQLite reports "database is locked". Within one process writers never
+// contend in SQLite (they share DB.w's one connection).
+const busyTimeout = 5 * time.Second
+
+// defaultLockTimeout is Config.LockTimeout's default.
+const defaultLockTimeout = 2 * time.Second
+
+// sqliteHeader starts every SQLite 3 database file.
+var sqliteHeader = []byte("SQLite format 3\x00")
+
+// Open opens (creating if needed) the database at cfg.Path and brings its
+// schema up to date.
+//
+// Before changing anything it checks the file: a path that cannot be
+// written, a file that is not a nimbot database, a schema newer than this
+// binary knows, or a write lock held by another process each fail with an
+// *OpenError naming the file and wrapping ErrUnwritable, ErrNotDatabase,
+// ErrSchemaTooNew or ErrLocked, and leave the file as it was.
+func Open(ctx context.Context, cfg Config) (*DB, error) {
+	if cfg.Path == "" {
+		return nil, &OpenError{Path: cfg.Path, Err: fmt.Errorf("%w: no database path given", ErrUnwritable)}
+	}
+	fail := func(err error) (*DB, error) { return nil, &OpenError{Path: cfg.Path, Err: err} }
+	synchronous := strings.ToUpper(cfg.Synchronous)
+	switch synchronous {
+	case "":
+		synchronous = "FULL"
+	case "FULL", "NORMAL":
+	default:
+		return fail(fmt.Errorf("%w: synchronous must be FULL or NORMAL, not %q", ErrInvalid, cfg.Synchronous))
+	}
+	now := cfg.Now
+	if now == nil {
+		now = time.Now
+	}
+	lockTimeout := cfg.LockTimeout
+	if lockTimeout <= 0 {
+		lockTimeout = defaultLockTimeout
+	}
+	path, err := filepath.Abs(cfg.Path)
+	if err != nil {
+		return fail(fmt.Errorf("%w: %v", ErrUnwritable, err))
+	}
+
+	exists, err := checkFile(path)
+	if err != nil {
+		return fail(err)
+	}
+	latest, err := latestVersion()
+	if err != nil {
+		return fail(err)
+	}
+	if exists {
+		if err := probe(ctx, path, lockTimeout, latest); err != nil {
+			return fail(err)
+		}
+	}
+
+	w, err := sql.Open("sqlite3", dsn(path, url.Values{
+		"_foreign_keys": {"on"},
+		"_journal_mode": {"WAL"},
+		"_busy_timeout": {strconv.FormatInt(busyTimeout.Milliseconds(), 10)},
+		"_txlock":       {"immediate"},
+		"_synchronous":  {synchronous},
+	}))
+	if err != nil {
+		return fail(err)
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+	w.SetConnMaxIdleTime(0)
+	if err := migrate(ctx, w); err != nil {
+		w.Close()
+		return fail(err)
+	}
+
+	r, err := sql.Open("sqlite3", dsn(path, url.Values{
+		"_foreign_keys": {"on"},
+		"_busy_timeout": {strconv.FormatInt(busyTimeout.Milliseconds(), 10)},
+		"_txlock":       {"deferred"},
+		"_query_only":   {"on"},
+	}))
+	if err != nil {
+		w.Close()
+		return fail(err)
+	}
+	readers := max(4, 2*runtime.GOMAXPROCS(0))
+	r.SetMaxOpenConns(readers)
+	r.SetMaxIdleConns(readers)
+	if err := r.PingContext(ctx); err != nil {
+		w.Close()
+		r.Close()
+		return fail(err)
+	}
+	return &DB{path: path, now: now, w: w, r: r}, nil
+}
+
+// dsn builds a go-sqlite3 data source name. The file: URI form lets SQLite
+// take its own parameters (mode=rw) beside the driver's _-prefixed ones,
+// which configure every pooled connection as it is opened; a one-off PRAGMA
+// would reach only one connection.
+func dsn(path string, params url.Values) string {
+	escaped := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(filepath.ToSlash(path))
+	return "file:" + escaped + "?" + params.Encode()
+}
+
+// checkFile inspects path without changing it, reporting whether a database
+// file already exists there. SQLite's own error for all of these cases is
+// "unable to open database file"; this says which.
+func checkFile(path string) (exists bool, err error) {
+	dir := filepath.Dir(path)
+	fi, err := os.Stat(path)
+	switch {
+	case err == nil:
+		if fi.IsDir() {
+			return false, fmt.Errorf("%w: it is a directory", ErrUnwritable)
+		}
+		if !fi.Mode().IsRegular() {
+			return false, fmt.Errorf("%w: it is not a regular file (%v)", ErrUnwritable, fi.Mode().Type())
+		}
+		f, err := os.OpenFile(path, os.O_RDWR, 0)
+		if err != nil {
+			return false, fmt.Errorf("%w: %v", ErrUnwritable, unwrapPath(err))
+		}
+		head := make([]byte, len(sqliteHeader))
+		n, err := io.ReadFull(f, head)
+		f.Close()
+		switch {
+		case n == 0:
+			// An empty file is an empty database to SQLite.
+		case err != nil || !bytes.Equal(head, sqliteHeader):
+			return false, fmt.Errorf("%w: the file does not start with the SQLite header (it begins %q)", ErrNotDatabase, head[:n])
+		}
+		exists = true
+	case errors.Is(err, fs.ErrNotExist):
+		dfi, err := os.Stat(dir)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return false, fmt.Errorf("%w: the folder %s does not exist", ErrUnwritable, dir)
+			}
+			return false, fmt.Errorf("%w: %v", ErrUnwritable, err)
+		}
+		if !dfi.IsDir() {
+			return false, fmt.Errorf("%w: %s is not a folder", ErrUnwritable, dir)
+		}
+	default:
+		return false, fmt.Errorf("%w: %v", ErrUnwritable, unwrapPath(err))
+	}
+	// SQLite creates the -wal and -shm files beside the database, so the
+	// folder must be writable even when the file itself is.
+	tmp, err := os.CreateTemp(dir, ".nimbot-write-check-*")
+	if err != nil {
+		return false, fmt.Errorf("%w: cannot create files in the folder %s: %v", ErrUnwritable, dir, unwrapPath(err))
+	}
+	tmp.Close()
+	os.Remove(tmp.Name())
+	return exists, nil
+}
+
+// unwrapPath drops the *PathError's operation and path, which OpenError
+// already names, keeping the cause ("permission denied").
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// probe checks an existing file before anything writes to it: that another
+// process does not hold its write lock (waiting at most timeout), that it is
+// a nimbot database or an empty one, and that its schema is not newer than
+// this binary's. The connection sets no journal mode and writes nothing.
+func probe(ctx context.Context, path string, timeout time.Duration, latest int64) error {
+	db, err := sql.Open("sqlite3", dsn(path, url.Values{
+		"mode":          {"rw"},
+		"_busy_timeout": {strconv.FormatInt(timeout.Milliseconds(), 10)},
+		"_txlock":       {"immediate"},
+	}))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return classify(err, timeout)
+	}
+	defer tx.Rollback()
+
+	rows, err := tx.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
+	if err != nil {
+		return classify(err, timeout)
+	}
+	var tables []string
+	hasGoose := false
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			rows.Close()
+			return err
+		}
+		if name == goose.DefaultTablename {
+			hasGoose = true
+		}
+		tables = append(tables, name)
+	}
+	if err := rows.Close(); err != nil {
+		return classify(err, timeout)
+	}
+	switch {
+	case hasGoose:
+		var version sql.NullInt64
+		if err := tx.QueryRowContext(ctx, `SELECT MAX(version_id) FROM `+goose.DefaultTablename).Scan(&version); err != nil {
+			return classify(err, timeout)
+		}
+		if version.Int64 > latest {
+			return fmt.Errorf("%w: it is at schema version %d and this nimbot knows versions up to %d; run a newer nimbot, or restore a backup made for this version",
+				ErrSchemaTooNew, version.Int64, latest)
+		}
+	case len(tables) > 0:
+		return fmt.Errorf("%w: it is a SQLite database but not nimbot's (tables %s, no %s)",
+			ErrNotDatabase, strings.Join(tables, ", "), goose.DefaultTablename)
+	}
+	return nil
+}
+
+// classify turns SQLite's result codes at open into the causes people act on.
+func classify(err error, timeout time.Duration) error {
+	var se sqlite3.Error
+	if errors.As(err, &se) {
+		switch se.Code {
+		case sqlite3.ErrBusy, sqlite3.ErrLocked:
+			return fmt.Errorf("%w: another process holds its write lock (waited %v); stop it or wait for it to finish", ErrLocked, timeout)
+		case sqlite3.ErrNotADB:
+			return fmt.Errorf("%w: %v", ErrNotDatabase, err)
+		case sqlite3.ErrCorrupt:
+			return fmt.Errorf("%w: the database is corrupt: %v", ErrNotDatabase, err)
+		case sqlite3.ErrCantOpen, sqlite3.ErrPerm, sqlite3.ErrReadonly:
+			return fmt.Errorf("%w: %v", ErrUnwritable, err)
+		}
+	}
+	return err
+}
+
+// newProvider returns goose's migration runner over the embedded files.
+func newProvider(db *sql.DB) (*goose.Provider, error) {
+	return goose.NewProvider(goose.DialectSQLite3, db, migrations.FS, goose.WithDisableGlobalRegistry(true))
+}
+
+// latestVersion is the newest schema version this binary embeds.
+func latestVersion() (int64, error) {
+	// NewProvider only lists the files; it never touches the database, so
+	// a closed handle will do.
+	db, err := sql.Open("sqlite3", "file:unused?mode=memory")
+	if err != nil {
+		return 0, err
+	}
+	defer db.Close()
+	p, err := newProvider(db)
+	if err != nil {
+		return 0, err
+	}
+	sources := p.ListSources()
+	return sources[len(sources)-1].Version, nil
+}
+
+// migrate applies every embedded migration the database lacks, each in its
+// own transaction.
+func migrate(ctx context.Context, db *sql.DB) error {
+	p, err := newProvider(db)
+	if err != nil {
+		return err
+	}
+	if _, err := p.Up(ctx); err != nil {
+		return fmt.Errorf("migrating the schema: %w", classify(err, busyTimeout))
+	}
+	return nil
+}
+
+// Close closes the database. The last connection to close checkpoints the
+// write-ahead log into the main file.
+func (db *DB) Close() error {
+	return errors.Join(db.r.Close(), db.w.Close())
+}
+
+// Ping checks that both the read and the write connections work.
+func (db *DB) Ping(ctx context.Context) error {
+	if err := db.r.PingContext(ctx); err != nil {
+		return err
+	}
+	return db.w.PingContext(ctx)
+}
+
+// Path returns the absolute path of the database file.
+func (db *DB) Path() string { return db.path }
+
+// SchemaVersion returns the schema version the database is at.
+func (db *DB) SchemaVersion(ctx context.Context) (int64, error) {
+	var v int64
+	err := db.r.QueryRowContext(ctx, `SELECT MAX(version_id) FROM `+goose.DefaultTablename).Scan(&v)
+	return v, err
+}
+
+// LatestSchemaVersion returns the newest schema version this binary knows.
+func LatestSchemaVersion() int64 {
+	v, err := latestVersion()
+	if err != nil {
+		// The files are embedded at build time; failing to list them is a
+		// broken build, not a run-time condition.
+		panic(err)
+	}
+	return v
+}
+
+// withTx runs fn in one BEGIN IMMEDIATE transaction and commits it if fn
+// returns nil. The now it passes is read once, so every row the transaction
+// writes carries the same time.
+func (db *DB) withTx(ctx context.Context, fn func(tx *sql.Tx, now time.Time) error) error {
+	tx, err := db.w.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := fn(tx, db.now()); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// isConstraint reports whether err is a SQLite constraint violation with one
+// of the given extended codes.
+func isConstraint(err error, codes ...sqlite3.ErrNoExtended) bool {
+	var se sqlite3.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	for _, c := range codes {
+		if se.ExtendedCode == c {
+			return true
+		}
+	}
+	return false
+}
