@@ -1,0 +1,282 @@
+package engine
+
+import (
+	"fmt"
+	"math/bits"
+	"slices"
+	"strconv"
+)
+
+func init() {
+	variants[Lasker] = func(r Rules) game { return laskerGame{misere: r.Misere} }
+}
+
+// laskerGame is Lasker's Nim: take one or more from one heap, or split a heap
+// into two non-empty heaps.
+//
+// Normal play: the Grundy value of a heap is g(4m+1) = 4m+1, g(4m+2) = 4m+2,
+// g(4m+3) = 4m+4, g(4m+4) = 4m+3, and a position is P iff the XOR of its
+// heaps' values is 0. Misère play is tame: the same rule while some heap has
+// 2 or more, and with only heaps of 0 and 1 left, P iff their number is odd.
+type laskerGame struct{ misere bool }
+
+func (g laskerGame) name() string {
+	if g.misere {
+		return "Misère Lasker"
+	}
+	return "Lasker"
+}
+
+func (g laskerGame) check(p Position) error {
+	return checkShape(g.name(), p, maxHeapsClosed, MaxHeapSize)
+}
+
+func (g laskerGame) limits() Limits {
+	return Limits{MaxHeaps: maxHeapsClosed, MaxHeap: MaxHeapSize}
+}
+
+func (g laskerGame) over(p Position) bool { return allZero(p.Heaps) }
+
+// laskerG is the Grundy value of a heap of h. It swaps 4m+3 and 4m+4 and
+// fixes everything else, so it is its own inverse.
+func laskerG(h int64) int64 {
+	switch h % 4 {
+	case 3:
+		return h + 1
+	case 0:
+		if h > 0 {
+			return h - 1
+		}
+	}
+	return h
+}
+
+func (g laskerGame) legal(p Position) []Move {
+	var ms []Move
+	for i, h := range p.Heaps {
+		for t := int64(1); t <= h; t++ {
+			ms = append(ms, Move{Kind: Take, Heap: i, Take: t})
+		}
+		for a := int64(1); a < h; a++ {
+			ms = append(ms, Move{Kind: Split, Heap: i, Parts: [2]int64{a, h - a}})
+		}
+	}
+	return ms
+}
+
+func (g laskerGame) validate(p Position, m Move) error {
+	switch m.Kind {
+	case Take:
+		return validateTake(g.name(), p, m)
+	case Split:
+		if m.Heap < 0 || m.Heap >= len(p.Heaps) {
+			return moveErr(m, "no heap %s: %s", HeapLabel(m.Heap), labelRange(len(p.Heaps)))
+		}
+		h := p.Heaps[m.Heap]
+		if h < 2 {
+			return moveErr(m, "%s: heap %s has %d, too few to split (a split needs 2 or more)", g.name(), HeapLabel(m.Heap), h)
+		}
+		if m.Parts[0] < 1 || m.Parts[1] < 1 || m.Parts[0] > h || m.Parts[1] != h-m.Parts[0] {
+			return moveErr(m, "%s: both parts must be non-empty and add up to %d", g.name(), h)
+		}
+		return nil
+	}
+	return moveErr(m, "%s: take from one heap (like B3) or split one in two (like B=2+3)", g.name())
+}
+
+func (g laskerGame) apply(p Position, m Move) Position {
+	if m.Kind == Split {
+		p.Heaps = slices.Insert(p.Heaps, m.Heap+1, m.Parts[1])
+		p.Heaps[m.Heap] = m.Parts[0]
+		return p
+	}
+	return applyTake(p, m)
+}
+
+// laskerStats is what the rules look at: the XOR of the Grundy values, and
+// how many heaps hold 2 or more and exactly 1.
+func laskerStats(heaps []int64) nimStats {
+	var s nimStats
+	for _, h := range heaps {
+		s.x ^= laskerG(h)
+		if h >= 2 {
+			s.big++
+		} else if h == 1 {
+			s.ones++
+		}
+	}
+	return s
+}
+
+func (g laskerGame) moverWins(p Position) bool { return laskerStats(p.Heaps).moverWins(g.misere) }
+
+// winning derives every winning move from the rule, heap by heap. With the
+// other heaps' XOR r, the new part(s) of heap i must have Grundy XOR r (or,
+// in misère play when nothing of 2 or more would remain, leave an odd number
+// of 1-heaps). A take can reach one size only (g is a bijection); the splits
+// with g(a)⊕g(h−a) = r are counted and listed by laskerSplits without
+// walking all h−1 of them.
+func (g laskerGame) winning(p Position, max int) ([]Move, int64) {
+	s := laskerStats(p.Heaps)
+	var ms []Move
+	var n int64
+	add := func(m Move) {
+		n++
+		if len(ms) < max {
+			ms = append(ms, m)
+		}
+	}
+	for i, h := range p.Heaps {
+		if h == 0 {
+			continue
+		}
+		// The others, as if heap i were empty (g(h) ≥ 2 iff h ≥ 2, and
+		// g(h) = 1 iff h = 1, so the counts by value are counts by size).
+		rest := s.with(laskerG(h), 0)
+		// With no other heap of 2 or more, misère play may come down to
+		// the number of 1-heaps.
+		endgame := g.misere && rest.big == 0
+		// Take: to one target size.
+		target := laskerG(rest.x)
+		if endgame {
+			target = int64(1 - rest.ones%2) // leave an odd number of 1-heaps
+		}
+		if target < h {
+			add(Move{Kind: Take, Heap: i, Take: h - target})
+		}
+		// Split.
+		if h < 2 {
+			continue
+		}
+		if endgame && h == 2 {
+			// 2 → 1+1 leaves only 1-heaps: wins iff their number is then odd.
+			if rest.ones%2 == 1 {
+				add(Move{Kind: Split, Heap: i, Parts: [2]int64{1, 1}})
+			}
+			continue
+		}
+		// Some part is 2 or more (or another heap is): the XOR rule decides.
+		left := max - len(ms)
+		if left < 0 {
+			left = 0
+		}
+		as, c := laskerSplits(h, rest.x, left)
+		n += c
+		for _, a := range as {
+			ms = append(ms, Move{Kind: Split, Heap: i, Parts: [2]int64{a, h - a}})
+		}
+	}
+	return ms, n
+}
+
+// laskerSplits counts the splits of h into a + (h−a), 1 ≤ a < h, with
+// g(a) ⊕ g(h−a) = w, and lists the first max values of a in increasing order.
+//
+// Write a non-zero x as 4p + r: g(x) = 4q + s with (q, s) = (p, 1), (p, 2),
+// (p+1, 0), (p−1, 3) for r = 1, 2, 3, 0. For each choice of residues
+// (r_a, r_b) with r_a + r_b ≡ h (mod 4) and s_a ⊕ s_b = w mod 4, the high
+// parts must satisfy q_a + q_b = T (fixed by h) and q_a ⊕ q_b = W = w/4.
+// Since x + y = (x ⊕ y) + 2(x ∧ y), that means q_a ∧ q_b = A = (T − W)/2 with
+// A ∧ W = 0, and then q_a = A plus any subset of W's bits: 2^popcount(W)
+// solutions, less the ones that would make a or b zero or negative.
+func laskerSplits(h, w int64, max int) ([]int64, int64) {
+	if h < 2 {
+		return nil, 0
+	}
+	// s and c of x by x mod 4, and the least q that keeps x ≥ 1.
+	sOf := [4]int64{3, 1, 2, 0}
+	cOf := [4]int64{-1, 0, 0, 1}
+	loOf := [4]int64{0, 0, 0, 1}
+	var as []int64
+	var count int64
+	W := w >> 2
+	for ra := int64(0); ra < 4; ra++ {
+		rb := ((h-ra)%4 + 4) % 4
+		if sOf[ra]^sOf[rb] != w&3 || ra+rb > h {
+			continue
+		}
+		T := (h-ra-rb)/4 + cOf[ra] + cOf[rb]
+		if T < W || (T-W)%2 != 0 {
+			continue
+		}
+		A := (T - W) / 2
+		if A&W != 0 {
+			continue
+		}
+		ok := func(sub int64) bool { // q_a = A|sub, q_b = A|(W^sub) within bounds
+			return A|sub >= loOf[ra] && A|(W^sub) >= loOf[rb]
+		}
+		c := int64(1) << bits.OnesCount64(uint64(W))
+		if A == 0 {
+			// Only q = 0 can fall below its bound of 1.
+			if !ok(0) {
+				c--
+			}
+			if W != 0 && !ok(W) {
+				c--
+			}
+		}
+		count += c
+		// Subsets of W in increasing order give increasing q_a, so
+		// increasing a; max of them per class is enough for the merge.
+		listed := 0
+		for sub := int64(0); listed < max; sub = (sub - W) & W {
+			if ok(sub) {
+				q := A | sub
+				as = append(as, 4*(q-cOf[ra])+ra)
+				listed++
+			}
+			if sub == W {
+				break
+			}
+		}
+	}
+	slices.Sort(as)
+	if len(as) > max {
+		as = as[:max]
+	}
+	return as, count
+}
+
+func (g laskerGame) explain(p Position) Explanation {
+	s := laskerStats(p.Heaps)
+	ex := Explanation{Theory: "Grundy values"}
+	step := func(format string, args ...any) { ex.Steps = append(ex.Steps, fmt.Sprintf(format, args...)) }
+	step("Each heap is worth a Nim heap of its Grundy value: g(h) = h, except that heaps of 4m+3 and 4m+4 swap values (3 ↔ 4, 7 ↔ 8, …), because a split adds options a plain Nim heap does not have.")
+	tab := &Table{Header: []string{"heap", "size", "size mod 4", "Grundy value"}}
+	for i, h := range p.Heaps {
+		tab.Rows = append(tab.Rows, []string{HeapLabel(i), strconv.FormatInt(h, 10), strconv.FormatInt(h%4, 10), strconv.FormatInt(laskerG(h), 10)})
+	}
+	tab.Total = []string{"XOR", "", "", strconv.FormatInt(s.x, 10)}
+	ex.Table = tab
+	step("The XOR of the Grundy values is %d.", s.x)
+	if g.misere && s.big == 0 {
+		step("Misère play: no heap has 2 or more, so the XOR no longer decides; the player who takes the last token loses. With %d heaps of 1, the player to move %s.",
+			s.ones, map[bool]string{true: "wins (an even number: take one and leave an odd number)", false: "loses (an odd number: the last one will be theirs)"}[s.ones%2 == 0])
+		return ex
+	}
+	if g.misere {
+		step("Misère Lasker's Nim is tame: while some heap has 2 or more, play by the XOR as in normal play; the move that would leave only 0s and 1s must leave an odd number of 1-heaps instead.")
+	}
+	if s.x == 0 {
+		step("The XOR is 0, so the player to move loses: every take or split changes one heap's value and makes the XOR non-zero, and the opponent can always bring it back to 0.")
+		return ex
+	}
+	step("The XOR is not 0, so the player to move wins by making it 0: change one heap (by a take, or a split whose two parts' values XOR to the needed value).")
+	if ms, n := g.winning(p, 3); len(ms) > 0 {
+		for _, m := range ms {
+			switch m.Kind {
+			case Split:
+				a, b := m.Parts[0], m.Parts[1]
+				step("Split heap %s into %d and %d: g(%d) ⊕ g(%d) = %d ⊕ %d = %d.", HeapLabel(m.Heap), a, b, a, b, laskerG(a), laskerG(b), laskerG(a)^laskerG(b))
+			default:
+				v := p.Heaps[m.Heap] - m.Take
+				step("Take %d from heap %s, leaving %d (Grundy value %d).", m.Take, HeapLabel(m.Heap), v, laskerG(v))
+			}
+		}
+		if n > int64(len(ms)) {
+			step("There are %d winning moves in all.", n)
+		}
+	}
+	return ex
+}
