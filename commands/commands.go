@@ -2,8 +2,15 @@ package commands
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"log/slog"
-	"math/rand/v2"
+	mrand "math/rand/v2"
+	"runtime/debug"
+	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -16,7 +23,7 @@ import (
 type Config struct {
 	DB   *store.DB
 	Now  func() time.Time // default time.Now
-	Rand *rand.Rand       // the bot's choices, random heaps and first movers; default seeded from crypto/rand
+	Rand *mrand.Rand      // the bot's choices, random heaps and first movers; default seeded from crypto/rand
 	Log  *slog.Logger     // default slog.Default()
 
 	BotTurn           time.Duration // time to move against the bot (default 1 h)
@@ -25,40 +32,221 @@ type Config struct {
 	ChallengeCooldown time.Duration // least time between two challenges by one user (default 1 min)
 }
 
+// The defaults of Config's durations.
+const (
+	DefaultBotTurn           = time.Hour
+	DefaultPeopleTurn        = 24 * time.Hour
+	DefaultChallengeTTL      = 10 * time.Minute
+	DefaultChallengeCooldown = time.Minute
+)
+
 // Service answers interactions. It keeps no game state of its own: the store
-// is the single source of truth.
+// is the single source of truth, so any number of Services (or processes)
+// may share one database.
 type Service struct {
-	cfg Config
+	db     *store.DB
+	now    func() time.Time
+	log    *slog.Logger
+	cfg    Config
+	router *router
+	chain  handler
+
+	// rngMu guards rng: Handle runs concurrently (discordgo calls handlers
+	// in their own goroutines) and *rand.Rand is not safe for that.
+	rngMu sync.Mutex
+	rng   *mrand.Rand
 }
 
 // New returns a Service for cfg, filling in defaults.
 func New(cfg Config) *Service {
-	return &Service{cfg: cfg}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Rand == nil {
+		var seed [32]byte
+		_, _ = rand.Read(seed[:])
+		cfg.Rand = mrand.New(mrand.NewChaCha8(seed))
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	if cfg.BotTurn <= 0 {
+		cfg.BotTurn = DefaultBotTurn
+	}
+	if cfg.PeopleTurn <= 0 {
+		cfg.PeopleTurn = DefaultPeopleTurn
+	}
+	if cfg.ChallengeTTL <= 0 {
+		cfg.ChallengeTTL = DefaultChallengeTTL
+	}
+	if cfg.ChallengeCooldown <= 0 {
+		cfg.ChallengeCooldown = DefaultChallengeCooldown
+	}
+	s := &Service{db: cfg.DB, now: cfg.Now, log: cfg.Log, cfg: cfg, rng: cfg.Rand}
+	s.router = s.routes()
+	s.chain = s.recoverer(s.idempotent(s.router.serve))
+	return s
+}
+
+// withRand runs f with the Service's random source held.
+func (s *Service) withRand(f func(*mrand.Rand)) {
+	s.rngMu.Lock()
+	defer s.rngMu.Unlock()
+	f(s.rng)
 }
 
 // Handle answers one interaction. It never returns nil: every error becomes
-// an ephemeral message. (Skeleton: the real routing lands next.)
+// an ephemeral message, the user's own mistakes saying what to do, ours a
+// short apology with a reference id (the details go to the log).
 func (s *Service) Handle(ctx context.Context, i *discordgo.Interaction) *discordgo.InteractionResponse {
-	return &discordgo.InteractionResponse{
-		Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: &discordgo.InteractionResponseData{Content: "nimbot is starting up.", Flags: discordgo.MessageFlagsEphemeral},
+	if i == nil {
+		return ephemeral("nimbot received an empty interaction.")
+	}
+	if i.Type == discordgo.InteractionPing {
+		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}
+	}
+	r := &request{ctx: ctx, i: i, path: interactionPath(i), now: s.now()}
+	resp, err := s.chain(r)
+	if err != nil {
+		return s.renderError(r, err)
+	}
+	if resp == nil {
+		return s.renderError(r, fmt.Errorf("route %q answered nothing", r.path))
+	}
+	return resp
+}
+
+// renderError is the one error handler.
+func (s *Service) renderError(r *request, err error) *discordgo.InteractionResponse {
+	if msg, ok := isUserError(err); ok {
+		if r.i.Type == discordgo.InteractionApplicationCommandAutocomplete {
+			return autocompleteResponse(nil)
+		}
+		return ephemeral(msg)
+	}
+	ref := reference()
+	s.log.ErrorContext(r.ctx, "interaction failed",
+		"ref", ref, "interaction", r.i.ID, "path", r.path, "user", r.userID(),
+		"guild", r.i.GuildID, "channel", r.i.ChannelID, "err", err)
+	if r.i.Type == discordgo.InteractionApplicationCommandAutocomplete {
+		return autocompleteResponse(nil)
+	}
+	return ephemeral(fmt.Sprintf("Sorry — something went wrong on nimbot's side, and nothing was changed. Please try again in a moment. (reference %s)", ref))
+}
+
+// reference is a short random id that ties an apology to its log line.
+func reference() string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// recoverer turns a panic into an internal error, logged with its stack but
+// never shown.
+func (s *Service) recoverer(next handler) handler {
+	return func(r *request) (resp *discordgo.InteractionResponse, err error) {
+		defer func() {
+			if v := recover(); v != nil {
+				err = fmt.Errorf("panic: %v\n%s", v, debug.Stack())
+				resp = nil
+			}
+		}()
+		return next(r)
 	}
 }
 
-// BoardSent records m as the board of its game when the response to i created
-// a new board message; bot calls it after fetching @original.
-func (s *Service) BoardSent(ctx context.Context, i *discordgo.Interaction, m *discordgo.Message) error {
-	return nil
+// idempotent answers a redelivered interaction with the response it got the
+// first time, and stores each new response under its interaction id. Turns
+// store theirs inside store.Commit (r.saved); internal errors are not
+// stored, so a retry can succeed.
+func (s *Service) idempotent(next handler) handler {
+	return func(r *request) (*discordgo.InteractionResponse, error) {
+		if r.i.Type == discordgo.InteractionApplicationCommandAutocomplete || r.i.ID == "" {
+			return next(r)
+		}
+		if b, err := s.db.Response(r.ctx, r.i.ID); err == nil {
+			return decodeResponse(b)
+		} else if !errors.Is(err, store.ErrNotFound) {
+			return nil, fmt.Errorf("look up response: %w", err)
+		}
+		resp, err := next(r)
+		if msg, ok := isUserError(err); ok {
+			resp, err = ephemeral(msg), nil
+		}
+		if err != nil || r.saved {
+			return resp, err
+		}
+		b, merr := json.Marshal(resp)
+		if merr != nil {
+			return nil, fmt.Errorf("encode response: %w", merr)
+		}
+		if serr := s.db.SaveResponse(r.ctx, r.i.ID, b); serr != nil {
+			if errors.Is(serr, store.ErrDuplicate) {
+				// A concurrent delivery of the same interaction won the race:
+				// answer as it did.
+				if b, err := s.db.Response(r.ctx, r.i.ID); err == nil {
+					return decodeResponse(b)
+				}
+			}
+			s.log.WarnContext(r.ctx, "save response", "interaction", r.i.ID, "err", serr)
+		}
+		return resp, nil
+	}
 }
 
-// Edit is a board edit for bot to send by REST.
-type Edit struct {
-	ChannelID, MessageID string
-	Message              *discordgo.MessageEdit
+// encodeResponse is the stored form of a response.
+func encodeResponse(resp *discordgo.InteractionResponse) ([]byte, error) {
+	return json.Marshal(resp)
 }
 
-// Expire ends every game whose deadline has passed and returns the edits that
-// show the result on their boards.
-func (s *Service) Expire(ctx context.Context) ([]Edit, error) {
-	return nil, nil
+// decodeResponse reverses encodeResponse. discordgo cannot unmarshal
+// InteractionResponseData's component interfaces, so they are decoded one by
+// one with MessageComponentFromJSON.
+func decodeResponse(b []byte) (*discordgo.InteractionResponse, error) {
+	var raw struct {
+		Type discordgo.InteractionResponseType `json:"type"`
+		Data *struct {
+			discordgo.InteractionResponseData
+			Components []json.RawMessage `json:"components"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return nil, fmt.Errorf("decode saved response: %w", err)
+	}
+	resp := &discordgo.InteractionResponse{Type: raw.Type}
+	if raw.Data != nil {
+		d := raw.Data.InteractionResponseData
+		d.Components = nil
+		for _, c := range raw.Data.Components {
+			mc, err := discordgo.MessageComponentFromJSON(c)
+			if err != nil {
+				return nil, fmt.Errorf("decode saved response: %w", err)
+			}
+			d.Components = append(d.Components, mc)
+		}
+		resp.Data = &d
+	}
+	return resp, nil
+}
+
+// ephemeral is a message only the user who caused the interaction sees.
+func ephemeral(msg string) *discordgo.InteractionResponse {
+	return &discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{
+			Content:         truncate(msg, 2000),
+			Flags:           discordgo.MessageFlagsEphemeral,
+			AllowedMentions: &discordgo.MessageAllowedMentions{},
+		},
+	}
+}
+
+func autocompleteResponse(choices []*discordgo.ApplicationCommandOptionChoice) *discordgo.InteractionResponse {
+	if choices == nil {
+		choices = []*discordgo.ApplicationCommandOptionChoice{}
+	}
+	return &discordgo.InteractionResponse{
+		Type: discordgo.InteractionApplicationCommandAutocompleteResult,
+		Data: &discordgo.InteractionResponseData{Choices: choices},
+	}
 }

@@ -1,0 +1,515 @@
+package commands
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"nimbot/engine"
+	"nimbot/store"
+)
+
+// Board limits: what one message can show and control. Discord allows five
+// rows of components and 25 options per select menu.
+const (
+	maxBoardHeaps = 12   // heap buttons up to 5, a heap select menu beyond
+	maxBoardHeap  = 9999 // keeps the heap rows aligned; the engine's Limits are usually tighter
+	maxStones     = 24   // stones drawn per row before "…"
+	logLines      = 5    // moves shown under the board
+	maxChoices    = 25   // Discord's select-menu and autocomplete limit
+)
+
+// Embed colours.
+const (
+	colourActive   = 0x5865F2
+	colourPending  = 0xFEE75C
+	colourFinished = 0x57F287
+	colourEnded    = 0x99AAB5
+)
+
+// board is what one board message shows: the game, its moves so far, and
+// the heap the player to move has picked (-1: none yet).
+type board struct {
+	g        *store.Game
+	moves    []store.Move
+	selected int
+}
+
+// name is how the board writes a player: a mention, or nimbot itself.
+func name(id string) string {
+	if id == store.BotID {
+		return "nimbot"
+	}
+	if id == "" {
+		return "nobody"
+	}
+	return "<@" + id + ">"
+}
+
+// other returns the player of g who is not id.
+func other(g *store.Game, id string) string {
+	if g.Players[0] == id {
+		return g.Players[1]
+	}
+	return g.Players[0]
+}
+
+func vsBot(g *store.Game) bool {
+	return g.Players[0] == store.BotID || g.Players[1] == store.BotID
+}
+
+// hintsAllowed: always against nimbot, per the game's setting between people.
+func hintsAllowed(g *store.Game) bool { return vsBot(g) || g.Hints }
+
+// convention says in words who wins.
+func convention(r engine.Rules) string {
+	if r.Variant == engine.TwentyOne {
+		t := r.Target
+		if t == 0 {
+			t = 21
+		}
+		if r.Misere {
+			return fmt.Sprintf("Whoever says %d loses.", t)
+		}
+		return fmt.Sprintf("Whoever says %d wins.", t)
+	}
+	if r.Misere {
+		return "Misère play: whoever makes the last move loses."
+	}
+	return "Normal play: whoever makes the last move wins."
+}
+
+// heapRows draws the position as labelled rows of stones (pins in Kayles;
+// the count in the 21 game).
+func heapRows(r engine.Rules, p engine.Position) string {
+	if r.Variant == engine.TwentyOne {
+		t := int64(r.Target)
+		if t == 0 {
+			t = 21
+		}
+		k := r.K
+		if k == 0 {
+			k = 3
+		}
+		var h int64
+		if len(p.Heaps) > 0 {
+			h = p.Heaps[0]
+		}
+		return fmt.Sprintf("Count so far: **%d** of %d (%d left). Each turn says 1 to %d more numbers.", t-h, t, h, k)
+	}
+	stone := "●"
+	unit := ""
+	if r.Variant == engine.Kayles {
+		stone, unit = "▮", " pins"
+	}
+	var b strings.Builder
+	b.WriteString("```\n")
+	for i, h := range p.Heaps {
+		n := int(min(h, maxStones))
+		row := strings.Repeat(stone, n)
+		if h > maxStones {
+			row += "…"
+		}
+		if h == 0 {
+			row = "·"
+		}
+		fmt.Fprintf(&b, "%-2s│ %s %d%s\n", engine.HeapLabel(i), row, h, unit)
+	}
+	b.WriteString("```")
+	if r.Variant == engine.Fibonacci {
+		fmt.Fprintf(&b, "This turn: take at most **%d**.", p.Limit)
+	}
+	return b.String()
+}
+
+// moveLog writes the last few moves, replaying them from the start so each
+// can be described in the position it was played in.
+func moveLog(g *store.Game, moves []store.Move) []string {
+	p := g.Start
+	var lines []string
+	for _, m := range moves {
+		desc := g.Rules.Describe(p, m.Move)
+		if q, err := g.Rules.Apply(p, m.Move); err == nil {
+			p = q
+		}
+		line := fmt.Sprintf("`%d.` %s %s", m.Ply+1, name(m.Player), desc)
+		if m.Hinted {
+			line += " 💡 *(after a hint)*"
+		}
+		lines = append(lines, line)
+	}
+	if len(lines) > logLines {
+		lines = lines[len(lines)-logLines:]
+	}
+	return lines
+}
+
+// result says how a finished game ended.
+func result(g *store.Game) string {
+	switch g.Status {
+	case store.Won:
+		return fmt.Sprintf("🏆 %s wins!", name(g.Winner))
+	case store.Resigned:
+		return fmt.Sprintf("🏳️ %s resigned. %s wins.", name(other(g, g.Winner)), name(g.Winner))
+	case store.Timeout:
+		return fmt.Sprintf("⏰ %s ran out of time. %s wins.", name(other(g, g.Winner)), name(g.Winner))
+	case store.Abandoned:
+		return "⏰ Abandoned: no move came in time."
+	case store.Ended:
+		return "⏹️ The game was ended before it finished."
+	case store.Declined:
+		return fmt.Sprintf("The challenge was declined by %s.", name(other(g, g.CreatedBy)))
+	case store.Expired:
+		return fmt.Sprintf("The challenge expired: %s did not answer in time.", name(other(g, g.CreatedBy)))
+	}
+	return string(g.Status)
+}
+
+func timestamp(t time.Time) string { return fmt.Sprintf("<t:%d:R>", t.Unix()) }
+
+// embed renders the board's embed.
+func (b board) embed() *discordgo.MessageEmbed {
+	g := b.g
+	var d []string
+	d = append(d, fmt.Sprintf("%s vs %s · %s", name(g.Players[0]), name(g.Players[1]), convention(g.Rules)))
+	d = append(d, heapRows(g.Rules, g.Position))
+	colour := colourActive
+	switch {
+	case g.Status == store.Pending:
+		colour = colourPending
+		challenged := other(g, g.CreatedBy)
+		line := fmt.Sprintf("⚔️ %s challenges %s! %s moves first.", name(g.CreatedBy), name(challenged), name(g.Players[0]))
+		if !g.Deadline.IsZero() {
+			line += fmt.Sprintf(" %s, accept or decline — the challenge expires %s.", name(challenged), timestamp(g.Deadline))
+		}
+		if !g.Hints {
+			line += " Hints are off."
+		}
+		d = append(d, line)
+	case g.Status.Finished():
+		colour = colourFinished
+		if g.Winner == "" {
+			colour = colourEnded
+		}
+		d = append(d, "**"+result(g)+"**")
+	default:
+		line := fmt.Sprintf("**%s to move.**", name(g.ToMove()))
+		if !g.Deadline.IsZero() {
+			line += " Move " + timestamp(g.Deadline) + "."
+		}
+		d = append(d, line)
+	}
+	if log := moveLog(g, b.moves); len(log) > 0 {
+		d = append(d, "**Last moves**\n"+strings.Join(log, "\n"))
+	}
+	desc := strings.Join(d, "\n")
+	return &discordgo.MessageEmbed{
+		Title:       g.Rules.Name(),
+		Description: truncate(desc, 4096),
+		Color:       colour,
+		Footer:      &discordgo.MessageEmbedFooter{Text: fmt.Sprintf("Game #%d · move %d", g.ID, g.Ply+1)},
+	}
+}
+
+// id builds a custom_id from its parts.
+func id(parts ...any) string {
+	s := make([]string, len(parts))
+	for i, p := range parts {
+		s[i] = fmt.Sprint(p)
+	}
+	return strings.Join(s, "/")
+}
+
+// components renders the board's controls: for a challenge, Accept and
+// Decline; for a game in play, heap picks, amounts, the variant's other
+// moves, Hint, Type a move and Resign; for a finished game, the heaps
+// disabled, Rematch and Review.
+func (b board) components() []discordgo.MessageComponent {
+	g := b.g
+	switch {
+	case g.Status == store.Pending:
+		return []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: "Accept", Style: discordgo.SuccessButton, CustomID: id("accept", g.ID)},
+			discordgo.Button{Label: "Decline", Style: discordgo.DangerButton, CustomID: id("decline", g.ID)},
+		}}}
+	case g.Status.Finished():
+		if g.Status == store.Declined || g.Status == store.Expired {
+			return []discordgo.MessageComponent{}
+		}
+		var rows []discordgo.MessageComponent
+		if len(g.Position.Heaps) > 1 && len(g.Position.Heaps) <= 5 {
+			var btns []discordgo.MessageComponent
+			for i, h := range g.Position.Heaps {
+				btns = append(btns, discordgo.Button{Label: heapButtonLabel(i, h), Style: discordgo.SecondaryButton, Disabled: true, CustomID: id("heap", g.ID, g.Ply, i)})
+			}
+			rows = append(rows, discordgo.ActionsRow{Components: btns})
+		}
+		end := []discordgo.MessageComponent{
+			discordgo.Button{Label: "Rematch", Emoji: &discordgo.ComponentEmoji{Name: "🔁"}, Style: discordgo.PrimaryButton, CustomID: id("rematch", g.ID)},
+		}
+		if len(b.moves) > 0 {
+			end = append(end, discordgo.Button{Label: "Review", Emoji: &discordgo.ComponentEmoji{Name: "🔎"}, Style: discordgo.SecondaryButton, CustomID: id("review", g.ID)})
+		}
+		return append(rows, discordgo.ActionsRow{Components: end})
+	}
+	return b.playControls()
+}
+
+func heapButtonLabel(i int, h int64) string {
+	return fmt.Sprintf("%s · %d", engine.HeapLabel(i), h)
+}
+
+// playControls are the controls of a game in play.
+func (b board) playControls() []discordgo.MessageComponent {
+	g := b.g
+	r, p := g.Rules, g.Position
+	var rows []discordgo.MessageComponent
+	heap := b.selected
+	if len(p.Heaps) == 1 {
+		heap = 0
+	} else {
+		// The heap picker.
+		if len(p.Heaps) <= 5 {
+			var btns []discordgo.MessageComponent
+			for i, h := range p.Heaps {
+				style := discordgo.SecondaryButton
+				if i == heap {
+					style = discordgo.PrimaryButton
+				}
+				btns = append(btns, discordgo.Button{Label: heapButtonLabel(i, h), Style: style,
+					Disabled: !hasMove(r, p, i), CustomID: id("heap", g.ID, g.Ply, i)})
+			}
+			rows = append(rows, discordgo.ActionsRow{Components: btns})
+		} else {
+			var opts []discordgo.SelectMenuOption
+			for i, h := range p.Heaps {
+				if !hasMove(r, p, i) {
+					continue
+				}
+				opts = append(opts, discordgo.SelectMenuOption{Label: heapButtonLabel(i, h), Value: strconv.Itoa(i), Default: i == heap})
+			}
+			if len(opts) > 0 {
+				rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+					discordgo.SelectMenu{CustomID: id("heapsel", g.ID, g.Ply), Placeholder: "Pick a heap", Options: opts},
+				}})
+			}
+		}
+	}
+	if heap >= 0 && heap < len(p.Heaps) {
+		if row := amountRow(g, heap); row != nil {
+			rows = append(rows, row)
+		}
+	}
+	if row := extraRow(g, heap); row != nil {
+		rows = append(rows, row)
+	}
+	var ctl []discordgo.MessageComponent
+	if hintsAllowed(g) {
+		ctl = append(ctl, discordgo.Button{Label: "Hint", Emoji: &discordgo.ComponentEmoji{Name: "💡"}, Style: discordgo.SecondaryButton, CustomID: id("hint", g.ID, g.Ply)})
+	}
+	ctl = append(ctl,
+		discordgo.Button{Label: "Type a move", Emoji: &discordgo.ComponentEmoji{Name: "⌨️"}, Style: discordgo.SecondaryButton, CustomID: id("type", g.ID, g.Ply)},
+		discordgo.Button{Label: "Resign", Emoji: &discordgo.ComponentEmoji{Name: "🏳️"}, Style: discordgo.DangerButton, CustomID: id("resign", g.ID, g.Ply)},
+	)
+	return append(rows, discordgo.ActionsRow{Components: ctl})
+}
+
+// amountRow offers the single-heap moves of heap i: buttons for up to five,
+// a select menu for up to 25, else a button that opens a modal for the number.
+func amountRow(g *store.Game, i int) discordgo.MessageComponent {
+	r, p := g.Rules, g.Position
+	moves, more := heapMoves(r, p, i)
+	if len(moves) == 0 {
+		return nil
+	}
+	if more {
+		return discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: "How many from " + engine.HeapLabel(i) + "?", Emoji: &discordgo.ComponentEmoji{Name: "🔢"}, Style: discordgo.PrimaryButton, CustomID: id("ask", g.ID, g.Ply, i)},
+		}}
+	}
+	allTakes := true
+	for _, m := range moves {
+		allTakes = allTakes && m.Kind == engine.Take
+	}
+	if allTakes && len(moves) <= 5 {
+		var btns []discordgo.MessageComponent
+		for _, m := range moves {
+			label := fmt.Sprintf("Take %d", m.Take)
+			if r.Variant == engine.TwentyOne {
+				label = fmt.Sprintf("Say %d more", m.Take)
+			}
+			btns = append(btns, discordgo.Button{Label: label, Style: discordgo.PrimaryButton, CustomID: id("move", g.ID, g.Ply, i, m.Take)})
+		}
+		return discordgo.ActionsRow{Components: btns}
+	}
+	return moveSelect(g, "a", "Pick a move in "+engine.HeapLabel(i), moves)
+}
+
+// extraRow offers the moves that are not one heap's takes: Wythoff's
+// diagonal, Lasker's splits of the picked heap, Moore's several heaps.
+func extraRow(g *store.Game, heap int) discordgo.MessageComponent {
+	r, p := g.Rules, g.Position
+	switch r.Variant {
+	case engine.Wythoff:
+		moves, more := diagonalMoves(r, p)
+		if len(moves) == 0 {
+			return nil
+		}
+		if more {
+			return typeButtonRow(g, "Take from both heaps…")
+		}
+		return moveSelect(g, "x", "Or take the same from both heaps", moves)
+	case engine.Lasker:
+		if heap < 0 || heap >= len(p.Heaps) {
+			return nil
+		}
+		moves, more := splitMoves(r, p, heap)
+		if len(moves) == 0 {
+			return nil
+		}
+		if more {
+			return typeButtonRow(g, "Split "+engine.HeapLabel(heap)+"…")
+		}
+		return moveSelect(g, "x", "Or split "+engine.HeapLabel(heap)+" in two", moves)
+	case engine.Moore:
+		return typeButtonRow(g, "Take from several heaps…")
+	}
+	return nil
+}
+
+func typeButtonRow(g *store.Game, label string) discordgo.MessageComponent {
+	return discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.Button{Label: label, Style: discordgo.PrimaryButton, CustomID: id("type", g.ID, g.Ply, "x")},
+	}}
+}
+
+// moveSelect is a select menu whose values are moves in the engine's
+// notation, so one handler plays every kind of move.
+func moveSelect(g *store.Game, slot, placeholder string, moves []engine.Move) discordgo.MessageComponent {
+	var opts []discordgo.SelectMenuOption
+	for _, m := range moves {
+		opts = append(opts, discordgo.SelectMenuOption{
+			Label: truncate(g.Rules.Describe(g.Position, m), 100),
+			Value: g.Rules.FormatMove(g.Position, m),
+		})
+	}
+	return discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.SelectMenu{CustomID: id("play", g.ID, g.Ply, slot), Placeholder: truncate(placeholder, 150), Options: opts},
+	}}
+}
+
+// legalOnly keeps the candidates the engine accepts; it stops after
+// maxChoices+1 so the caller knows there are more than a menu holds.
+func legalOnly(r engine.Rules, p engine.Position, cands []engine.Move) ([]engine.Move, bool) {
+	var out []engine.Move
+	for _, m := range cands {
+		if _, err := r.Apply(p, m); err == nil {
+			out = append(out, m)
+			if len(out) > maxChoices {
+				return out[:maxChoices], true
+			}
+		}
+	}
+	return out, false
+}
+
+// heapMoves lists the moves within heap i alone (takes; pin knocks in
+// Kayles). Candidates are built here and checked by the engine, rather than
+// filtered from Legal, because Legal lists every multi-heap move too.
+func heapMoves(r engine.Rules, p engine.Position, i int) ([]engine.Move, bool) {
+	h := p.Heaps[i]
+	var cands []engine.Move
+	if r.Variant == engine.Kayles {
+		for j := int64(1); j <= h && len(cands) < 4*maxChoices; j++ {
+			cands = append(cands, engine.Move{Kind: engine.Knock, Heap: i, Take: 1, Parts: [2]int64{j - 1, h - j}})
+			if j < h {
+				cands = append(cands, engine.Move{Kind: engine.Knock, Heap: i, Take: 2, Parts: [2]int64{j - 1, h - j - 1}})
+			}
+		}
+		moves, more := legalOnly(r, p, cands)
+		return moves, more || 2*h-1 > int64(len(cands))
+	}
+	if h > maxChoices {
+		return []engine.Move{{Kind: engine.Take, Heap: i, Take: 1}}, true
+	}
+	for t := int64(1); t <= h; t++ {
+		cands = append(cands, engine.Move{Kind: engine.Take, Heap: i, Take: t})
+	}
+	return legalOnly(r, p, cands)
+}
+
+func diagonalMoves(r engine.Rules, p engine.Position) ([]engine.Move, bool) {
+	if len(p.Heaps) != 2 {
+		return nil, false
+	}
+	n := min(p.Heaps[0], p.Heaps[1])
+	if n > maxChoices {
+		return []engine.Move{{Kind: engine.Diagonal, Take: 1}}, true
+	}
+	var cands []engine.Move
+	for t := int64(1); t <= n; t++ {
+		cands = append(cands, engine.Move{Kind: engine.Diagonal, Take: t})
+	}
+	return legalOnly(r, p, cands)
+}
+
+func splitMoves(r engine.Rules, p engine.Position, i int) ([]engine.Move, bool) {
+	h := p.Heaps[i]
+	if h/2 > maxChoices {
+		return []engine.Move{{Kind: engine.Split, Heap: i, Parts: [2]int64{1, h - 1}}}, true
+	}
+	var cands []engine.Move
+	for a := int64(1); a <= h/2; a++ {
+		cands = append(cands, engine.Move{Kind: engine.Split, Heap: i, Parts: [2]int64{a, h - a}})
+	}
+	return legalOnly(r, p, cands)
+}
+
+// hasMove reports whether heap i has any move of its own (Greedy Nim allows
+// only the largest heaps; a subtraction set may leave a small heap stuck).
+func hasMove(r engine.Rules, p engine.Position, i int) bool {
+	if p.Heaps[i] == 0 {
+		return false
+	}
+	moves, _ := heapMoves(r, p, i)
+	if len(moves) > 0 {
+		return true
+	}
+	if r.Variant == engine.Lasker {
+		s, _ := splitMoves(r, p, i)
+		return len(s) > 0
+	}
+	return false
+}
+
+// response renders the board as a response of type t: a new message for
+// commands, UPDATE_MESSAGE for clicks on the board.
+func (b board) response(t discordgo.InteractionResponseType) *discordgo.InteractionResponse {
+	data := &discordgo.InteractionResponseData{
+		Embeds:          []*discordgo.MessageEmbed{b.embed()},
+		Components:      b.components(),
+		AllowedMentions: &discordgo.MessageAllowedMentions{},
+	}
+	if b.g.Status == store.Pending {
+		// The one ping nimbot sends: the challenged player must notice.
+		challenged := other(b.g, b.g.CreatedBy)
+		data.Content = fmt.Sprintf("%s, you have been challenged to %s!", name(challenged), b.g.Rules.Name())
+		data.AllowedMentions = &discordgo.MessageAllowedMentions{Users: []string{challenged}}
+	}
+	return &discordgo.InteractionResponse{Type: t, Data: data}
+}
+
+// edit renders the board as a REST message edit (for Expire).
+func (b board) edit(channelID, messageID string) *discordgo.MessageEdit {
+	embeds := []*discordgo.MessageEmbed{b.embed()}
+	comps := b.components()
+	content := ""
+	return &discordgo.MessageEdit{
+		ID: messageID, Channel: channelID,
+		Content: &content, Embeds: &embeds, Components: &comps,
+		AllowedMentions: &discordgo.MessageAllowedMentions{},
+	}
+}

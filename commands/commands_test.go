@@ -1,0 +1,802 @@
+package commands
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"nimbot/engine"
+	"nimbot/store"
+)
+
+// playOut plays g to the end for the human seat(s) with winning moves
+// clicked on the board, and returns the finished game.
+func playOut(t *testing.T, h *harness, g *store.Game) *store.Game {
+	t.Helper()
+	for steps := 0; g.Status == store.Active; steps++ {
+		if steps > 200 {
+			t.Fatalf("game did not finish")
+		}
+		who := g.ToMove()
+		m := winningMove(t, g)
+		var resp *discordgo.InteractionResponse
+		if m.Kind == engine.Take && g.Rules.Variant != engine.TwentyOne && len(g.Position.Heaps) > 1 && len(g.Position.Heaps) <= 5 && g.Rules.Variant == engine.Nim {
+			// The board's way: pick the heap, then the amount.
+			pick := h.click(who, id("heap", g.ID, g.Ply, m.Heap))
+			if pick.Type != discordgo.InteractionResponseUpdateMessage {
+				t.Fatalf("heap pick: want UPDATE_MESSAGE, got %d: %s", pick.Type, text(pick))
+			}
+			if g.Position.Heaps[m.Heap] <= 5 && !hasID(pick, id("move", g.ID, g.Ply, m.Heap, m.Take)) {
+				t.Fatalf("heap pick shows no button for %v: %v", m, customIDs(pick))
+			}
+			resp = h.click(who, id("move", g.ID, g.Ply, m.Heap, m.Take))
+		} else {
+			resp = h.submit(who, id("typed", g.ID, g.Ply), g.Rules.FormatMove(g.Position, m))
+		}
+		if resp.Type != discordgo.InteractionResponseUpdateMessage {
+			t.Fatalf("move %v: want UPDATE_MESSAGE, got %d: %s", m, resp.Type, text(resp))
+		}
+		next := h.gameByID(g.ID)
+		if next.Ply <= g.Ply {
+			t.Fatalf("move %v did not advance the game (ply %d): %s", m, next.Ply, text(resp))
+		}
+		g = next
+	}
+	return g
+}
+
+func TestGameAgainstBotEveryDifficulty(t *testing.T) {
+	for _, d := range engine.Difficulties() {
+		t.Run(string(d), func(t *testing.T) {
+			h := newHarness(t, 7)
+			resp := h.command(alice, "start", "difficulty", string(d), "first", "me")
+			if isEphemeral(resp) || resp.Type != discordgo.InteractionResponseChannelMessageWithSource {
+				t.Fatalf("start: want a public board, got %s", text(resp))
+			}
+			g := h.game()
+			if g.Players != [2]string{alice, store.BotID} || g.Status != store.Active || g.Difficulty != d {
+				t.Fatalf("start: game %+v", g)
+			}
+			if g.MessageID != h.message {
+				t.Fatalf("BoardSent did not record the board: %q, want %q", g.MessageID, h.message)
+			}
+			if want := h.now.Add(DefaultBotTurn); !g.Deadline.Equal(want) {
+				t.Fatalf("deadline %v, want %v", g.Deadline, want)
+			}
+			if !strings.Contains(text(resp), "C │ ●●●●● 5") || !strings.Contains(text(resp), "<@"+alice+"> to move") {
+				t.Fatalf("board: %s", text(resp))
+			}
+			id := g.ID
+			g = playOut(t, h, g)
+			if g.Status != store.Won || g.Winner != alice {
+				t.Fatalf("perfect play from 3 4 5 moving first must win: %s winner %q", g.Status, g.Winner)
+			}
+			ms := h.moves(id)
+			if len(ms)%2 != 1 {
+				t.Fatalf("alice made the last move, so an odd number of moves: %d", len(ms))
+			}
+			for k, m := range ms {
+				if want := g.Players[k%2]; m.Player != want {
+					t.Fatalf("move %d by %s, want %s", k, m.Player, want)
+				}
+			}
+			st, err := h.db.Stats(context.Background(), guildID, alice, "")
+			if err != nil || st.Wins != 1 || st.VsBot[d][0] != 1 {
+				t.Fatalf("stats after a win: %+v %v", st, err)
+			}
+		})
+	}
+	t.Run("perfect bot moving first wins", func(t *testing.T) {
+		h := newHarness(t, 9)
+		resp := h.command(alice, "start", "difficulty", "perfect", "first", "opponent")
+		if !strings.Contains(text(resp), "nimbot") || !strings.Contains(text(resp), "<@"+alice+"> to move") {
+			t.Fatalf("nimbot's opening move should be on the first board: %s", text(resp))
+		}
+		g := h.game()
+		if g.Ply != 1 || g.Players[0] != store.BotID {
+			t.Fatalf("nimbot should have moved first: %+v", g)
+		}
+		g = playOut(t, h, g)
+		if g.Winner != store.BotID {
+			t.Fatalf("perfect nimbot from a won position lost: %s %q", g.Status, g.Winner)
+		}
+	})
+}
+
+func TestEveryVariantPlaysOut(t *testing.T) {
+	for _, v := range engine.Variants() {
+		for _, misere := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/misere=%t", v, misere), func(t *testing.T) {
+				h := newHarness(t, 3)
+				resp := h.command(alice, "start", "variant", string(v), "misere", misere, "difficulty", "hard", "first", "me")
+				if isEphemeral(resp) {
+					t.Fatalf("start: %s", text(resp))
+				}
+				g := h.game()
+				// Every control drawn must be one the router knows.
+				for _, cid := range customIDs(resp) {
+					if hnd, _ := h.svc.router.match(cid); hnd == nil {
+						t.Fatalf("board control %q has no route", cid)
+					}
+				}
+				g = playOut(t, h, g)
+				if g.Status != store.Won || (g.Winner != alice && g.Winner != store.BotID) {
+					t.Fatalf("finished as %s, winner %q", g.Status, g.Winner)
+				}
+				if h.logs.Len() > 0 {
+					t.Fatalf("internal errors logged:\n%s", h.logs)
+				}
+			})
+		}
+	}
+}
+
+func TestGameBetweenPeople(t *testing.T) {
+	h := newHarness(t, 1)
+	resp := h.command(alice, "start", "opponent", user(bob), "first", "me", "heaps", "1 2 3")
+	if isEphemeral(resp) {
+		t.Fatalf("challenge: %s", text(resp))
+	}
+	if !strings.Contains(resp.Data.Content, "<@"+bob+">") || resp.Data.AllowedMentions == nil || len(resp.Data.AllowedMentions.Users) != 1 || resp.Data.AllowedMentions.Users[0] != bob {
+		t.Fatalf("the challenge must ping bob and only bob: %q %+v", resp.Data.Content, resp.Data.AllowedMentions)
+	}
+	g := h.game()
+	if g.Status != store.Pending || !g.Deadline.Equal(h.now.Add(DefaultChallengeTTL)) {
+		t.Fatalf("challenge: %+v", g)
+	}
+	accept := id("accept", g.ID)
+	if !hasID(resp, accept) || !hasID(resp, id("decline", g.ID)) {
+		t.Fatalf("challenge controls: %v", customIDs(resp))
+	}
+
+	t.Run("only bob may answer", func(t *testing.T) {
+		wantUserError(t, h.click(alice, accept), "only <@"+bob+"> can accept")
+		wantUserError(t, h.click(carol, accept), "This challenge is for <@"+bob+">")
+		wantUserError(t, h.click(carol, id("decline", g.ID)), "This challenge is for")
+	})
+	t.Run("no move before the answer", func(t *testing.T) {
+		wantUserError(t, h.command(alice, "move", "heap", "A", "take", 1), "has not accepted")
+	})
+
+	resp = h.click(bob, accept)
+	if resp.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(text(resp), "<@"+alice+"> to move") {
+		t.Fatalf("accept: %d %s", resp.Type, text(resp))
+	}
+	g = h.game()
+	if g.Status != store.Active || !g.Deadline.Equal(h.now.Add(DefaultPeopleTurn)) {
+		t.Fatalf("accepted game: %+v", g)
+	}
+
+	t.Run("not your turn", func(t *testing.T) {
+		wantUserError(t, h.click(bob, id("move", g.ID, g.Ply, 2, 3)), "It is <@"+alice+">'s turn")
+		wantUserError(t, h.command(bob, "move", "heap", "C", "take", 3), "It is <@"+alice+">'s turn")
+		wantUserError(t, h.click(carol, id("move", g.ID, g.Ply, 2, 3)), "You are not playing")
+	})
+
+	// alice: take 2 from C by slash command (1 2 3 → 1 2 1).
+	resp = h.command(alice, "move", "heap", "C", "take", 2)
+	if isEphemeral(resp) || !strings.Contains(text(resp), "takes 2 from C") {
+		t.Fatalf("move by command: %s", text(resp))
+	}
+	if g = h.game(); g.Ply != 1 || g.MessageID != h.message {
+		t.Fatalf("after alice's move: ply %d, board %q (want %q)", g.Ply, g.MessageID, h.message)
+	}
+	// bob: take 2 from B with the heap select flow… B has 2, so buttons.
+	resp = h.click(bob, id("move", g.ID, g.Ply, 1, 2))
+	if resp.Type != discordgo.InteractionResponseUpdateMessage {
+		t.Fatalf("bob's move: %s", text(resp))
+	}
+	// alice: 1 0 1 → take A (leaves 0 0 1), bob must take the last and win
+	// in normal play. Play it out.
+	g = playOut(t, h, h.game())
+	if g.Status != store.Won {
+		t.Fatalf("status %s", g.Status)
+	}
+	st, err := h.db.Stats(context.Background(), guildID, g.Winner, "")
+	if err != nil || st.Wins != 1 {
+		t.Fatalf("winner's stats: %+v %v", st, err)
+	}
+	lb := h.command(carol, "leaderboard")
+	if !strings.Contains(text(lb), "<@"+g.Winner+">") {
+		t.Fatalf("leaderboard: %s", text(lb))
+	}
+	stats := h.command(alice, "stats", "user", user(g.Winner))
+	if !strings.Contains(text(stats), "**1** wins") {
+		t.Fatalf("stats: %s", text(stats))
+	}
+}
+
+func TestChallengeDeclineCooldownAndBots(t *testing.T) {
+	h := newHarness(t, 1)
+	wantUserError(t, h.command(alice, "start", "opponent", user(alice)), "cannot challenge yourself")
+	wantUserError(t, h.command(alice, "start", "opponent", user(botUser)), "is a bot and cannot play")
+	wantUserError(t, h.command(alice, "start", "opponent", user(bob), "difficulty", "hard"), "Difficulty sets how well nimbot plays")
+	h.command(alice, "start", "opponent", user(bob))
+	g := h.game()
+	resp := h.click(bob, id("decline", g.ID))
+	if resp.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(text(resp), "declined") || len(customIDs(resp)) != 0 {
+		t.Fatalf("decline: %s %v", text(resp), customIDs(resp))
+	}
+	if got := h.gameByID(g.ID).Status; got != store.Declined {
+		t.Fatalf("status %s", got)
+	}
+	wantUserError(t, h.command(alice, "start", "opponent", user(carol)), "Wait ")
+	h.now = h.now.Add(DefaultChallengeCooldown + time.Second)
+	if resp := h.command(alice, "start", "opponent", user(carol)); isEphemeral(resp) {
+		t.Fatalf("after the cooldown: %s", text(resp))
+	}
+	// Challenging nimbot's own user is a game against nimbot.
+	h.channel = chanB
+	h.command(alice, "start", "opponent", user(appID), "first", "me")
+	if g := h.game(); g.Players[1] != store.BotID || g.Status != store.Active {
+		t.Fatalf("challenging nimbot: %+v", g)
+	}
+}
+
+func TestHints(t *testing.T) {
+	t.Run("against nimbot, every level", func(t *testing.T) {
+		h := newHarness(t, 1)
+		h.command(alice, "start", "first", "me")
+		g := h.game()
+		r1 := h.click(alice, id("hint", g.ID, g.Ply))
+		if !isEphemeral(r1) || r1.Type != discordgo.InteractionResponseChannelMessageWithSource || !hasID(r1, id("hint", g.ID, g.Ply, 2)) {
+			t.Fatalf("level 1: %d %s", r1.Type, text(r1))
+		}
+		if strings.Contains(text(r1), "Try **") {
+			t.Fatalf("level 1 must not give the move away: %s", text(r1))
+		}
+		r2 := h.click(alice, id("hint", g.ID, g.Ply, 2))
+		if r2.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(text(r2), "Try **") {
+			t.Fatalf("level 2: %s", text(r2))
+		}
+		r3 := h.command(alice, "hint", "level", 3)
+		if !isEphemeral(r3) || !strings.Contains(text(r3), "```") || !strings.Contains(text(r3), "Try **") {
+			t.Fatalf("level 3 should explain with a table: %s", text(r3))
+		}
+		// The move after a hint is marked in the log.
+		m := winningMove(t, g)
+		resp := h.submit(alice, id("typed", g.ID, g.Ply), g.Rules.FormatMove(g.Position, m))
+		if !strings.Contains(text(resp), "💡") {
+			t.Fatalf("hinted move not marked: %s", text(resp))
+		}
+		ms := h.moves(g.ID)
+		if !ms[0].Hinted || ms[1].Hinted {
+			t.Fatalf("hinted flags: %v %v", ms[0].Hinted, ms[1].Hinted)
+		}
+		wantUserError(t, h.command(alice, "hint", "level", 7), "Hint levels are 1")
+		wantUserError(t, h.click(alice, id("hint", g.ID, 0)), "earlier turn")
+	})
+	t.Run("between people, per the game's setting", func(t *testing.T) {
+		h := newHarness(t, 1)
+		h.command(alice, "start", "opponent", user(bob), "first", "me", "hints", false)
+		g := h.game()
+		resp := h.click(bob, id("accept", g.ID))
+		if hasID(resp, "hint/") {
+			t.Fatalf("hints are off, yet the board offers one: %v", customIDs(resp))
+		}
+		wantUserError(t, h.command(alice, "hint"), "Hints are off")
+
+		h.channel = chanB
+		h.now = h.now.Add(time.Hour)
+		h.command(alice, "start", "opponent", user(bob), "first", "me")
+		g = h.game()
+		h.click(bob, id("accept", g.ID))
+		wantUserError(t, h.command(bob, "hint"), "Hints are for the player whose turn it is")
+		wantUserError(t, h.command(carol, "hint"), "You are not playing")
+		if r := h.command(alice, "hint", "level", 2); !isEphemeral(r) || !strings.Contains(text(r), "Try **") {
+			t.Fatalf("alice's hint: %s", text(r))
+		}
+		resp = h.command(alice, "move", "heap", "A", "take", 1)
+		if !strings.Contains(text(resp), "after a hint") {
+			t.Fatalf("the hint used must show in the move log: %s", text(resp))
+		}
+	})
+}
+
+func TestStaleAndDoubleClicks(t *testing.T) {
+	h := newHarness(t, 1)
+	h.command(alice, "start", "first", "me")
+	g := h.game()
+	click := id("move", g.ID, g.Ply, 0, 1)
+
+	first := h.clickID(alice, click, "1390000000000000001")
+	if first.Type != discordgo.InteractionResponseUpdateMessage {
+		t.Fatalf("first click: %s", text(first))
+	}
+	after := h.game()
+
+	t.Run("redelivered interaction gets the same answer and no second move", func(t *testing.T) {
+		again := h.clickID(alice, click, "1390000000000000001")
+		a, _ := json.Marshal(first)
+		b, _ := json.Marshal(again)
+		if string(a) != string(b) {
+			t.Fatalf("redelivery answered differently:\n%s\n%s", a, b)
+		}
+		if g := h.game(); g.Ply != after.Ply {
+			t.Fatalf("redelivery moved again: ply %d → %d", after.Ply, g.Ply)
+		}
+	})
+	t.Run("double click is stale", func(t *testing.T) {
+		wantUserError(t, h.click(alice, click), "out of date")
+		if g := h.game(); g.Ply != after.Ply {
+			t.Fatalf("stale click moved: ply %d → %d", after.Ply, g.Ply)
+		}
+	})
+	t.Run("stale select, modal, heap pick and resign", func(t *testing.T) {
+		wantUserError(t, h.choose(alice, id("play", g.ID, 0, "a"), "A1"), "out of date")
+		wantUserError(t, h.submit(alice, id("typed", g.ID, 0), "A1"), "out of date")
+		wantUserError(t, h.click(alice, id("heap", g.ID, 0, 1)), "out of date")
+		wantUserError(t, h.click(alice, id("resign", g.ID, 0)), "out of date")
+	})
+}
+
+func TestBadInput(t *testing.T) {
+	h := newHarness(t, 1)
+	h.channel = chanB
+	h.command(alice, "start", "heaps", "3 4 5", "first", "me")
+	g := h.game()
+	h.channel = chanA
+	cases := []struct {
+		name string
+		do   func() *discordgo.InteractionResponse
+		want string
+	}{
+		{"malformed heaps", func() *discordgo.InteractionResponse { return h.command(alice, "start", "heaps", "3 x 5") }, "cannot read the heaps"},
+		{"fractional heap", func() *discordgo.InteractionResponse { return h.command(alice, "start", "heaps", "3 4.5") }, "cannot read the heaps"},
+		{"too many heaps", func() *discordgo.InteractionResponse {
+			return h.command(alice, "start", "heaps", "1 2 3 4 5 6 7 8 9 10 11 12 13")
+		}, "a board holds at most 12"},
+		{"heap too large for the board", func() *discordgo.InteractionResponse { return h.command(alice, "start", "heaps", "3 10000") }, "at most 9999"},
+		{"too large to solve", func() *discordgo.InteractionResponse {
+			return h.command(alice, "start", "variant", "kayles", "misere", true, "heaps", "30 30")
+		}, "too large"},
+		{"empty position", func() *discordgo.InteractionResponse { return h.command(alice, "start", "heaps", "0 0") }, "no move left"},
+		{"random count", func() *discordgo.InteractionResponse { return h.command(alice, "start", "heaps", "random lots") }, "not a count of heaps"},
+		{"k on nim", func() *discordgo.InteractionResponse { return h.command(alice, "start", "k", 3) }, "Those rules do not work"},
+		{"bad set", func() *discordgo.InteractionResponse {
+			return h.command(alice, "start", "variant", "subtraction", "set", "a,b")
+		}, "cannot read the set"},
+		{"no game here: move", func() *discordgo.InteractionResponse { return h.command(alice, "move", "heap", "A", "take", 1) }, "There is no game in this channel"},
+		{"no game here: hint", func() *discordgo.InteractionResponse { return h.command(alice, "hint") }, "There is no game in this channel"},
+		{"no game here: resign", func() *discordgo.InteractionResponse { return h.command(alice, "resign") }, "There is no game in this channel"},
+		{"no game here: status", func() *discordgo.InteractionResponse { return h.command(alice, "status") }, "There is no game in this channel"},
+		{"no game here: end", func() *discordgo.InteractionResponse { return h.command(alice, "end") }, "There is no game in this channel"},
+		{"unknown custom_id", func() *discordgo.InteractionResponse { return h.click(alice, "bogus/1/2") }, "does not know that control"},
+		{"forged custom_id", func() *discordgo.InteractionResponse { return h.click(alice, "move/x/0/0/1") }, "not one nimbot understands"},
+		{"unknown game", func() *discordgo.InteractionResponse { return h.click(alice, "move/999/0/0/1") }, "no longer exists"},
+		{"bad analyze", func() *discordgo.InteractionResponse { return h.command(alice, "analyze", "position", "nim 3 x") }, "cannot read the position"},
+		{"unknown rules variant", func() *discordgo.InteractionResponse { return h.command(alice, "rules", "variant", "chess") }, "There is no game"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { wantUserError(t, c.do(), c.want) })
+	}
+
+	h.channel = chanB
+	moveCases := []struct {
+		name string
+		do   func() *discordgo.InteractionResponse
+		want string
+	}{
+		{"illegal: too many", func() *discordgo.InteractionResponse { return h.command(alice, "move", "heap", "A", "take", 9) }, "That move is not allowed: "},
+		{"illegal: no such heap", func() *discordgo.InteractionResponse { return h.command(alice, "move", "heap", "Q", "take", 1) }, "no heap Q"},
+		{"illegal button", func() *discordgo.InteractionResponse { return h.click(alice, id("move", g.ID, g.Ply, 0, 7)) }, "That move is not allowed: "},
+		{"unreadable notation", func() *discordgo.InteractionResponse { return h.command(alice, "move", "notation", "take some") }, "cannot read the move"},
+		{"modal amount not a number", func() *discordgo.InteractionResponse { return h.submit(alice, id("amount", g.ID, g.Ply, 0), "lots") }, "not a number"},
+		{"missing amount", func() *discordgo.InteractionResponse { return h.command(alice, "move", "heap", "A") }, "Say how many"},
+		{"missing heap", func() *discordgo.InteractionResponse { return h.command(alice, "move", "take", 1) }, "Say which heap"},
+		{"second game in the channel", func() *discordgo.InteractionResponse { return h.command(bob, "start") }, "https://discord.com/channels/" + guildID + "/" + chanB + "/" + g.MessageID},
+		{"review mid-game", func() *discordgo.InteractionResponse { return h.click(alice, id("review", g.ID)) }, "when the game is over"},
+		{"rematch mid-game", func() *discordgo.InteractionResponse { return h.click(alice, id("rematch", g.ID)) }, "still going"},
+		{"accept an active game", func() *discordgo.InteractionResponse { return h.click(bob, id("accept", g.ID)) }, "already accepted"},
+		{"end by a bystander", func() *discordgo.InteractionResponse { return h.command(carol, "end") }, "Only the players"},
+	}
+	for _, c := range moveCases {
+		t.Run(c.name, func(t *testing.T) { wantUserError(t, c.do(), c.want) })
+	}
+	if got := h.game(); got.Ply != g.Ply || got.Status != store.Active {
+		t.Fatalf("bad input changed the game: %+v", got)
+	}
+	if h.logs.Len() > 0 {
+		t.Fatalf("user errors must not be logged as internal errors:\n%s", h.logs)
+	}
+}
+
+func TestDeadlines(t *testing.T) {
+	h := newHarness(t, 1)
+	ctx := context.Background()
+	// A challenge in A, a game between people in B, a game against nimbot in DM.
+	h.command(alice, "start", "opponent", user(bob))
+	challenge := h.game()
+	h.channel = chanB
+	h.now = h.now.Add(2 * time.Minute)
+	h.command(carol, "start", "opponent", user(bob), "first", "me")
+	people := h.game()
+	h.click(bob, id("accept", people.ID))
+	h.channel = chanDM
+	h.commandWith("application_command_dm.json", fields{UserID: alice, Sub: "start", Options: opts("first", "me")})
+	vsBot := h.game()
+	if vsBot.GuildID != "" {
+		t.Fatalf("DM game has guild %q", vsBot.GuildID)
+	}
+
+	if edits, err := h.svc.Expire(ctx); err != nil || len(edits) != 0 {
+		t.Fatalf("nothing is due yet: %v %v", edits, err)
+	}
+	h.now = h.now.Add(DefaultChallengeTTL)
+	edits, err := h.svc.Expire(ctx)
+	if err != nil || len(edits) != 1 || edits[0].MessageID != challenge.MessageID || edits[0].ChannelID != chanA {
+		t.Fatalf("challenge expiry: %+v %v", edits, err)
+	}
+	if s := h.gameByID(challenge.ID).Status; s != store.Expired {
+		t.Fatalf("challenge status %s", s)
+	}
+	e := edits[0].Message
+	if e.Embeds == nil || !strings.Contains((*e.Embeds)[0].Description, "expired") || e.Components == nil || len(*e.Components) != 0 {
+		t.Fatalf("expired challenge edit: %+v", e)
+	}
+
+	h.now = h.now.Add(DefaultBotTurn)
+	edits, err = h.svc.Expire(ctx)
+	if err != nil || len(edits) != 1 || edits[0].MessageID != vsBot.MessageID {
+		t.Fatalf("abandoning the bot game: %+v %v", edits, err)
+	}
+	if g := h.gameByID(vsBot.ID); g.Status != store.Abandoned || g.Winner != "" {
+		t.Fatalf("bot game: %s %q", g.Status, g.Winner)
+	}
+
+	h.now = h.now.Add(DefaultPeopleTurn)
+	edits, err = h.svc.Expire(ctx)
+	if err != nil || len(edits) != 1 {
+		t.Fatalf("timeout: %+v %v", edits, err)
+	}
+	g := h.gameByID(people.ID)
+	if g.Status != store.Timeout || g.Winner != bob {
+		t.Fatalf("carol was to move and ran out of time: %s %q", g.Status, g.Winner)
+	}
+	desc := (*edits[0].Message.Embeds)[0].Description
+	if !strings.Contains(desc, "ran out of time") {
+		t.Fatalf("timeout edit: %s", desc)
+	}
+	for _, row := range *edits[0].Message.Components {
+		for _, c := range rowOf(row).Components {
+			if b, ok := c.(discordgo.Button); ok && !b.Disabled && !strings.HasPrefix(b.CustomID, "rematch/") && !strings.HasPrefix(b.CustomID, "review/") {
+				t.Fatalf("finished board has a live control %q", b.CustomID)
+			}
+		}
+	}
+	if edits, err := h.svc.Expire(ctx); err != nil || len(edits) != 0 {
+		t.Fatalf("second Expire: %v %v", edits, err)
+	}
+	// A click on the expired board is answered, not applied.
+	h.channel = chanB
+	wantUserError(t, h.click(carol, id("move", g.ID, g.Ply, 0, 1)), "This game is over")
+}
+
+func TestRestartMidGame(t *testing.T) {
+	h := newHarness(t, 5)
+	h.command(alice, "start", "opponent", user(bob), "first", "me", "heaps", "2 3")
+	g := h.game()
+	h.click(bob, id("accept", g.ID))
+	h.click(alice, id("move", g.ID, 0, 1, 1)) // 2 3 → 2 2
+	h.restart()
+	g = h.game()
+	if g.Ply != 1 || g.Position.Heaps[1] != 2 {
+		t.Fatalf("after restart: %+v", g)
+	}
+	resp := h.click(bob, id("move", g.ID, 1, 0, 2))
+	if resp.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(text(resp), "<@"+bob+"> takes 2 from A") {
+		t.Fatalf("move after restart: %s", text(resp))
+	}
+	h.restart()
+	g = playOut(t, h, h.game())
+	if g.Status != store.Won || g.Winner != alice {
+		t.Fatalf("2 3 → 2 2 is a win for alice: %s %q", g.Status, g.Winner)
+	}
+}
+
+func TestFinishedGameRematchReviewResignEnd(t *testing.T) {
+	h := newHarness(t, 2)
+	h.command(alice, "start", "first", "me", "difficulty", "easy")
+	g := h.game()
+	resp := h.click(alice, id("resign", g.ID, g.Ply))
+	if resp.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(text(resp), "resigned") {
+		t.Fatalf("resign: %s", text(resp))
+	}
+	if hasID(resp, "move/") || hasID(resp, "heap/") || !hasID(resp, id("rematch", g.ID)) {
+		t.Fatalf("finished board controls: %v", customIDs(resp))
+	}
+	if g := h.gameByID(g.ID); g.Status != store.Resigned || g.Winner != store.BotID {
+		t.Fatalf("resigned: %s %q", g.Status, g.Winner)
+	}
+	wantUserError(t, h.click(alice, id("review", g.ID)), "No moves were played")
+	wantUserError(t, h.click(carol, id("rematch", g.ID)), "Only the players")
+
+	resp = h.click(alice, id("rematch", g.ID))
+	if resp.Type != discordgo.InteractionResponseChannelMessageWithSource || isEphemeral(resp) {
+		t.Fatalf("rematch: %s", text(resp))
+	}
+	re := h.game()
+	if re.Players != [2]string{store.BotID, alice} || re.Ply != 1 {
+		t.Fatalf("rematch: nimbot should start and have moved: %+v", re)
+	}
+	re = playOut(t, h, re)
+	rev := h.click(bob, id("review", re.ID))
+	if !isEphemeral(rev) || !strings.Contains(text(rev), "Review") || !strings.Contains(text(rev), "<@"+alice+">") {
+		t.Fatalf("review: %s", text(rev))
+	}
+
+	t.Run("end: players and moderators only", func(t *testing.T) {
+		h.command(alice, "start", "opponent", user(bob))
+		g := h.game()
+		wantUserError(t, h.command(carol, "end"), "Only the players")
+		resp := h.commandWith("application_command.json", fields{UserID: modID, Sub: "end", Permissions: fmt.Sprint(discordgo.PermissionManageMessages | discordgo.PermissionViewChannel)})
+		if isEphemeral(resp) || !strings.Contains(text(resp), "ended") {
+			t.Fatalf("moderator end: %s", text(resp))
+		}
+		if g := h.gameByID(g.ID); g.Status != store.Ended {
+			t.Fatalf("status %s", g.Status)
+		}
+	})
+	t.Run("slash resign", func(t *testing.T) {
+		h.now = h.now.Add(time.Hour)
+		h.command(alice, "start", "opponent", user(bob), "first", "me")
+		g := h.game()
+		h.click(bob, id("accept", g.ID))
+		wantUserError(t, h.command(carol, "resign"), "You are not playing")
+		resp := h.command(bob, "resign")
+		if isEphemeral(resp) || !strings.Contains(text(resp), "<@"+bob+"> resigned") {
+			t.Fatalf("resign: %s", text(resp))
+		}
+		if g := h.gameByID(g.ID); g.Winner != alice {
+			t.Fatalf("winner %q", g.Winner)
+		}
+	})
+}
+
+func TestLargeHeapsSelectsAndModals(t *testing.T) {
+	h := newHarness(t, 4)
+	h.command(alice, "start", "heaps", "30 7", "first", "me", "difficulty", "easy")
+	g := h.game()
+	resp := h.click(alice, id("heap", g.ID, 0, 0))
+	if !hasID(resp, id("ask", g.ID, 0, 0)) {
+		t.Fatalf("a heap over 25 needs the amount modal: %v", customIDs(resp))
+	}
+	m := h.click(alice, id("ask", g.ID, 0, 0))
+	if m.Type != discordgo.InteractionResponseModal || m.Data.CustomID != id("amount", g.ID, 0, 0) {
+		t.Fatalf("modal: %+v", m)
+	}
+	wantUserError(t, h.click(bob, id("ask", g.ID, 0, 0)), "You are not playing")
+	resp = h.submit(alice, id("amount", g.ID, 0, 0), "23") // 30 7 → 7 7
+	if resp.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(text(resp), "takes 23 from A") {
+		t.Fatalf("amount: %s", text(resp))
+	}
+	g = h.game()
+	pick := h.click(alice, id("heap", g.ID, g.Ply, 1))
+	sel := id("play", g.ID, g.Ply, "a")
+	if g.Position.Heaps[1] > 5 && !hasID(pick, sel) {
+		t.Fatalf("6..25 amounts come as a select: %v", customIDs(pick))
+	}
+	if g.Position.Heaps[1] > 0 {
+		resp = h.choose(alice, sel, "B1")
+		if g.Position.Heaps[1] > 5 && resp.Type != discordgo.InteractionResponseUpdateMessage {
+			t.Fatalf("select move: %s", text(resp))
+		}
+	}
+	// Many heaps: the heap picker becomes a select menu.
+	h.channel = chanB
+	resp = h.command(alice, "start", "heaps", "1 2 3 4 5 6 7", "first", "me")
+	g = h.game()
+	if !hasID(resp, id("heapsel", g.ID, 0)) {
+		t.Fatalf("7 heaps need a heap select: %v", customIDs(resp))
+	}
+	resp = h.choose(alice, id("heapsel", g.ID, 0), "6")
+	if !hasID(resp, id("play", g.ID, 0, "a")) {
+		t.Fatalf("heap G picked: %v", customIDs(resp))
+	}
+}
+
+func TestVariantControls(t *testing.T) {
+	cases := []struct {
+		variant, heaps string
+		want           string // a custom_id prefix the first board must offer
+		pick           int    // heap to pick first (-1: none)
+	}{
+		{"wythoff", "4 7", "play/", -1},
+		{"moore", "3 4 5", "type/", -1},
+		{"lasker", "3 4 5", "play/", 2},
+		{"kayles", "3 4 5", "play/", 1},
+		{"21", "", "move/", -1},
+		{"fibonacci", "20", "play/", -1},
+	}
+	for _, c := range cases {
+		t.Run(c.variant, func(t *testing.T) {
+			h := newHarness(t, 1)
+			o := []any{"variant", c.variant, "first", "me"}
+			if c.heaps != "" {
+				o = append(o, "heaps", c.heaps)
+			}
+			resp := h.command(alice, "start", o...)
+			g := h.game()
+			if c.pick >= 0 {
+				resp = h.click(alice, id("heap", g.ID, 0, c.pick))
+			}
+			if !hasID(resp, c.want) {
+				t.Fatalf("board lacks %s controls: %v\n%s", c.want, customIDs(resp), text(resp))
+			}
+		})
+	}
+	t.Run("moore multi-heap move by /nim move notation", func(t *testing.T) {
+		h := newHarness(t, 1)
+		h.command(alice, "start", "variant", "moore", "heaps", "3 4 5", "first", "me", "difficulty", "easy")
+		resp := h.command(alice, "move", "notation", "A1 B1")
+		if isEphemeral(resp) || !strings.Contains(text(resp), "from A and B") {
+			t.Fatalf("moore move: %s", text(resp))
+		}
+	})
+	t.Run("lasker split and kayles pins by /nim move", func(t *testing.T) {
+		h := newHarness(t, 1)
+		h.command(alice, "start", "variant", "lasker", "heaps", "3 4 5", "first", "me")
+		if resp := h.command(alice, "move", "heap", "C", "split", "2+3"); isEphemeral(resp) || !strings.Contains(text(resp), "splits C") {
+			t.Fatalf("lasker split: %s", text(resp))
+		}
+		h.channel = chanB
+		h.command(alice, "start", "variant", "kayles", "heaps", "3 4 5", "first", "me")
+		if resp := h.command(alice, "move", "heap", "B", "pin", 2, "take", 2); isEphemeral(resp) || !strings.Contains(text(resp), "B") {
+			t.Fatalf("kayles pins: %s", text(resp))
+		}
+		if ms := h.moves(h.game().ID); ms[0].Move.Kind != engine.Knock || ms[0].Move.Take != 2 {
+			t.Fatalf("kayles move stored as %+v", ms[0].Move)
+		}
+	})
+}
+
+func TestInformationCommands(t *testing.T) {
+	h := newHarness(t, 1)
+	r := h.command(alice, "analyze", "position", "3 4 5")
+	if !isEphemeral(r) || !strings.Contains(text(r), "player to move wins") || !strings.Contains(text(r), "```") || !strings.Contains(text(r), "A2") {
+		t.Fatalf("analyze: %s", text(r))
+	}
+	r = h.command(alice, "analyze", "position", "wythoff 3 5", "public", true)
+	if isEphemeral(r) || !strings.Contains(text(r), "player to move loses") {
+		t.Fatalf("public analyze: %s", text(r))
+	}
+	for _, v := range engine.Variants() {
+		r := h.command(alice, "rules", "variant", string(v))
+		if !isEphemeral(r) || len(r.Data.Embeds) != 1 || len(r.Data.Embeds[0].Description) < 50 {
+			t.Fatalf("rules %s: %s", v, text(r))
+		}
+	}
+	r = h.command(alice, "stats")
+	if !strings.Contains(text(r), "No finished games") {
+		t.Fatalf("stats: %s", text(r))
+	}
+	if r := h.handle(h.interaction("ping.json", fields{})); r.Type != discordgo.InteractionResponsePong {
+		t.Fatalf("ping: %+v", r)
+	}
+}
+
+func TestAutocomplete(t *testing.T) {
+	h := newHarness(t, 1)
+	r := h.autocomplete(alice, "start", "variant", "wythoff", "heaps", "")
+	if r.Type != discordgo.InteractionApplicationCommandAutocompleteResult || len(r.Data.Choices) == 0 || r.Data.Choices[0].Value != "4 7" {
+		t.Fatalf("heaps suggestions for wythoff: %+v", r.Data)
+	}
+	r = h.autocomplete(alice, "start", "heaps", "2 5")
+	if len(r.Data.Choices) == 0 || r.Data.Choices[0].Value != "2 5" {
+		t.Fatalf("typed heaps first: %+v", r.Data.Choices)
+	}
+	r = h.autocomplete(alice, "analyze", "position", "kay")
+	if len(r.Data.Choices) != 1 || r.Data.Choices[0].Value != "kayles 5 8" {
+		t.Fatalf("analyze suggestions: %+v", r.Data.Choices)
+	}
+	h.command(alice, "start", "first", "me", "heaps", "3 4 5")
+	r = h.autocomplete(alice, "move", "heap", "")
+	if len(r.Data.Choices) != 3 || r.Data.Choices[2].Value != "C" {
+		t.Fatalf("heap suggestions: %+v", r.Data.Choices)
+	}
+	r = h.autocomplete(alice, "move", "notation", "C")
+	if len(r.Data.Choices) == 0 || len(r.Data.Choices) > 25 {
+		t.Fatalf("move suggestions: %d", len(r.Data.Choices))
+	}
+	if r := h.autocomplete(bob, "move", "heap", ""); len(r.Data.Choices) != 0 {
+		t.Fatalf("suggestions to someone not playing: %+v", r.Data.Choices)
+	}
+}
+
+func TestDefinitionsWithinDiscordLimits(t *testing.T) {
+	defs := Definitions()
+	if len(defs) != 1 || defs[0].Name != "nim" {
+		t.Fatalf("want one /nim command, got %d", len(defs))
+	}
+	subs := map[string]bool{}
+	var walk func(path string, o []*discordgo.ApplicationCommandOption)
+	walk = func(path string, o []*discordgo.ApplicationCommandOption) {
+		if len(o) > 25 {
+			t.Errorf("%s: %d options, over 25", path, len(o))
+		}
+		required := true
+		for _, x := range o {
+			p := path + " " + x.Name
+			if !namePattern.MatchString(x.Name) {
+				t.Errorf("%s: name not lowercase 1-32", p)
+			}
+			if n := len([]rune(x.Description)); n < 1 || n > 100 {
+				t.Errorf("%s: description %d characters", p, n)
+			}
+			if len(x.Choices) > 25 {
+				t.Errorf("%s: %d choices", p, len(x.Choices))
+			}
+			if x.Autocomplete && len(x.Choices) > 0 {
+				t.Errorf("%s: autocomplete and choices are exclusive", p)
+			}
+			for _, c := range x.Choices {
+				if n := len([]rune(c.Name)); n < 1 || n > 100 {
+					t.Errorf("%s: choice %q", p, c.Name)
+				}
+			}
+			if x.Required && !required {
+				t.Errorf("%s: required option after an optional one", p)
+			}
+			required = x.Required
+			if x.Type == discordgo.ApplicationCommandOptionSubCommand {
+				subs[x.Name] = true
+				walk(p, x.Options)
+			}
+		}
+	}
+	if !namePattern.MatchString(defs[0].Name) || len(defs[0].Description) > 100 {
+		t.Errorf("command name/description")
+	}
+	walk("/nim", defs[0].Options)
+	for _, s := range []string{"start", "move", "hint", "resign", "status", "rules", "analyze", "stats", "leaderboard", "end"} {
+		if !subs[s] {
+			t.Errorf("missing /nim %s", s)
+		}
+	}
+	// Every variant is offered by /nim start.
+	for _, o := range defs[0].Options {
+		if o.Name != "start" {
+			continue
+		}
+		for _, x := range o.Options {
+			if x.Name == optVariant && len(x.Choices) != len(engine.Variants()) {
+				t.Errorf("start offers %d variants, the engine %d", len(x.Choices), len(engine.Variants()))
+			}
+		}
+	}
+	// And every subcommand has a route.
+	s := New(Config{})
+	for name := range subs {
+		if hnd, _ := s.router.match("nim/" + name); hnd == nil {
+			t.Errorf("no route for /nim %s", name)
+		}
+	}
+}
+
+func TestInternalErrorIsAnApologyWithReference(t *testing.T) {
+	h := newHarness(t, 1)
+	h.command(alice, "start", "first", "me")
+	// A closed store is an internal failure, not the user's fault.
+	if err := h.db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	i := h.interaction("application_command.json", fields{UserID: alice, Sub: "status", Type: 2})
+	resp := h.svc.Handle(context.Background(), i)
+	if !isEphemeral(resp) || !strings.Contains(resp.Data.Content, "Sorry") || !strings.Contains(resp.Data.Content, "reference ") {
+		t.Fatalf("internal error answer: %q", resp.Data.Content)
+	}
+	ref := resp.Data.Content[strings.LastIndex(resp.Data.Content, "reference ")+len("reference ") : len(resp.Data.Content)-1]
+	logs := h.logs.String()
+	if !strings.Contains(logs, "ref="+ref) || !strings.Contains(logs, "interaction="+i.ID) {
+		t.Fatalf("the log must carry the reference %s and interaction id: %s", ref, logs)
+	}
+	if strings.Contains(logs, i.Token) {
+		t.Fatalf("the token leaked into the log")
+	}
+	h.open() // for the cleanup's Close
+}

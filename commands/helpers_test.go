@@ -1,0 +1,500 @@
+package commands
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"text/template"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"nimbot/engine"
+	"nimbot/store"
+)
+
+// Ids used across the tests, shaped like Discord snowflakes.
+const (
+	appID   = "1200000000000000000"
+	guildID = "1210000000000000000"
+	chanA   = "1220000000000000001"
+	chanB   = "1220000000000000002"
+	chanDM  = "1220000000000000099"
+	alice   = "1230000000000000001"
+	bob     = "1230000000000000002"
+	carol   = "1230000000000000003"
+	modID   = "1230000000000000009"
+	botUser = "1240000000000000001" // some other bot
+)
+
+var usernames = map[string]string{alice: "alice", bob: "bob", carol: "carol", modID: "mod", botUser: "otherbot"}
+
+// fixtures are the interaction payloads in testdata/, shaped after Discord's
+// documentation, with the per-test fields templated.
+var fixtures = template.Must(template.ParseGlob("testdata/*.json"))
+
+// fields fill a fixture.
+type fields struct {
+	AppID, GuildID, ChannelID, ID, UserID, Username, Permissions string
+	Type                                                         int
+	Sub, Options, Resolved                                       string
+	CustomID, Values, Value                                      string
+	ComponentType                                                int
+	MessageID                                                    string
+	MessageFlags                                                 int
+}
+
+// harness is a Service over a real SQLite file, a fixed clock and a seeded
+// random source.
+type harness struct {
+	t       *testing.T
+	path    string
+	db      *store.DB
+	svc     *Service
+	now     time.Time
+	seed    uint64
+	n       int
+	logs    *bytes.Buffer
+	channel string
+	// message is the id the "bot" gave the last new board message.
+	message string
+}
+
+func newHarness(t *testing.T, seed uint64) *harness {
+	t.Helper()
+	h := &harness{t: t, path: filepath.Join(t.TempDir(), "nimbot.db"), now: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC), seed: seed, logs: &bytes.Buffer{}, channel: chanA}
+	h.open()
+	t.Cleanup(func() { h.db.Close() })
+	return h
+}
+
+func (h *harness) clock() time.Time { return h.now }
+
+// open opens the store and a fresh Service over it, as a restarted process would.
+func (h *harness) open() {
+	h.t.Helper()
+	db, err := store.Open(context.Background(), store.Config{Path: h.path, Now: h.clock})
+	if err != nil {
+		h.t.Fatalf("open store: %v", err)
+	}
+	h.db = db
+	h.svc = New(Config{
+		DB: db, Now: h.clock, Rand: rand.New(rand.NewPCG(h.seed, 1)),
+		Log: slog.New(slog.NewTextHandler(h.logs, nil)),
+	})
+}
+
+// restart closes the store and opens it again with a new Service.
+func (h *harness) restart() {
+	h.t.Helper()
+	if err := h.db.Close(); err != nil {
+		h.t.Fatalf("close store: %v", err)
+	}
+	h.open()
+}
+
+func (h *harness) nextID() string {
+	h.n++
+	return fmt.Sprintf("13%017d", h.n)
+}
+
+// interaction builds an interaction from a fixture and decodes it exactly as
+// discordgo decodes Discord's payloads.
+func (h *harness) interaction(fixture string, f fields) *discordgo.Interaction {
+	h.t.Helper()
+	if f.AppID == "" {
+		f.AppID = appID
+	}
+	if f.GuildID == "" {
+		f.GuildID = guildID
+	}
+	if f.ChannelID == "" {
+		f.ChannelID = h.channel
+	}
+	if f.ID == "" {
+		f.ID = h.nextID()
+	}
+	if f.Username == "" {
+		f.Username = usernames[f.UserID]
+	}
+	if f.Permissions == "" {
+		f.Permissions = "2248473465835073" // a regular member: no Manage Messages
+	}
+	if f.Options == "" {
+		f.Options = "[]"
+	}
+	if f.MessageID == "" {
+		f.MessageID = "1250000000000000001"
+	}
+	var buf bytes.Buffer
+	if err := fixtures.ExecuteTemplate(&buf, fixture, f); err != nil {
+		h.t.Fatalf("fixture %s: %v", fixture, err)
+	}
+	var i discordgo.Interaction
+	if err := json.Unmarshal(buf.Bytes(), &i); err != nil {
+		h.t.Fatalf("fixture %s does not decode: %v\n%s", fixture, err, buf.String())
+	}
+	return &i
+}
+
+// handle runs i through the Service and checks the response against
+// Discord's limits.
+func (h *harness) handle(i *discordgo.Interaction) *discordgo.InteractionResponse {
+	h.t.Helper()
+	resp := h.svc.Handle(context.Background(), i)
+	if resp == nil {
+		h.t.Fatalf("Handle returned nil")
+	}
+	checkResponse(h.t, resp)
+	return resp
+}
+
+// opts renders slash-command options: name, value pairs; values typed by Go type.
+func opts(kv ...any) string {
+	var out []map[string]any
+	for k := 0; k+1 < len(kv); k += 2 {
+		name := kv[k].(string)
+		o := map[string]any{"name": name, "value": kv[k+1]}
+		switch v := kv[k+1].(type) {
+		case int:
+			o["type"] = 4
+		case bool:
+			o["type"] = 5
+		case user:
+			o["type"], o["value"] = 6, string(v)
+		default:
+			o["type"] = 3
+		}
+		out = append(out, o)
+	}
+	if out == nil {
+		return "[]"
+	}
+	b, _ := json.Marshal(out)
+	return string(b)
+}
+
+// user marks an option value as a user id (option type 6).
+type user string
+
+func (h *harness) command(who, sub string, kv ...any) *discordgo.InteractionResponse {
+	h.t.Helper()
+	f := fields{UserID: who, Sub: sub, Options: opts(kv...), Type: 2}
+	for k := 0; k+1 < len(kv); k += 2 {
+		if u, ok := kv[k+1].(user); ok {
+			bot := u == botUser
+			f.Resolved = fmt.Sprintf(`{"users": {%q: {"id": %q, "username": %q, "discriminator": "0", "avatar": null, "bot": %t, "public_flags": 0}}}`, string(u), string(u), usernames[string(u)], bot)
+		}
+	}
+	resp := h.handle(h.interaction("application_command.json", f))
+	h.boardSent(resp)
+	return resp
+}
+
+// commandAs sends a slash command with explicit fields (permissions, DMs).
+func (h *harness) commandWith(fixture string, f fields) *discordgo.InteractionResponse {
+	h.t.Helper()
+	f.Type = 2
+	resp := h.handle(h.interaction(fixture, f))
+	h.boardSent(resp)
+	return resp
+}
+
+func (h *harness) autocomplete(who, sub string, kv ...any) *discordgo.InteractionResponse {
+	h.t.Helper()
+	o := opts(kv...)
+	// The last option is the one being typed.
+	var list []map[string]any
+	_ = json.Unmarshal([]byte(o), &list)
+	if len(list) > 0 {
+		list[len(list)-1]["focused"] = true
+		if _, isString := list[len(list)-1]["value"].(string); !isString {
+			list[len(list)-1]["value"] = fmt.Sprint(list[len(list)-1]["value"])
+		}
+	}
+	b, _ := json.Marshal(list)
+	return h.handle(h.interaction("application_command.json", fields{UserID: who, Sub: sub, Options: string(b), Type: 4}))
+}
+
+func (h *harness) click(who, customID string) *discordgo.InteractionResponse {
+	h.t.Helper()
+	return h.clickID(who, customID, "")
+}
+
+// clickID clicks with a given interaction id (a redelivery reuses one).
+func (h *harness) clickID(who, customID, interactionID string) *discordgo.InteractionResponse {
+	h.t.Helper()
+	resp := h.handle(h.interaction("message_component.json", fields{UserID: who, CustomID: customID, ComponentType: 2, ID: interactionID, MessageID: h.message}))
+	h.boardSent(resp)
+	return resp
+}
+
+func (h *harness) choose(who, customID string, values ...string) *discordgo.InteractionResponse {
+	h.t.Helper()
+	b, _ := json.Marshal(values)
+	return h.handle(h.interaction("message_component.json", fields{UserID: who, CustomID: customID, ComponentType: 3, Values: string(b), MessageID: h.message}))
+}
+
+func (h *harness) submit(who, customID, value string) *discordgo.InteractionResponse {
+	h.t.Helper()
+	b, _ := json.Marshal(value)
+	return h.handle(h.interaction("modal_submit.json", fields{UserID: who, CustomID: customID, Value: string(b), MessageID: h.message}))
+}
+
+// boardSent plays the bot's part after a response that created a message:
+// it fetches @original (here: builds it from the response) and reports it.
+func (h *harness) boardSent(resp *discordgo.InteractionResponse) {
+	h.t.Helper()
+	if resp.Type != discordgo.InteractionResponseChannelMessageWithSource || resp.Data == nil || resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0 {
+		return
+	}
+	id := h.nextID()
+	m := &discordgo.Message{ID: id, ChannelID: h.channel, Embeds: resp.Data.Embeds}
+	// Round-trip the components through JSON, as a fetched message would be.
+	b, err := json.Marshal(resp.Data.Components)
+	if err != nil {
+		h.t.Fatalf("marshal components: %v", err)
+	}
+	var raw []json.RawMessage
+	_ = json.Unmarshal(b, &raw)
+	for _, r := range raw {
+		c, err := discordgo.MessageComponentFromJSON(r)
+		if err != nil {
+			h.t.Fatalf("component: %v", err)
+		}
+		m.Components = append(m.Components, c)
+	}
+	if err := h.svc.BoardSent(context.Background(), h.interaction("application_command.json", fields{UserID: alice, Sub: "status", Type: 2}), m); err != nil {
+		h.t.Fatalf("BoardSent: %v", err)
+	}
+	h.message = id
+}
+
+// game is the channel's live game, or the latest one in it if none is live.
+func (h *harness) game() *store.Game {
+	h.t.Helper()
+	g, err := h.db.ChannelGame(context.Background(), h.channel)
+	if err != nil {
+		h.t.Fatalf("channel game: %v", err)
+	}
+	return g
+}
+
+func (h *harness) gameByID(id int64) *store.Game {
+	h.t.Helper()
+	g, err := h.db.Game(context.Background(), id)
+	if err != nil {
+		h.t.Fatalf("game %d: %v", id, err)
+	}
+	return g
+}
+
+func (h *harness) moves(id int64) []store.Move {
+	h.t.Helper()
+	ms, err := h.db.Moves(context.Background(), id)
+	if err != nil {
+		h.t.Fatalf("moves: %v", err)
+	}
+	return ms
+}
+
+// text is everything a response shows: content, embeds, component labels.
+func text(resp *discordgo.InteractionResponse) string {
+	if resp.Data == nil {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(resp.Data.Content + "\n")
+	for _, e := range resp.Data.Embeds {
+		b.WriteString(e.Title + "\n" + e.Description + "\n")
+		if e.Footer != nil {
+			b.WriteString(e.Footer.Text + "\n")
+		}
+	}
+	for _, c := range customIDs(resp) {
+		b.WriteString(c + "\n")
+	}
+	return b.String()
+}
+
+func isEphemeral(resp *discordgo.InteractionResponse) bool {
+	return resp.Data != nil && resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0
+}
+
+// customIDs lists the custom_ids of a response's enabled controls.
+func customIDs(resp *discordgo.InteractionResponse) []string {
+	var ids []string
+	if resp.Data == nil {
+		return nil
+	}
+	for _, row := range resp.Data.Components {
+		for _, c := range rowOf(row).Components {
+			switch v := deref(c).(type) {
+			case discordgo.Button:
+				if !v.Disabled {
+					ids = append(ids, v.CustomID)
+				}
+			case discordgo.SelectMenu:
+				if !v.Disabled {
+					ids = append(ids, v.CustomID)
+				}
+			}
+		}
+	}
+	return ids
+}
+
+func hasID(resp *discordgo.InteractionResponse, prefix string) bool {
+	for _, id := range customIDs(resp) {
+		if strings.HasPrefix(id, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// wantUserError checks an ephemeral answer containing want.
+func wantUserError(t *testing.T, resp *discordgo.InteractionResponse, want string) {
+	t.Helper()
+	if !isEphemeral(resp) {
+		t.Fatalf("want an ephemeral answer containing %q, got type %d: %s", want, resp.Type, text(resp))
+	}
+	if !strings.Contains(resp.Data.Content, want) {
+		t.Fatalf("want %q in the answer, got %q", want, resp.Data.Content)
+	}
+	if strings.Contains(resp.Data.Content, "reference") {
+		t.Fatalf("a user error was answered as an internal error: %q", resp.Data.Content)
+	}
+}
+
+var namePattern = regexp.MustCompile(`^[-_\p{Ll}\p{N}]{1,32}$`)
+
+// checkResponse enforces Discord's limits on everything nimbot sends.
+func checkResponse(t *testing.T, resp *discordgo.InteractionResponse) {
+	t.Helper()
+	if _, err := json.Marshal(resp); err != nil {
+		t.Fatalf("response does not encode: %v", err)
+	}
+	d := resp.Data
+	if d == nil {
+		return
+	}
+	if len([]rune(d.Content)) > 2000 {
+		t.Errorf("content is %d characters, over 2000", len([]rune(d.Content)))
+	}
+	if strings.Contains(d.Content, "goroutine ") || strings.Contains(d.Content, ".go:") || strings.Contains(d.Content, "aW50ZXJhY3Rpb24") {
+		t.Errorf("response leaks internals: %q", d.Content)
+	}
+	if len(d.Choices) > 25 {
+		t.Errorf("%d autocomplete choices, over 25", len(d.Choices))
+	}
+	total := 0
+	for _, e := range d.Embeds {
+		if n := len([]rune(e.Description)); n > 4096 {
+			t.Errorf("embed description is %d characters, over 4096", n)
+		}
+		if n := len([]rune(e.Title)); n > 256 {
+			t.Errorf("embed title is %d characters, over 256", n)
+		}
+		total += len([]rune(e.Description)) + len([]rune(e.Title))
+	}
+	if total > 6000 {
+		t.Errorf("embeds total %d characters, over 6000", total)
+	}
+	if len(d.Components) > 5 {
+		t.Errorf("%d component rows, over 5", len(d.Components))
+	}
+	seen := map[string]bool{}
+	for _, row := range d.Components {
+		r := rowOf(row)
+		if r == nil {
+			t.Errorf("top-level component %T is not an action row", row)
+			continue
+		}
+		if len(r.Components) == 0 || len(r.Components) > 5 {
+			t.Errorf("row with %d components", len(r.Components))
+		}
+		for _, c := range r.Components {
+			var cid string
+			switch v := deref(c).(type) {
+			case discordgo.Button:
+				cid = v.CustomID
+				if len([]rune(v.Label)) > 80 {
+					t.Errorf("button label %q over 80", v.Label)
+				}
+			case discordgo.SelectMenu:
+				cid = v.CustomID
+				if len(r.Components) != 1 {
+					t.Errorf("a select menu must be alone in its row")
+				}
+				if len(v.Options) == 0 || len(v.Options) > 25 {
+					t.Errorf("select %s has %d options", v.CustomID, len(v.Options))
+				}
+				for _, o := range v.Options {
+					if len([]rune(o.Label)) > 100 || len(o.Value) > 100 || o.Label == "" {
+						t.Errorf("select option %q/%q out of limits", o.Label, o.Value)
+					}
+				}
+			case discordgo.TextInput:
+				cid = v.CustomID
+			}
+			if len(cid) < 1 || len(cid) > 100 {
+				t.Errorf("custom_id %q is %d characters", cid, len(cid))
+			}
+			if seen[cid] {
+				t.Errorf("custom_id %q used twice in one message", cid)
+			}
+			seen[cid] = true
+		}
+	}
+}
+
+// winningMove picks a winning move in g if there is one, else the first
+// legal move, preferring plain takes (the board's buttons).
+func winningMove(t *testing.T, g *store.Game) engine.Move {
+	t.Helper()
+	a, err := g.Rules.Analyze(g.Position)
+	if err != nil {
+		t.Fatalf("analyze: %v", err)
+	}
+	if len(a.Winning) > 0 {
+		return a.Winning[0]
+	}
+	legal := g.Rules.Legal(g.Position)
+	if len(legal) == 0 {
+		t.Fatalf("no legal move in %v", g.Position)
+	}
+	return legal[0]
+}
+
+// rowOf returns an action row whether it is held by value (as rendered) or
+// by pointer (as decoded from JSON); nil for anything else.
+func rowOf(c discordgo.MessageComponent) *discordgo.ActionsRow {
+	switch v := c.(type) {
+	case discordgo.ActionsRow:
+		return &v
+	case *discordgo.ActionsRow:
+		return v
+	}
+	return nil
+}
+
+// deref turns decoded (pointer) components into values.
+func deref(c discordgo.MessageComponent) discordgo.MessageComponent {
+	switch v := c.(type) {
+	case *discordgo.Button:
+		return *v
+	case *discordgo.SelectMenu:
+		return *v
+	case *discordgo.TextInput:
+		return *v
+	}
+	return c
+}

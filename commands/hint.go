@@ -1,0 +1,340 @@
+package commands
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/bwmarrin/discordgo"
+
+	"nimbot/engine"
+	"nimbot/store"
+)
+
+// hintCommand answers /nim hint level:N.
+func (s *Service) hintCommand(r *request) (*discordgo.InteractionResponse, error) {
+	g, err := s.channelGame(r)
+	if err != nil {
+		return nil, err
+	}
+	level := int(subOptions(r.i).int(optLevel))
+	if level == 0 {
+		level = 2
+	}
+	return s.hint(r, g, level, discordgo.InteractionResponseChannelMessageWithSource)
+}
+
+// hintButton answers the board's 💡 button (level 1, as a new ephemeral
+// message) and the hint message's own "show the move" and "explain"
+// buttons (which update that message).
+func (s *Service) hintButton(r *request) (*discordgo.InteractionResponse, error) {
+	g, err := s.gameParam(r)
+	if err != nil {
+		return nil, err
+	}
+	ply, err := r.intParam("ply")
+	if err != nil {
+		return nil, err
+	}
+	if g.Status == store.Active && int64(g.Ply) != ply {
+		return nil, userErrorf("That hint was for an earlier turn; the game has moved on. Ask again with 💡 on the newest board or /nim hint.")
+	}
+	level, t := 1, discordgo.InteractionResponseChannelMessageWithSource
+	if r.param("level") != "" {
+		l, err := r.intParam("level")
+		if err != nil {
+			return nil, err
+		}
+		level, t = int(l), discordgo.InteractionResponseUpdateMessage
+	}
+	return s.hint(r, g, level, t)
+}
+
+// hint shows the player to move a hint at level 1 (who is winning), 2 (the
+// move) or 3 (the move and the reasoning), and records it so the move log
+// marks the move made after it.
+func (s *Service) hint(r *request, g *store.Game, level int, t discordgo.InteractionResponseType) (*discordgo.InteractionResponse, error) {
+	user := r.userID()
+	switch {
+	case level < 1 || level > 3:
+		return nil, userErrorf("Hint levels are 1 (who is winning), 2 (the move) and 3 (the move and why).")
+	case g.Status == store.Pending:
+		return nil, userErrorf("The game has not started yet: the challenge is waiting for an answer.")
+	case g.Status.Finished():
+		return nil, userErrorf("This game is over, so there is nothing to hint. Click Review on the board to see the mistakes.")
+	case user != g.Players[0] && user != g.Players[1]:
+		return nil, userErrorf(msgNotPlaying)
+	case user != g.ToMove():
+		return nil, userErrorf("Hints are for the player whose turn it is, and it is %s's turn. Ask again on your turn.", name(g.ToMove()))
+	case !hintsAllowed(g):
+		return nil, userErrorf("Hints are off in this game: the challenger turned them off. Play it out on your own!")
+	}
+	h, err := g.Rules.Hint(g.Position)
+	if err != nil {
+		if errors.Is(err, engine.ErrGameOver) {
+			return nil, userErrorf(msgOver)
+		}
+		return nil, fmt.Errorf("hint for game %d: %w", g.ID, err)
+	}
+	if err := s.db.RecordHint(r.ctx, g.ID, g.Ply, user); err != nil && !errors.Is(err, store.ErrDuplicate) {
+		return nil, fmt.Errorf("record hint: %w", err)
+	}
+	var d []string
+	d = append(d, "**"+h.Verdict+"**")
+	if level >= 2 {
+		d = append(d, fmt.Sprintf("Try **%s** (`%s`).", g.Rules.Describe(g.Position, h.Move), g.Rules.FormatMove(g.Position, h.Move)))
+		if !h.MoverWins {
+			d[len(d)-1] += " It holds out longest; with perfect play from here your opponent wins."
+		}
+	}
+	if level >= 3 {
+		d = append(d, explanation(h.Explanation))
+	}
+	d = append(d, "-# Hints used show in the move log with 💡.")
+	embed := &discordgo.MessageEmbed{
+		Title:       fmt.Sprintf("💡 Hint — level %d", level),
+		Description: truncate(strings.Join(d, "\n\n"), 4096),
+		Color:       colourPending,
+		Footer:      &discordgo.MessageEmbedFooter{Text: fmt.Sprintf("Game #%d · move %d", g.ID, g.Ply+1)},
+	}
+	var btns []discordgo.MessageComponent
+	if level < 2 {
+		btns = append(btns, discordgo.Button{Label: "Show the move", Style: discordgo.PrimaryButton, CustomID: id("hint", g.ID, g.Ply, 2)})
+	}
+	if level < 3 {
+		btns = append(btns, discordgo.Button{Label: "Explain why", Style: discordgo.SecondaryButton, CustomID: id("hint", g.ID, g.Ply, 3)})
+	}
+	comps := []discordgo.MessageComponent{}
+	if len(btns) > 0 {
+		comps = append(comps, discordgo.ActionsRow{Components: btns})
+	}
+	return &discordgo.InteractionResponse{Type: t, Data: &discordgo.InteractionResponseData{
+		Embeds: []*discordgo.MessageEmbed{embed}, Components: comps,
+		Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: &discordgo.MessageAllowedMentions{},
+	}}, nil
+}
+
+// explanation renders the engine's reasoning: the theory, the steps, and
+// the table as a code block.
+func explanation(e engine.Explanation) string {
+	var b strings.Builder
+	if e.Theory != "" {
+		fmt.Fprintf(&b, "**Why** (%s):\n", e.Theory)
+	}
+	for _, s := range e.Steps {
+		fmt.Fprintf(&b, "• %s\n", s)
+	}
+	if e.Table != nil {
+		b.WriteString(renderTable(e.Table))
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// renderTable draws a Table in a code block: columns padded, numbers right
+// aligned, the total under a rule.
+func renderTable(t *engine.Table) string {
+	rows := [][]string{}
+	if len(t.Header) > 0 {
+		rows = append(rows, t.Header)
+	}
+	rows = append(rows, t.Rows...)
+	if len(t.Total) > 0 {
+		rows = append(rows, t.Total)
+	}
+	var widths []int
+	for _, row := range rows {
+		for c, cell := range row {
+			if c >= len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[c] = max(widths[c], utf8.RuneCountInString(cell))
+		}
+	}
+	line := func(row []string) string {
+		cells := make([]string, len(row))
+		for c, cell := range row {
+			pad := strings.Repeat(" ", widths[c]-utf8.RuneCountInString(cell))
+			if c == 0 {
+				cells[c] = cell + pad
+			} else {
+				cells[c] = pad + cell
+			}
+		}
+		return strings.TrimRight(strings.Join(cells, "  "), " ")
+	}
+	total := 0
+	for _, w := range widths {
+		total += w + 2
+	}
+	var b strings.Builder
+	b.WriteString("```\n")
+	if len(t.Header) > 0 {
+		b.WriteString(line(t.Header) + "\n")
+	}
+	for _, row := range t.Rows {
+		b.WriteString(line(row) + "\n")
+	}
+	if len(t.Total) > 0 {
+		b.WriteString(strings.Repeat("─", max(total-2, 1)) + "\n")
+		b.WriteString(line(t.Total) + "\n")
+	}
+	b.WriteString("```")
+	return b.String()
+}
+
+// review shows, only to whoever asks, each side's mistakes in a finished
+// game: moves that turned a won position into a lost one.
+func (s *Service) review(r *request) (*discordgo.InteractionResponse, error) {
+	g, err := s.gameParam(r)
+	if err != nil {
+		return nil, err
+	}
+	if !g.Status.Finished() {
+		return nil, userErrorf("The review opens when the game is over — no peeking mid-game. Ask for a 💡 hint instead.")
+	}
+	moves, err := s.db.Moves(r.ctx, g.ID)
+	if err != nil {
+		return nil, fmt.Errorf("load moves of game %d: %w", g.ID, err)
+	}
+	if len(moves) == 0 {
+		return nil, userErrorf("No moves were played in this game, so there is nothing to review.")
+	}
+	played := make([]engine.Move, len(moves))
+	for k, m := range moves {
+		played[k] = m.Move
+	}
+	mistakes, err := g.Rules.Review(g.Start, played)
+	if err != nil {
+		return nil, fmt.Errorf("review game %d: %w", g.ID, err)
+	}
+	var d []string
+	opening, err := g.Rules.Analyze(g.Start)
+	if err == nil {
+		if opening.MoverWins {
+			d = append(d, fmt.Sprintf("From the start, %s (moving first) could force a win.", name(g.Players[0])))
+		} else {
+			d = append(d, fmt.Sprintf("From the start, %s (moving second) could force a win.", name(g.Players[1])))
+		}
+	}
+	for seat := 0; seat < 2; seat++ {
+		var lines []string
+		for _, m := range mistakes {
+			if m.Ply%2 != seat {
+				continue
+			}
+			lines = append(lines, fmt.Sprintf("`%d.` %s — better: %s (`%s`)", m.Ply+1,
+				g.Rules.Describe(m.Before, m.Played), g.Rules.Describe(m.Before, m.Better), g.Rules.FormatMove(m.Before, m.Better)))
+		}
+		head := fmt.Sprintf("**%s**", name(g.Players[seat]))
+		if len(lines) == 0 {
+			d = append(d, head+": no mistakes — never let a won position go.")
+			continue
+		}
+		if len(lines) > 10 {
+			lines = append(lines[:10], fmt.Sprintf("…and %d more", len(lines)-10))
+		}
+		d = append(d, fmt.Sprintf("%s: %d mistake(s)\n%s", head, countSeat(mistakes, seat), strings.Join(lines, "\n")))
+	}
+	embed := &discordgo.MessageEmbed{
+		Title:       "🔎 Review — " + g.Rules.Name(),
+		Description: truncate(strings.Join(d, "\n\n"), 4096),
+		Color:       colourActive,
+		Footer:      &discordgo.MessageEmbedFooter{Text: fmt.Sprintf("Game #%d · %s", g.ID, result(g))},
+	}
+	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
+		Embeds: []*discordgo.MessageEmbed{embed}, Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: &discordgo.MessageAllowedMentions{},
+	}}, nil
+}
+
+func countSeat(ms []engine.Mistake, seat int) int {
+	n := 0
+	for _, m := range ms {
+		if m.Ply%2 == seat {
+			n++
+		}
+	}
+	return n
+}
+
+// maxListedWinning caps the winning moves /nim analyze lists.
+const maxListedWinning = 15
+
+// analyze answers /nim analyze: any position, no game needed.
+func (s *Service) analyze(r *request) (*discordgo.InteractionResponse, error) {
+	o := subOptions(r.i)
+	text := strings.TrimSpace(o.str(optPosition))
+	if text == "" {
+		return nil, userErrorf(`Give a position, like "3 4 5", "nim misere 3-4-5", "wythoff 3 5" or "kayles 5 8".`)
+	}
+	rules, pos, err := engine.ParseGame(text)
+	if err != nil {
+		if errors.Is(err, engine.ErrTooLarge) {
+			return nil, userErrorf("That position is too large to solve perfectly: %s.", err.Error())
+		}
+		return nil, userErrorf("nimbot cannot read the position %q: %s. Write it like \"3 4 5\" or \"nim misere 3-4-5\".", truncate(text, 60), err.Error())
+	}
+	a, err := rules.Analyze(pos)
+	switch {
+	case errors.Is(err, engine.ErrTooLarge):
+		return nil, userErrorf("That position is too large to solve perfectly: %s. Try smaller heaps.", err.Error())
+	case errors.Is(err, engine.ErrInvalid):
+		return nil, userErrorf("That position does not work: %s.", err.Error())
+	case err != nil:
+		return nil, fmt.Errorf("analyze %q: %w", text, err)
+	}
+	var d []string
+	if len(pos.Heaps) <= maxBoardHeaps && maxHeap(pos) <= maxBoardHeap {
+		d = append(d, heapRows(rules, pos))
+	}
+	d = append(d, convention(rules))
+	over := rules.Over(pos)
+	switch {
+	case over:
+		d = append(d, "**No move is left: the game is over.**")
+	case a.MoverWins:
+		d = append(d, "**The player to move wins** with perfect play.")
+	default:
+		d = append(d, "**The player to move loses** against perfect play: every move leads to a winning position for the opponent.")
+	}
+	if len(a.Winning) > 0 {
+		var lines []string
+		for k, m := range a.Winning {
+			if k == maxListedWinning {
+				break
+			}
+			lines = append(lines, fmt.Sprintf("`%s` — %s", rules.FormatMove(pos, m), rules.Describe(pos, m)))
+		}
+		head := fmt.Sprintf("**Winning moves (%d):**", a.WinningCount)
+		if a.WinningCount == 1 {
+			head = "**The only winning move:**"
+		}
+		if more := a.WinningCount - int64(len(lines)); more > 0 {
+			lines = append(lines, fmt.Sprintf("…and %d more", more))
+		}
+		d = append(d, head+"\n"+strings.Join(lines, "\n"))
+	}
+	if !over {
+		if h, err := rules.Hint(pos); err == nil {
+			d = append(d, explanation(h.Explanation))
+		}
+	}
+	embed := &discordgo.MessageEmbed{
+		Title:       truncate("🧮 "+rules.Name()+": "+engine.FormatGame(rules, pos), 256),
+		Description: truncate(strings.Join(d, "\n\n"), 4096),
+		Color:       colourActive,
+	}
+	data := &discordgo.InteractionResponseData{Embeds: []*discordgo.MessageEmbed{embed}, AllowedMentions: &discordgo.MessageAllowedMentions{}}
+	if !o.bool(optPublic) {
+		data.Flags = discordgo.MessageFlagsEphemeral
+	}
+	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data}, nil
+}
+
+func maxHeap(p engine.Position) int64 {
+	var m int64
+	for _, h := range p.Heaps {
+		m = max(m, h)
+	}
+	return m
+}

@@ -1,0 +1,154 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"nimbot/store"
+)
+
+// BoardSent records m as the board of its game when the response to i
+// created a new board message (a start, a rematch, /nim status, a move made
+// by slash command); bot calls it after fetching @original. Messages that
+// are not boards (stats, rules) are ignored. Later edits go to the newest
+// board.
+func (s *Service) BoardSent(ctx context.Context, i *discordgo.Interaction, m *discordgo.Message) error {
+	if m == nil || m.ID == "" {
+		return nil
+	}
+	gameID, ok := boardGame(m)
+	if !ok {
+		return nil
+	}
+	g, err := s.db.Game(ctx, gameID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("board sent: load game %d: %w", gameID, err)
+	}
+	if g.MessageID == m.ID {
+		return nil
+	}
+	if err := s.db.SetMessageID(ctx, g.ID, m.ID); err != nil {
+		return fmt.Errorf("board sent: record message %s for game %d: %w", m.ID, g.ID, err)
+	}
+	return nil
+}
+
+// boardGame finds the game a board message belongs to: every board control's
+// custom_id names it as its second segment, and the footer says "Game #N".
+func boardGame(m *discordgo.Message) (int64, bool) {
+	for _, c := range m.Components {
+		if n, ok := componentGame(c); ok {
+			return n, true
+		}
+	}
+	for _, e := range m.Embeds {
+		if e != nil && e.Footer != nil {
+			var n int64
+			if _, err := fmt.Sscanf(e.Footer.Text, "Game #%d", &n); err == nil {
+				return n, true
+			}
+		}
+	}
+	return 0, false
+}
+
+func componentGame(c discordgo.MessageComponent) (int64, bool) {
+	var cid string
+	switch v := c.(type) {
+	case *discordgo.ActionsRow:
+		return componentGame(*v)
+	case discordgo.ActionsRow:
+		for _, cc := range v.Components {
+			if n, ok := componentGame(cc); ok {
+				return n, true
+			}
+		}
+		return 0, false
+	case *discordgo.Button:
+		cid = v.CustomID
+	case discordgo.Button:
+		cid = v.CustomID
+	case *discordgo.SelectMenu:
+		cid = v.CustomID
+	case discordgo.SelectMenu:
+		cid = v.CustomID
+	}
+	parts := strings.Split(cid, "/")
+	if len(parts) < 2 {
+		return 0, false
+	}
+	switch parts[0] {
+	case "accept", "decline", "heap", "heapsel", "move", "play", "ask", "type", "hint", "resign", "rematch", "review":
+	default:
+		return 0, false
+	}
+	n, err := strconv.ParseInt(parts[1], 10, 64)
+	return n, err == nil
+}
+
+// expireBatch bounds the games one Expire call ends.
+const expireBatch = 100
+
+// Expire ends every game whose deadline has passed — a challenge expires, a
+// game between people is lost on time by the player to move, a game against
+// nimbot is abandoned — and returns the edits that show the result on their
+// boards. A game that moved meanwhile is left alone (the commit is stale).
+func (s *Service) Expire(ctx context.Context) ([]Edit, error) {
+	now := s.now()
+	due, err := s.db.Due(ctx, now, expireBatch)
+	if err != nil {
+		return nil, fmt.Errorf("expire: due games: %w", err)
+	}
+	var edits []Edit
+	var errs []error
+	for _, g := range due {
+		next := *g
+		next.Deadline = time.Time{}
+		switch {
+		case g.Status == store.Pending:
+			next.Status = store.Expired
+		case vsBot(g):
+			next.Status = store.Abandoned
+		default:
+			next.Status, next.Winner = store.Timeout, other(g, g.ToMove())
+		}
+		_, err := s.db.Commit(ctx, store.Change{
+			GameID: g.ID, Ply: g.Ply, From: g.Status,
+			Position: g.Position, Status: next.Status, Winner: next.Winner,
+		})
+		if errors.Is(err, store.ErrStale) {
+			continue
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("expire game %d: %w", g.ID, err))
+			continue
+		}
+		if g.MessageID == "" {
+			continue
+		}
+		moves, err := s.db.Moves(ctx, g.ID)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("expire game %d: moves: %w", g.ID, err))
+			continue
+		}
+		b := board{g: &next, moves: moves, selected: -1}
+		edits = append(edits, Edit{ChannelID: g.ChannelID, MessageID: g.MessageID, Message: b.edit(g.ChannelID, g.MessageID)})
+	}
+	return edits, errors.Join(errs...)
+}
+
+// Edit is a board edit for bot to send by REST (PATCH
+// /channels/{ChannelID}/messages/{MessageID}).
+type Edit struct {
+	ChannelID, MessageID string
+	Message              *discordgo.MessageEdit
+}

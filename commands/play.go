@@ -1,0 +1,599 @@
+package commands
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"nimbot/engine"
+	"nimbot/store"
+)
+
+// routes is the whole product's routing table.
+func (s *Service) routes() *router {
+	rt := &router{}
+	rt.add("nim/start", s.start)
+	rt.add("nim/move", s.moveCommand)
+	rt.add("nim/hint", s.hintCommand)
+	rt.add("nim/resign", s.resignCommand)
+	rt.add("nim/status", s.status)
+	rt.add("nim/rules", s.rules)
+	rt.add("nim/analyze", s.analyze)
+	rt.add("nim/stats", s.stats)
+	rt.add("nim/leaderboard", s.leaderboard)
+	rt.add("nim/end", s.end)
+
+	rt.add("autocomplete/nim/start", s.autocompleteStart)
+	rt.add("autocomplete/nim/move", s.autocompleteMove)
+	rt.add("autocomplete/nim/analyze", s.autocompleteAnalyze)
+
+	rt.add("accept/{game}", s.accept)
+	rt.add("decline/{game}", s.decline)
+	rt.add("heap/{game}/{ply}/{heap}", s.pickHeap)
+	rt.add("heapsel/{game}/{ply}", s.pickHeap)
+	rt.add("move/{game}/{ply}/{heap}/{take}", s.moveButton)
+	rt.add("play/{game}/{ply}/{slot}", s.moveSelect)
+	rt.add("ask/{game}/{ply}/{heap}", s.askAmount)
+	rt.add("amount/{game}/{ply}/{heap}", s.amountSubmit)
+	rt.add("type/{game}/{ply}", s.askMove)
+	rt.add("type/{game}/{ply}/{slot}", s.askMove)
+	rt.add("typed/{game}/{ply}", s.typedSubmit)
+	rt.add("hint/{game}/{ply}", s.hintButton)
+	rt.add("hint/{game}/{ply}/{level}", s.hintButton)
+	rt.add("resign/{game}/{ply}", s.resignButton)
+	rt.add("rematch/{game}", s.rematch)
+	rt.add("review/{game}", s.review)
+	return rt
+}
+
+// Messages shared by several handlers.
+const (
+	msgNoGame     = "There is no game in this channel. Start one with /nim start."
+	msgStale      = "That board is out of date: the game has moved on since it was drawn, so nothing was changed. Use the newest board, or /nim status to post it again."
+	msgNotPlaying = "You are not playing in this game. Start your own with /nim start in another channel, or wait for this one to finish."
+	msgOver       = "This game is over. Click Rematch, or start a new one with /nim start."
+)
+
+// gameParam loads the game a custom_id names.
+func (s *Service) gameParam(r *request) (*store.Game, error) {
+	gid, err := r.intParam("game")
+	if err != nil {
+		return nil, err
+	}
+	g, err := s.db.Game(r.ctx, gid)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, userErrorf("That game no longer exists. Start a new one with /nim start.")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load game %d: %w", gid, err)
+	}
+	return g, nil
+}
+
+// channelGame loads the channel's pending or active game.
+func (s *Service) channelGame(r *request) (*store.Game, error) {
+	g, err := s.db.ChannelGame(r.ctx, r.i.ChannelID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, userErrorf(msgNoGame)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load channel game: %w", err)
+	}
+	return g, nil
+}
+
+// turnGame loads the game a board control names and checks that the control
+// is current and that the user is the one to move.
+func (s *Service) turnGame(r *request) (*store.Game, error) {
+	g, err := s.gameParam(r)
+	if err != nil {
+		return nil, err
+	}
+	ply, err := r.intParam("ply")
+	if err != nil {
+		return nil, err
+	}
+	if err := checkTurn(g, r.userID()); err != nil {
+		return nil, err
+	}
+	if int64(g.Ply) != ply {
+		return nil, userErrorf(msgStale)
+	}
+	return g, nil
+}
+
+// checkTurn says why user may not move in g, if they may not.
+func checkTurn(g *store.Game, user string) error {
+	switch {
+	case g.Status == store.Pending:
+		return userErrorf("This game has not started: %s has not accepted the challenge yet.", name(other(g, g.CreatedBy)))
+	case g.Status.Finished():
+		return userErrorf(msgOver)
+	case user != g.Players[0] && user != g.Players[1]:
+		return userErrorf(msgNotPlaying)
+	case user != g.ToMove():
+		return userErrorf("It is %s's turn, not yours. Wait for their move.", name(g.ToMove()))
+	}
+	return nil
+}
+
+// loadBoard reads the moves of g for drawing its board.
+func (s *Service) loadBoard(r *request, g *store.Game) (board, error) {
+	moves, err := s.db.Moves(r.ctx, g.ID)
+	if err != nil {
+		return board{}, fmt.Errorf("load moves of game %d: %w", g.ID, err)
+	}
+	return board{g: g, moves: moves, selected: -1}, nil
+}
+
+// updateOrNew answers a board click by editing the board in place, and a
+// slash command or a click elsewhere with a new board message.
+func updateOrNew(r *request) discordgo.InteractionResponseType {
+	if r.i.Type == discordgo.InteractionMessageComponent || (r.i.Type == discordgo.InteractionModalSubmit && r.i.Message != nil) {
+		return discordgo.InteractionResponseUpdateMessage
+	}
+	return discordgo.InteractionResponseChannelMessageWithSource
+}
+
+// pickHeap redraws the board with a heap picked, showing its amounts. It
+// changes nothing in the store: the pick lives only in the components.
+func (s *Service) pickHeap(r *request) (*discordgo.InteractionResponse, error) {
+	g, err := s.turnGame(r)
+	if err != nil {
+		return nil, err
+	}
+	var heap int64
+	if r.param("heap") != "" {
+		heap, err = r.intParam("heap")
+	} else {
+		vals := r.i.MessageComponentData().Values
+		if len(vals) != 1 {
+			return nil, userErrorf("Pick one heap from the menu.")
+		}
+		heap, err = strconv.ParseInt(vals[0], 10, 64)
+	}
+	if err != nil || heap < 0 || heap >= int64(len(g.Position.Heaps)) {
+		return nil, userErrorf("There is no such heap: %s.", heapRange(g.Position))
+	}
+	b, err := s.loadBoard(r, g)
+	if err != nil {
+		return nil, err
+	}
+	b.selected = int(heap)
+	return b.response(discordgo.InteractionResponseUpdateMessage), nil
+}
+
+func heapRange(p engine.Position) string {
+	if len(p.Heaps) == 1 {
+		return "the only heap is A"
+	}
+	return "the heaps are A to " + engine.HeapLabel(len(p.Heaps)-1)
+}
+
+// moveButton plays "take {take} from {heap}".
+func (s *Service) moveButton(r *request) (*discordgo.InteractionResponse, error) {
+	g, err := s.turnGame(r)
+	if err != nil {
+		return nil, err
+	}
+	heap, err := r.intParam("heap")
+	if err != nil {
+		return nil, err
+	}
+	take, err := r.intParam("take")
+	if err != nil {
+		return nil, err
+	}
+	return s.play(r, g, engine.Move{Kind: engine.Take, Heap: int(heap), Take: take})
+}
+
+// moveSelect plays the move picked from a select menu (values are moves in
+// the engine's notation).
+func (s *Service) moveSelect(r *request) (*discordgo.InteractionResponse, error) {
+	g, err := s.turnGame(r)
+	if err != nil {
+		return nil, err
+	}
+	vals := r.i.MessageComponentData().Values
+	if len(vals) != 1 {
+		return nil, userErrorf("Pick one move from the menu.")
+	}
+	m, err := g.Rules.ParseMove(g.Position, vals[0])
+	if err != nil {
+		return nil, moveInputError(err, vals[0])
+	}
+	return s.play(r, g, m)
+}
+
+// askAmount opens a modal for the amount to take from a heap too large for
+// a menu.
+func (s *Service) askAmount(r *request) (*discordgo.InteractionResponse, error) {
+	g, err := s.turnGame(r)
+	if err != nil {
+		return nil, err
+	}
+	heap, err := r.intParam("heap")
+	if err != nil || heap >= int64(len(g.Position.Heaps)) {
+		return nil, userErrorf("There is no such heap: %s.", heapRange(g.Position))
+	}
+	label := engine.HeapLabel(int(heap))
+	q := fmt.Sprintf("How many to take from %s (it has %d)?", label, g.Position.Heaps[heap])
+	placeholder := "a number, like 3"
+	if g.Rules.Variant == engine.Kayles {
+		q = fmt.Sprintf("Which pins of row %s (1 to %d)?", label, g.Position.Heaps[heap])
+		placeholder = `one pin like "4", or two adjacent like "4-5"`
+	}
+	return modal(id("amount", g.ID, g.Ply, heap), "Your move in "+label, q, placeholder, 20), nil
+}
+
+// amountSubmit plays the amount typed into askAmount's modal.
+func (s *Service) amountSubmit(r *request) (*discordgo.InteractionResponse, error) {
+	g, err := s.turnGame(r)
+	if err != nil {
+		return nil, err
+	}
+	heap, err := r.intParam("heap")
+	if err != nil || heap >= int64(len(g.Position.Heaps)) {
+		return nil, userErrorf("There is no such heap: %s.", heapRange(g.Position))
+	}
+	text := strings.TrimSpace(modalValue(r.i))
+	if g.Rules.Variant == engine.Kayles {
+		m, err := g.Rules.ParseMove(g.Position, engine.HeapLabel(int(heap))+text)
+		if err != nil {
+			return nil, moveInputError(err, text)
+		}
+		return s.play(r, g, m)
+	}
+	n, err := strconv.ParseInt(text, 10, 64)
+	if err != nil || n < 1 {
+		return nil, userErrorf("%q is not a number of stones: type a whole number like 3.", truncate(text, 40))
+	}
+	return s.play(r, g, engine.Move{Kind: engine.Take, Heap: int(heap), Take: n})
+}
+
+// askMove opens a modal where any move can be typed in the engine's notation.
+func (s *Service) askMove(r *request) (*discordgo.InteractionResponse, error) {
+	g, err := s.turnGame(r)
+	if err != nil {
+		return nil, err
+	}
+	return modal(id("typed", g.ID, g.Ply), "Your move", "Your move", notationExample(g.Rules), 100), nil
+}
+
+// typedSubmit plays the move typed into askMove's modal.
+func (s *Service) typedSubmit(r *request) (*discordgo.InteractionResponse, error) {
+	g, err := s.turnGame(r)
+	if err != nil {
+		return nil, err
+	}
+	text := strings.TrimSpace(modalValue(r.i))
+	m, err := g.Rules.ParseMove(g.Position, text)
+	if err != nil {
+		return nil, moveInputError(err, text)
+	}
+	return s.play(r, g, m)
+}
+
+// notationExample shows how moves are typed in a variant.
+func notationExample(r engine.Rules) string {
+	switch r.Variant {
+	case engine.TwentyOne:
+		return `how many more to say, like "2"`
+	case engine.Wythoff:
+		return `"B3" takes 3 from B; "AB2" takes 2 from both`
+	case engine.Moore:
+		return `"B3" takes 3 from B; "A2 C1" takes from A and C at once`
+	case engine.Lasker:
+		return `"B3" takes 3 from B; "B=2+3" splits B into 2 and 3`
+	case engine.Kayles:
+		return `"B4" knocks pin 4 of row B; "B4-5" knocks pins 4 and 5`
+	}
+	return `"B3" takes 3 from heap B`
+}
+
+// moveCommand plays /nim move.
+func (s *Service) moveCommand(r *request) (*discordgo.InteractionResponse, error) {
+	g, err := s.channelGame(r)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkTurn(g, r.userID()); err != nil {
+		return nil, err
+	}
+	o := subOptions(r.i)
+	text, err := moveNotation(g, o)
+	if err != nil {
+		return nil, err
+	}
+	m, err := g.Rules.ParseMove(g.Position, text)
+	if err != nil {
+		return nil, moveInputError(err, text)
+	}
+	return s.play(r, g, m)
+}
+
+// moveNotation turns /nim move's options into the engine's notation.
+func moveNotation(g *store.Game, o options) (string, error) {
+	if n := strings.TrimSpace(o.str(optNotation)); n != "" {
+		return n, nil
+	}
+	heap := strings.ToUpper(strings.TrimSpace(o.str(optHeap)))
+	take := o.int(optTake)
+	switch {
+	case g.Rules.Variant == engine.TwentyOne:
+		if take <= 0 {
+			return "", userErrorf("Say how many more numbers to say with the take option, like take:2.")
+		}
+		return strconv.FormatInt(take, 10), nil
+	case heap == "" && len(g.Position.Heaps) == 1:
+		heap = "A"
+	case heap == "" && !o.bool(optBoth):
+		return "", userErrorf("Say which heap with the heap option (%s), and how many with take. Or type the move in notation, like %s.", heapRange(g.Position), notationExample(g.Rules))
+	}
+	switch {
+	case o.bool(optBoth):
+		if take <= 0 {
+			return "", userErrorf("Say how many to take from both heaps with the take option.")
+		}
+		return fmt.Sprintf("AB%d", take), nil
+	case o.str(optSplit) != "":
+		return heap + "=" + strings.TrimSpace(o.str(optSplit)), nil
+	case o.has(optPin):
+		pin := o.int(optPin)
+		if take == 2 {
+			return fmt.Sprintf("%s%d-%d", heap, pin, pin+1), nil
+		}
+		return fmt.Sprintf("%s%d", heap, pin), nil
+	case take > 0:
+		return fmt.Sprintf("%s%d", heap, take), nil
+	}
+	return "", userErrorf("Say how many to take with the take option, like heap:%s take:1.", heap)
+}
+
+// moveInputError explains a move that could not be read or played.
+func moveInputError(err error, text string) error {
+	var me *engine.MoveError
+	switch {
+	case errors.As(err, &me):
+		return userErrorf("That move is not allowed: %s. Pick another move.", me.Reason)
+	case errors.Is(err, engine.ErrGameOver):
+		return userErrorf(msgOver)
+	case errors.Is(err, engine.ErrInvalid):
+		return userErrorf("nimbot cannot read the move %q: %s.", truncate(text, 40), err.Error())
+	}
+	return err
+}
+
+// play makes the user's move m in g and, against nimbot, nimbot's reply, in
+// one store.Commit together with the response, so nothing is half done and a
+// redelivered interaction cannot move twice.
+func (s *Service) play(r *request, g *store.Game, m engine.Move) (*discordgo.InteractionResponse, error) {
+	user := r.userID()
+	pos, err := g.Rules.Apply(g.Position, m)
+	if err != nil {
+		return nil, moveInputError(err, g.Rules.FormatMove(g.Position, m))
+	}
+	moves := []engine.Move{m}
+	next := *g
+	next.Position, next.Ply = pos, g.Ply+1
+	mover := user
+	if !g.Rules.Over(pos) && next.ToMove() == store.BotID {
+		var bm engine.Move
+		var cerr error
+		s.withRand(func(rng *rand.Rand) { bm, cerr = g.Rules.Choose(pos, g.Difficulty, rng) })
+		if cerr != nil {
+			return nil, fmt.Errorf("nimbot's reply in game %d: %w", g.ID, cerr)
+		}
+		if pos, err = g.Rules.Apply(pos, bm); err != nil {
+			return nil, fmt.Errorf("nimbot's reply %v in game %d: %w", bm, g.ID, err)
+		}
+		moves = append(moves, bm)
+		next.Position, next.Ply = pos, next.Ply+1
+		mover = store.BotID
+	}
+	s.settle(&next, mover, r.now)
+	return s.commitTurn(r, g, &next, moves, updateOrNew(r))
+}
+
+// settle fills in the status, winner and deadline of next, the game after a
+// move by mover.
+func (s *Service) settle(next *store.Game, mover string, now time.Time) {
+	if next.Rules.Over(next.Position) {
+		next.Status = store.Won
+		next.Winner = mover
+		if !next.Rules.LastMoverWins() {
+			next.Winner = other(next, mover)
+		}
+		next.Deadline = time.Time{}
+		return
+	}
+	next.Deadline = now.Add(s.turnTimeout(next))
+}
+
+func (s *Service) turnTimeout(g *store.Game) time.Duration {
+	if g.TurnTimeout > 0 {
+		return g.TurnTimeout
+	}
+	if vsBot(g) {
+		return s.cfg.BotTurn
+	}
+	return s.cfg.PeopleTurn
+}
+
+// commitTurn stores the turn from g to next and answers with the new board.
+// The response is rendered before the commit, from the same data, and saved
+// with it.
+func (s *Service) commitTurn(r *request, g, next *store.Game, moves []engine.Move, t discordgo.InteractionResponseType) (*discordgo.InteractionResponse, error) {
+	old, err := s.db.Moves(r.ctx, g.ID)
+	if err != nil {
+		return nil, fmt.Errorf("load moves of game %d: %w", g.ID, err)
+	}
+	all := append([]store.Move(nil), old...)
+	for k, m := range moves {
+		ply := g.Ply + k
+		all = append(all, store.Move{GameID: g.ID, Ply: ply, Player: g.Players[ply%2], Move: m, At: r.now})
+	}
+	next.UpdatedAt = r.now
+	resp := board{g: next, moves: all, selected: -1}.response(t)
+	b, err := encodeResponse(resp)
+	if err != nil {
+		return nil, fmt.Errorf("encode response: %w", err)
+	}
+	_, err = s.db.Commit(r.ctx, store.Change{
+		GameID: g.ID, Ply: g.Ply, From: g.Status,
+		Moves: moves, Position: next.Position,
+		Status: next.Status, Winner: next.Winner, Deadline: next.Deadline,
+		Players:       playersChange(g, next),
+		InteractionID: r.i.ID, Response: b,
+	})
+	switch {
+	case errors.Is(err, store.ErrStale):
+		return nil, s.staleError(r, g.ID)
+	case errors.Is(err, store.ErrDuplicate):
+		saved, rerr := s.db.Response(r.ctx, r.i.ID)
+		if rerr != nil {
+			return nil, fmt.Errorf("duplicate interaction without a saved response: %w", rerr)
+		}
+		r.saved = true
+		return decodeResponse(saved)
+	case err != nil:
+		return nil, fmt.Errorf("commit turn of game %d: %w", g.ID, err)
+	}
+	r.saved = r.i.ID != ""
+	if len(moves) > 0 {
+		// Only the store knows whether a hint was recorded for the move just
+		// made (it marks the move hinted); read the moves back so this answer
+		// shows the 💡 at once. The copy saved for redelivery lacks that one
+		// mark: see the Requests section of the brief for HintUsed.
+		if stored, err := s.db.Moves(r.ctx, g.ID); err == nil && len(stored) == len(all) {
+			resp = board{g: next, moves: stored, selected: -1}.response(t)
+		}
+	}
+	return resp, nil
+}
+
+func playersChange(g, next *store.Game) *[2]string {
+	if g.Players == next.Players {
+		return nil
+	}
+	p := next.Players
+	return &p
+}
+
+// staleError explains why a commit found the game changed under it.
+func (s *Service) staleError(r *request, gameID int64) error {
+	g, err := s.db.Game(r.ctx, gameID)
+	if err == nil && g.Status.Finished() {
+		return userErrorf(msgOver)
+	}
+	return userErrorf(msgStale)
+}
+
+// resignButton resigns from the board.
+func (s *Service) resignButton(r *request) (*discordgo.InteractionResponse, error) {
+	g, err := s.gameParam(r)
+	if err != nil {
+		return nil, err
+	}
+	ply, err := r.intParam("ply")
+	if err != nil {
+		return nil, err
+	}
+	if int64(g.Ply) != ply && !g.Status.Finished() {
+		return nil, userErrorf(msgStale)
+	}
+	return s.resign(r, g)
+}
+
+// resignCommand resigns the channel's game.
+func (s *Service) resignCommand(r *request) (*discordgo.InteractionResponse, error) {
+	g, err := s.channelGame(r)
+	if err != nil {
+		return nil, err
+	}
+	return s.resign(r, g)
+}
+
+// resign ends g with the other player as the winner. A player may resign on
+// either player's turn.
+func (s *Service) resign(r *request, g *store.Game) (*discordgo.InteractionResponse, error) {
+	user := r.userID()
+	switch {
+	case g.Status.Finished():
+		return nil, userErrorf(msgOver)
+	case user != g.Players[0] && user != g.Players[1]:
+		return nil, userErrorf(msgNotPlaying)
+	case g.Status == store.Pending:
+		return nil, userErrorf("The challenge has not been accepted yet, so there is nothing to resign. Use /nim end to withdraw it.")
+	}
+	next := *g
+	next.Status, next.Winner, next.Deadline = store.Resigned, other(g, user), time.Time{}
+	return s.commitTurn(r, g, &next, nil, updateOrNew(r))
+}
+
+// end stops the channel's game without a winner: a player may, and so may a
+// member who can manage messages (a moderator clearing a stuck channel).
+func (s *Service) end(r *request) (*discordgo.InteractionResponse, error) {
+	g, err := s.channelGame(r)
+	if err != nil {
+		return nil, err
+	}
+	user := r.userID()
+	mod := r.i.Member != nil && r.i.Member.Permissions&discordgo.PermissionManageMessages != 0
+	if user != g.Players[0] && user != g.Players[1] && user != g.CreatedBy && !mod {
+		return nil, userErrorf("Only the players, or members who can manage messages, can end this game.")
+	}
+	next := *g
+	next.Status, next.Winner, next.Deadline = store.Ended, "", time.Time{}
+	return s.commitTurn(r, g, &next, nil, discordgo.InteractionResponseChannelMessageWithSource)
+}
+
+// status posts the channel's board again, as a new message that becomes the
+// board (BoardSent records it).
+func (s *Service) status(r *request) (*discordgo.InteractionResponse, error) {
+	g, err := s.channelGame(r)
+	if err != nil {
+		return nil, err
+	}
+	b, err := s.loadBoard(r, g)
+	if err != nil {
+		return nil, err
+	}
+	return b.response(discordgo.InteractionResponseChannelMessageWithSource), nil
+}
+
+// modal is a one-field modal.
+func modal(customID, title, label, placeholder string, maxLen int) *discordgo.InteractionResponse {
+	return &discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseModal,
+		Data: &discordgo.InteractionResponseData{
+			CustomID: customID,
+			Title:    truncate(title, 45),
+			Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+				discordgo.TextInput{CustomID: "value", Label: truncate(label, 45), Style: discordgo.TextInputShort,
+					Placeholder: truncate(placeholder, 100), Required: true, MinLength: 1, MaxLength: maxLen},
+			}}},
+		},
+	}
+}
+
+// modalValue is the first text input's value of a modal submit.
+func modalValue(i *discordgo.Interaction) string {
+	for _, c := range i.ModalSubmitData().Components {
+		row, ok := c.(*discordgo.ActionsRow)
+		if !ok {
+			continue
+		}
+		for _, cc := range row.Components {
+			if ti, ok := cc.(*discordgo.TextInput); ok {
+				return ti.Value
+			}
+		}
+	}
+	return ""
+}

@@ -1,0 +1,424 @@
+package commands
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"nimbot/engine"
+	"nimbot/store"
+)
+
+// start answers /nim start: a game against nimbot at once, or a challenge
+// to the opponent named.
+func (s *Service) start(r *request) (*discordgo.InteractionResponse, error) {
+	o := subOptions(r.i)
+	user := r.userID()
+	if err := s.checkChannelFree(r); err != nil {
+		return nil, err
+	}
+	rules, pos, err := s.startPosition(o)
+	if err != nil {
+		return nil, err
+	}
+	opponent, err := s.opponent(r, o)
+	if err != nil {
+		return nil, err
+	}
+	g := &store.Game{
+		GuildID: r.i.GuildID, ChannelID: r.i.ChannelID,
+		Rules: rules, Start: pos, Position: pos,
+		CreatedBy: user,
+	}
+	first := o.str(optFirst)
+	if first == "" {
+		first = firstRandom
+	}
+	meFirst := first == firstMe
+	if first == firstRandom {
+		s.withRand(func(rng *rand.Rand) { meFirst = rng.IntN(2) == 0 })
+	}
+	g.Players = [2]string{user, opponent}
+	if !meFirst {
+		g.Players = [2]string{opponent, user}
+	}
+	if opponent == store.BotID {
+		d := engine.Difficulty(o.str(optDifficulty))
+		if d == "" {
+			d = engine.Medium
+		}
+		if !validDifficulty(d) {
+			return nil, userErrorf("There is no difficulty %q: choose easy, medium, hard or perfect.", truncate(string(d), 20))
+		}
+		if o.has(optHints) {
+			return nil, userErrorf("Hints are always on against nimbot; the hints option is for games between people. Leave it out.")
+		}
+		g.Difficulty, g.Hints, g.Status = d, true, store.Active
+		g.TurnTimeout = s.cfg.BotTurn
+		g.Deadline = r.now.Add(g.TurnTimeout)
+	} else {
+		if o.has(optDifficulty) {
+			return nil, userErrorf("Difficulty sets how well nimbot plays; it does not apply when you challenge a person. Leave it out.")
+		}
+		if err := s.checkCooldown(r); err != nil {
+			return nil, err
+		}
+		g.Hints, g.Status = o.boolOr(optHints, true), store.Pending
+		g.TurnTimeout = s.cfg.PeopleTurn
+		g.Deadline = r.now.Add(s.cfg.ChallengeTTL)
+	}
+	return s.create(r, g)
+}
+
+func validDifficulty(d engine.Difficulty) bool {
+	for _, x := range engine.Difficulties() {
+		if x == d {
+			return true
+		}
+	}
+	return false
+}
+
+// create stores a new game and posts its board as a new message; against
+// nimbot, when nimbot moves first, its opening move is made at once.
+func (s *Service) create(r *request, g *store.Game) (*discordgo.InteractionResponse, error) {
+	err := s.db.CreateGame(r.ctx, g)
+	var busy *store.BusyError
+	switch {
+	case errors.As(err, &busy):
+		return nil, busyError(busy.Game)
+	case errors.Is(err, store.ErrChannelBusy):
+		return nil, userErrorf("This channel already has a game. Use /nim status to see it, or /nim end to end it.")
+	case err != nil:
+		return nil, fmt.Errorf("create game: %w", err)
+	}
+	newMessage := discordgo.InteractionResponseChannelMessageWithSource
+	if g.Status == store.Active && g.ToMove() == store.BotID {
+		var bm engine.Move
+		var cerr error
+		s.withRand(func(rng *rand.Rand) { bm, cerr = g.Rules.Choose(g.Position, g.Difficulty, rng) })
+		if cerr != nil {
+			return nil, fmt.Errorf("nimbot's opening move in game %d: %w", g.ID, cerr)
+		}
+		pos, err := g.Rules.Apply(g.Position, bm)
+		if err != nil {
+			return nil, fmt.Errorf("nimbot's opening move %v in game %d: %w", bm, g.ID, err)
+		}
+		next := *g
+		next.Position, next.Ply = pos, 1
+		s.settle(&next, store.BotID, r.now)
+		return s.commitTurn(r, g, &next, []engine.Move{bm}, newMessage)
+	}
+	return board{g: g, selected: -1}.response(newMessage), nil
+}
+
+// checkChannelFree refuses a second game in a channel, linking to the first.
+func (s *Service) checkChannelFree(r *request) error {
+	g, err := s.db.ChannelGame(r.ctx, r.i.ChannelID)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return nil
+	case err != nil:
+		return fmt.Errorf("load channel game: %w", err)
+	}
+	return busyError(g)
+}
+
+// busyError points at the channel's game.
+func busyError(g *store.Game) error {
+	what := "game"
+	if g.Status == store.Pending {
+		what = "challenge"
+	}
+	if g.MessageID == "" {
+		return userErrorf("This channel already has a %s (game #%d). Finish it, or use /nim status to see it and /nim end to end it.", what, g.ID)
+	}
+	return userErrorf("This channel already has a %s: %s — finish it first, or use /nim end to end it. One game per channel; a thread works too.", what, messageLink(g))
+}
+
+// messageLink is the Discord link to a game's board.
+func messageLink(g *store.Game) string {
+	guild := g.GuildID
+	if guild == "" {
+		guild = "@me"
+	}
+	return fmt.Sprintf("https://discord.com/channels/%s/%s/%s", guild, g.ChannelID, g.MessageID)
+}
+
+// opponent returns the challenged user's id, or BotID.
+func (s *Service) opponent(r *request, o options) (string, error) {
+	id := o.str(optOpponent)
+	if id == "" {
+		return store.BotID, nil
+	}
+	if id == r.userID() {
+		return "", userErrorf("You cannot challenge yourself. Pick someone else, or leave opponent empty to play nimbot.")
+	}
+	if id == r.i.AppID {
+		return store.BotID, nil
+	}
+	if d := r.i.ApplicationCommandData(); d.Resolved != nil {
+		if u := d.Resolved.Users[id]; u != nil && u.Bot {
+			return "", userErrorf("%s is a bot and cannot play. Challenge a person, or leave opponent empty to play nimbot.", name(id))
+		}
+	}
+	return id, nil
+}
+
+// checkCooldown keeps one user from flooding a channel with challenges.
+func (s *Service) checkCooldown(r *request) error {
+	last, err := s.db.LastGameBy(r.ctx, r.i.GuildID, r.userID())
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return nil
+	case err != nil:
+		return fmt.Errorf("last game by user: %w", err)
+	}
+	if vsBot(last) {
+		return nil
+	}
+	if wait := last.CreatedAt.Add(s.cfg.ChallengeCooldown).Sub(r.now); wait > 0 {
+		return userErrorf("You challenged someone %s ago. Wait %s before the next challenge, or play nimbot meanwhile (leave opponent empty).",
+			roundDuration(r.now.Sub(last.CreatedAt)), roundDuration(wait))
+	}
+	return nil
+}
+
+func roundDuration(d time.Duration) string {
+	if d < time.Second {
+		d = time.Second
+	}
+	return d.Round(time.Second).String()
+}
+
+// startPosition reads the rules and the opening position from /nim start's
+// options.
+func (s *Service) startPosition(o options) (engine.Rules, engine.Position, error) {
+	variant := engine.Variant(o.str(optVariant))
+	if variant == "" {
+		variant = engine.Nim
+	}
+	rules := engine.Rules{Variant: variant, Misere: o.boolOr(optMisere, variant == engine.TwentyOne)}
+	if o.has(optK) {
+		rules.K = int(o.int(optK))
+	}
+	if o.has(optTarget) {
+		rules.Target = int(o.int(optTarget))
+	}
+	if set := strings.TrimSpace(o.str(optSet)); set != "" {
+		vals, err := engine.ParseHeaps(set)
+		if err != nil {
+			return rules, engine.Position{}, userErrorf("nimbot cannot read the set %q: write the amounts you may take, like \"1,3,4\".", truncate(set, 40))
+		}
+		for _, v := range vals {
+			rules.Set = append(rules.Set, int(v))
+		}
+	}
+	rules, err := rules.Normalize()
+	if err != nil {
+		return rules, engine.Position{}, userErrorf("Those rules do not work: %s.", err.Error())
+	}
+	heaps, err := s.parseStartHeaps(rules, o.str(optHeaps))
+	if err != nil {
+		return rules, engine.Position{}, err
+	}
+	pos, err := rules.Start(heaps)
+	switch {
+	case errors.Is(err, engine.ErrTooLarge):
+		return rules, pos, userErrorf("That position is too large: %s. Use fewer or smaller heaps.", err.Error())
+	case errors.Is(err, engine.ErrInvalid):
+		return rules, pos, userErrorf("That position does not work: %s.", err.Error())
+	case err != nil:
+		return rules, pos, fmt.Errorf("start position: %w", err)
+	}
+	if rules.Over(pos) {
+		return rules, pos, userErrorf("That position has no move left to make. Start with at least one stone to take.")
+	}
+	return rules, pos, nil
+}
+
+// defaultHeaps are the heaps a game starts with when none are given.
+func defaultHeaps(v engine.Variant) []int64 {
+	switch v {
+	case engine.TwentyOne:
+		return nil // the count starts at 0
+	case engine.Fibonacci:
+		return []int64{20}
+	case engine.Wythoff:
+		return []int64{4, 7}
+	}
+	return []int64{3, 4, 5}
+}
+
+// parseStartHeaps reads the heaps option: sizes like "3 4 5", or "random"
+// with an optional count.
+func (s *Service) parseStartHeaps(rules engine.Rules, text string) ([]int64, error) {
+	text = strings.TrimSpace(strings.ToLower(text))
+	if text == "" {
+		return defaultHeaps(rules.Variant), nil
+	}
+	if f := strings.Fields(text); f[0] == "random" {
+		count := 3
+		if len(f) > 2 {
+			return nil, userErrorf("Write \"random\" or \"random 4\" (a count of heaps), not %q.", truncate(text, 40))
+		}
+		if len(f) == 2 {
+			n, err := strconv.Atoi(f[1])
+			if err != nil || n < 1 {
+				return nil, userErrorf("%q is not a count of heaps: write \"random 4\" for four random heaps.", truncate(f[1], 20))
+			}
+			count = n
+		}
+		return s.randomHeaps(rules, count)
+	}
+	heaps, err := engine.ParseHeaps(text)
+	if err != nil {
+		return nil, userErrorf("nimbot cannot read the heaps %q: write sizes separated by spaces, like \"3 4 5\", or \"random 4\".", truncate(text, 40))
+	}
+	if len(heaps) > maxBoardHeaps {
+		return nil, userErrorf("That is %d heaps; a board holds at most %d. Use fewer heaps.", len(heaps), maxBoardHeaps)
+	}
+	for i, h := range heaps {
+		if h > maxBoardHeap {
+			return nil, userErrorf("Heap %s has %d; a board shows heaps of at most %d. Use smaller heaps (try /nim analyze for big positions).", engine.HeapLabel(i), h, maxBoardHeap)
+		}
+	}
+	return heaps, nil
+}
+
+// randomHeaps draws count heaps the engine can play perfectly.
+func (s *Service) randomHeaps(rules engine.Rules, count int) ([]int64, error) {
+	switch rules.Variant {
+	case engine.Wythoff:
+		count = 2
+	case engine.TwentyOne, engine.Fibonacci:
+		count = 1
+	}
+	if count > maxBoardHeaps {
+		return nil, userErrorf("That is %d heaps; a board holds at most %d. Ask for fewer, like \"random 4\".", count, maxBoardHeaps)
+	}
+	lim := rules.Limits()
+	if lim.MaxHeaps > 0 && count > lim.MaxHeaps {
+		return nil, userErrorf("%s is played perfectly with at most %d heaps. Ask for fewer.", rules.Name(), lim.MaxHeaps)
+	}
+	top := int64(15)
+	if rules.Variant == engine.Fibonacci {
+		top = 60
+	}
+	if lim.MaxHeap > 0 {
+		top = min(top, lim.MaxHeap)
+	}
+	if lim.MaxTotal > 0 {
+		top = min(top, lim.MaxTotal/int64(count))
+	}
+	if top < 1 {
+		return nil, userErrorf("%s cannot be played perfectly with %d heaps. Ask for fewer.", rules.Name(), count)
+	}
+	heaps := make([]int64, count)
+	s.withRand(func(rng *rand.Rand) {
+		if rules.Variant == engine.TwentyOne {
+			t := rules.Target
+			if t == 0 {
+				t = 21
+			}
+			heaps[0] = int64(rng.IntN(max(1, t/2)))
+			return
+		}
+		lo := int64(1)
+		if rules.Variant == engine.Fibonacci {
+			lo = min(10, top)
+		}
+		for i := range heaps {
+			heaps[i] = lo + rng.Int64N(top-lo+1)
+		}
+	})
+	return heaps, nil
+}
+
+// accept starts a challenged game.
+func (s *Service) accept(r *request) (*discordgo.InteractionResponse, error) {
+	g, err := s.challenge(r)
+	if err != nil {
+		return nil, err
+	}
+	next := *g
+	next.Status = store.Active
+	next.Deadline = r.now.Add(s.turnTimeout(g))
+	return s.commitTurn(r, g, &next, nil, discordgo.InteractionResponseUpdateMessage)
+}
+
+// decline turns a challenge down.
+func (s *Service) decline(r *request) (*discordgo.InteractionResponse, error) {
+	g, err := s.challenge(r)
+	if err != nil {
+		return nil, err
+	}
+	next := *g
+	next.Status, next.Deadline = store.Declined, time.Time{}
+	return s.commitTurn(r, g, &next, nil, discordgo.InteractionResponseUpdateMessage)
+}
+
+// challenge loads the pending game a button names and checks that the user
+// is the one challenged.
+func (s *Service) challenge(r *request) (*store.Game, error) {
+	g, err := s.gameParam(r)
+	if err != nil {
+		return nil, err
+	}
+	challenged := other(g, g.CreatedBy)
+	switch {
+	case g.Status == store.Active:
+		return nil, userErrorf("This challenge was already accepted; the game is on.")
+	case g.Status.Finished():
+		return nil, userErrorf("This challenge is over (%s). Start a new one with /nim start.", g.Status)
+	case r.userID() == g.CreatedBy:
+		return nil, userErrorf("This is your own challenge: only %s can accept or decline it. To withdraw it, use /nim end.", name(challenged))
+	case r.userID() != challenged:
+		return nil, userErrorf("This challenge is for %s; only they can accept or decline it. Start your own with /nim start.", name(challenged))
+	}
+	return g, nil
+}
+
+// rematch starts the same game again with the other player first: against
+// nimbot at once, against a person as a new challenge.
+func (s *Service) rematch(r *request) (*discordgo.InteractionResponse, error) {
+	g, err := s.gameParam(r)
+	if err != nil {
+		return nil, err
+	}
+	user := r.userID()
+	switch {
+	case !g.Status.Finished():
+		return nil, userErrorf("This game is still going; a rematch is offered when it ends.")
+	case g.Status == store.Declined || g.Status == store.Expired:
+		return nil, userErrorf("That challenge never started, so there is nothing to rematch. Use /nim start.")
+	case user != g.Players[0] && user != g.Players[1]:
+		return nil, userErrorf("Only the players can ask for a rematch. Start your own game with /nim start.")
+	}
+	if err := s.checkChannelFree(r); err != nil {
+		return nil, err
+	}
+	n := &store.Game{
+		GuildID: r.i.GuildID, ChannelID: r.i.ChannelID,
+		Rules: g.Rules, Start: g.Start, Position: g.Start,
+		Players:    [2]string{g.Players[1], g.Players[0]},
+		Difficulty: g.Difficulty, Hints: g.Hints,
+		TurnTimeout: g.TurnTimeout, CreatedBy: user,
+	}
+	if n.TurnTimeout == 0 {
+		n.TurnTimeout = s.turnTimeout(g)
+	}
+	if vsBot(g) {
+		n.Status = store.Active
+		n.Deadline = r.now.Add(n.TurnTimeout)
+	} else {
+		n.Status = store.Pending
+		n.Deadline = r.now.Add(s.cfg.ChallengeTTL)
+	}
+	return s.create(r, n)
+}
