@@ -1,0 +1,270 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+func init() {
+	variants[Kayles] = func(r Rules) game { return kaylesGame{misere: r.Misere} }
+}
+
+// kaylesGame is Kayles: rows of pins; a move knocks down one pin or two
+// neighbouring pins, which may split a row in two.
+//
+// Normal play sums the rows' Grundy values (kaylesG) by XOR. Misère play has
+// no closed form — the misère Nim rule on the Grundy values is wrong here (a
+// row of 8 is a win for the mover, rows of 1 and 5 a loss) — so it is solved
+// by an exhaustive memoized search (search.go), within kaylesMisereMaxTotal
+// pins.
+type kaylesGame struct{ misere bool }
+
+func (g kaylesGame) name() string {
+	if g.misere {
+		return "Misère Kayles"
+	}
+	return "Kayles"
+}
+
+// kaylesPeriodStart is where the Grundy values become periodic: from n = 71
+// on, g(n) = kaylesPeriod[n mod 12]. Below it they come from the recurrence.
+const kaylesPeriodStart = 71
+
+// kaylesPeriod is the period-12 tail of the Kayles Grundy values (Guy and
+// Smith); kaylesGrundy in the tests checks it against the recurrence.
+var kaylesPeriod = [12]int64{4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 2, 7}
+
+// kaylesSmall holds g(n) for n < kaylesPeriodStart, by the mex recurrence:
+// g(n) is the least value not among g(a) ⊕ g(b) for a + b = n−1 or n−2.
+var kaylesSmall = func() [kaylesPeriodStart]int64 {
+	var g [kaylesPeriodStart]int64
+	for n := 1; n < kaylesPeriodStart; n++ {
+		seen := map[int64]bool{}
+		for t := 1; t <= 2 && t <= n; t++ {
+			for a := 0; a <= n-t; a++ {
+				seen[g[a]^g[n-t-a]] = true
+			}
+		}
+		for seen[g[n]] {
+			g[n]++
+		}
+	}
+	return g
+}()
+
+// kaylesG is the Grundy value of a row of n pins.
+func kaylesG(n int64) int64 {
+	if n < kaylesPeriodStart {
+		return kaylesSmall[n]
+	}
+	return kaylesPeriod[n%12]
+}
+
+func (g kaylesGame) check(p Position) error {
+	if g.misere {
+		// Rows stay small enough for the search's byte-sized row lengths.
+		return checkShape(g.name(), p, maxHeapsClosed, kaylesMisereMaxRow)
+	}
+	return checkShape(g.name(), p, maxHeapsClosed, MaxHeapSize)
+}
+
+func (g kaylesGame) limits() Limits {
+	if g.misere {
+		return Limits{MaxHeaps: kaylesMisereMaxTotal, MaxHeap: kaylesMisereMaxTotal, MaxTotal: kaylesMisereMaxTotal}
+	}
+	return Limits{MaxHeaps: maxHeapsClosed, MaxHeap: MaxHeapSize}
+}
+
+func (g kaylesGame) over(p Position) bool { return allZero(p.Heaps) }
+
+func (g kaylesGame) legal(p Position) []Move {
+	var ms []Move
+	for i, n := range p.Heaps {
+		for t := int64(1); t <= 2 && t <= n; t++ {
+			for j := int64(0); j <= n-t; j++ {
+				ms = append(ms, Move{Kind: Knock, Heap: i, Take: t, Parts: [2]int64{j, n - t - j}})
+			}
+		}
+	}
+	return ms
+}
+
+func (g kaylesGame) validate(p Position, m Move) error {
+	if m.Kind != Knock {
+		return moveErr(m, "%s: knock down one pin or two neighbouring pins of one row (like B4 or B4-5)", g.name())
+	}
+	if m.Heap < 0 || m.Heap >= len(p.Heaps) {
+		return moveErr(m, "%s: there is no row %s (%s)", g.name(), HeapLabel(m.Heap), strings.ReplaceAll(labelRange(len(p.Heaps)), "heap", "row"))
+	}
+	row, n := HeapLabel(m.Heap), p.Heaps[m.Heap]
+	if n == 0 {
+		return moveErr(m, "%s: row %s has no pins standing", g.name(), row)
+	}
+	if m.Take != 1 && m.Take != 2 {
+		return moveErr(m, "%s: knock down one pin or two neighbouring pins, not %d", g.name(), m.Take)
+	}
+	first := m.Parts[0] + 1 // pins are numbered from 1
+	if m.Parts[0] < 0 {
+		return moveErr(m, "%s: pins are numbered from 1, not %d", g.name(), first)
+	}
+	if m.Take == 1 && first > n {
+		return moveErr(m, "%s: pin %d is not standing in row %s (it has %d)", g.name(), first, row, n)
+	}
+	if m.Take == 2 && first+1 > n {
+		return moveErr(m, "%s: pins %d and %d are not both standing in row %s (it has %d)", g.name(), first, first+1, row, n)
+	}
+	if right := n - m.Take - m.Parts[0]; m.Parts[1] != right {
+		return moveErr(m, "%s: knocking down %s of row %s leaves %d and %d pins, not %d and %d",
+			g.name(), kaylesPins(m), row, m.Parts[0], right, m.Parts[0], m.Parts[1])
+	}
+	return nil
+}
+
+// kaylesPins names the pins a knock takes, numbered from 1: "pin 4", "pins 4 and 5".
+func kaylesPins(m Move) string {
+	if m.Take == 2 {
+		return fmt.Sprintf("pins %d and %d", m.Parts[0]+1, m.Parts[0]+2)
+	}
+	return fmt.Sprintf("pin %d", m.Parts[0]+1)
+}
+
+func (g kaylesGame) apply(p Position, m Move) Position {
+	p.Heaps[m.Heap] = m.Parts[0]
+	if m.Parts[1] > 0 {
+		p.Heaps = slices.Insert(p.Heaps, m.Heap+1, m.Parts[1])
+	}
+	return p
+}
+
+func (g kaylesGame) moverWins(p Position) bool {
+	if g.misere {
+		return kaylesMisereWins(p.Heaps)
+	}
+	return kaylesXOR(p.Heaps) != 0
+}
+
+func kaylesXOR(rows []int64) int64 {
+	var x int64
+	for _, n := range rows {
+		x ^= kaylesG(n)
+	}
+	return x
+}
+
+func (g kaylesGame) winning(p Position, max int) ([]Move, int64) {
+	if g.misere {
+		return kaylesMisereWinning(p, max)
+	}
+	x := kaylesXOR(p.Heaps)
+	if x == 0 {
+		return nil, 0
+	}
+	var ms []Move
+	var count int64
+	for i, n := range p.Heaps {
+		r := x ^ kaylesG(n) // what the rest of row i must be worth
+		for t := int64(1); t <= 2 && t <= n; t++ {
+			js, c := kaylesSplits(n-t, r, max-len(ms))
+			count += c
+			for _, j := range js {
+				ms = append(ms, Move{Kind: Knock, Heap: i, Take: t, Parts: [2]int64{j, n - t - j}})
+			}
+		}
+	}
+	return ms, count
+}
+
+// kaylesSplits counts the ways to leave m pins as rows j and m−j (0 ≤ j ≤ m)
+// with g(j) ⊕ g(m−j) = w, and lists the first max values of j in increasing
+// order. Where both rows are past the period start, only j mod 12 matters,
+// so a long row's middle is counted by residue class instead of walked.
+func kaylesSplits(m, w int64, max int) ([]int64, int64) {
+	var js []int64
+	var count int64
+	hit := func(j int64) {
+		count++
+		if len(js) < max {
+			js = append(js, j)
+		}
+	}
+	const p = kaylesPeriodStart
+	if m < 2*p+24 {
+		for j := int64(0); j <= m; j++ {
+			if kaylesG(j)^kaylesG(m-j) == w {
+				hit(j)
+			}
+		}
+		return js, count
+	}
+	for j := int64(0); j < p; j++ {
+		if kaylesG(j)^kaylesG(m-j) == w {
+			hit(j)
+		}
+	}
+	// The middle, p ≤ j ≤ m−p, by residue class.
+	lo, hi := int64(p), m-p
+	var match [12]bool
+	any := false
+	for c := int64(0); c < 12; c++ {
+		if kaylesPeriod[c]^kaylesPeriod[((m-c)%12+12)%12] == w {
+			match[c] = true
+			any = true
+			first := lo + ((c-lo)%12+12)%12 // the least j ≥ lo with j ≡ c
+			if first <= hi {
+				count += (hi-first)/12 + 1
+			}
+		}
+	}
+	if any {
+		for j := lo; j <= hi && len(js) < max; j++ {
+			if match[j%12] {
+				js = append(js, j)
+			}
+		}
+	}
+	for j := m - p + 1; j <= m; j++ {
+		if kaylesG(j)^kaylesG(m-j) == w {
+			hit(j)
+		}
+	}
+	return js, count
+}
+
+func (g kaylesGame) explain(p Position) Explanation {
+	if g.misere {
+		return kaylesMisereExplain(p)
+	}
+	x := kaylesXOR(p.Heaps)
+	ex := Explanation{Theory: "Grundy values", Table: kaylesGrundyTable(p.Heaps)}
+	step := func(format string, args ...any) { ex.Steps = append(ex.Steps, fmt.Sprintf(format, args...)) }
+	step("Each row is worth a Nim heap of its Grundy value: the least value not reachable by knocking one or two pins, where a split row is worth the XOR of its parts.")
+	step("The values are periodic from 71 pins on, with period 12 (4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 2, 7 for n mod 12 = 0…11); shorter rows follow the recurrence.")
+	step("The XOR of the rows' values is %d.", x)
+	if x == 0 {
+		step("The XOR is 0, so the player to move loses: every knock changes one row's value and makes it non-zero, and the opponent can always make it 0 again.")
+		return ex
+	}
+	step("The XOR is not 0, so the player to move wins by knocking pins so that the row's remains are worth the XOR of the other rows.")
+	ms, n := g.winning(p, 3)
+	for _, m := range ms {
+		a, b := m.Parts[0], m.Parts[1]
+		step("Knock down %s of row %s, leaving %d and %d (values %d ⊕ %d = %d).", kaylesPins(m), HeapLabel(m.Heap), a, b, kaylesG(a), kaylesG(b), kaylesG(a)^kaylesG(b))
+	}
+	if n > int64(len(ms)) {
+		step("There are %d winning moves in all.", n)
+	}
+	return ex
+}
+
+// kaylesGrundyTable is one line per row: its length and Grundy value, with
+// the XOR under the rule.
+func kaylesGrundyTable(rows []int64) *Table {
+	t := &Table{Header: []string{"row", "pins", "Grundy value"}}
+	for i, n := range rows {
+		t.Rows = append(t.Rows, []string{HeapLabel(i), strconv.FormatInt(n, 10), strconv.FormatInt(kaylesG(n), 10)})
+	}
+	t.Total = []string{"XOR", "", strconv.FormatInt(kaylesXOR(rows), 10)}
+	return t
+}
