@@ -1,12 +1,324 @@
 // Command nimbot hosts games of Nim and its relatives in Discord channels.
+//
+// Usage:
+//
+//	nimbot              run on Discord's gateway (needs DISCORD_TOKEN)
+//	nimbot serve        run as an HTTP Interactions Endpoint (HTTP_ADDR)
+//	nimbot play         play in the terminal, no Discord needed
+//	nimbot analyze ...  analyze a position
+//	nimbot backup PATH  copy the database to PATH while it is in use
+//
+// Settings come from the environment and from a .env file in the working
+// directory (see .env.example). main.go is wiring only.
 package main
 
 import (
+	"context"
+	"crypto/ed25519"
+	"encoding/hex"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
 	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/joho/godotenv"
+
+	"nimbot/bot"
+	"nimbot/commands"
+	"nimbot/store"
 )
 
+// shutdownGrace bounds how long in-flight interactions get to finish.
+const shutdownGrace = 20 * time.Second
+
+const usageText = `Usage:
+  nimbot              run the bot on Discord's gateway (needs DISCORD_TOKEN)
+  nimbot serve        run as an HTTP Interactions Endpoint on HTTP_ADDR (default :8080)
+  nimbot play         play in the terminal: no Discord account or token needed
+  nimbot analyze ...  who wins a position, every winning move and why (nimbot analyze -h)
+  nimbot backup PATH  copy the database to PATH, safely, while the bot runs
+
+Settings come from the environment or a .env file; see .env.example.
+`
+
+const noTokenText = `nimbot: DISCORD_TOKEN is not set.
+
+To run nimbot on Discord:
+  1. Open https://discord.com/developers/applications and click "New Application".
+  2. On "General Information", copy the Application ID.
+     On "Bot", click "Reset Token" and copy the token (it is shown once).
+  3. Copy .env.example to .env and fill in:
+       DISCORD_TOKEN=<the token>
+       DISCORD_APP_ID=<the Application ID>
+  4. Invite the bot to a server: "Installation" → Guild Install with the scopes
+     "bot" and "applications.commands" and the permissions Send Messages,
+     Embed Links and Read Message History; open the install link.
+  5. go run .
+
+To try nimbot without Discord, play in the terminal:
+  go run . play
+`
+
+type config struct {
+	Token, AppID, PublicKey, DevGuildID string
+	DatabasePath, Synchronous           string
+	HTTPAddr                            string
+	BotTurn, PeopleTurn                 time.Duration
+	LogLevel                            slog.Level
+}
+
 func main() {
-	fmt.Fprintln(os.Stderr, "nimbot: under construction")
-	os.Exit(2)
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, in io.Reader, out, errOut io.Writer) int {
+	if err := godotenv.Load(); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		fmt.Fprintf(errOut, "nimbot: reading .env: %v\n", err)
+		return 1
+	}
+	cfg, err := loadConfig()
+	if err != nil {
+		fmt.Fprintf(errOut, "nimbot: %v\n", err)
+		return 2
+	}
+	log := slog.New(slog.NewTextHandler(errOut, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	cmd := ""
+	if len(args) > 0 {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "":
+		return exit(errOut, runGateway(ctx, cfg, log, errOut))
+	case "serve":
+		return exit(errOut, runServe(ctx, cfg, log))
+	case "play":
+		return exit(errOut, play(ctx, cfg, in, out))
+	case "analyze":
+		return analyze(args, out, errOut)
+	case "backup":
+		if len(args) != 1 {
+			fmt.Fprint(errOut, "nimbot: backup needs the destination file: nimbot backup PATH\n")
+			return 2
+		}
+		return exit(errOut, backup(ctx, cfg, args[0], out))
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(out, usageText)
+		return 0
+	default:
+		fmt.Fprintf(errOut, "nimbot: unknown command %q\n\n%s", cmd, usageText)
+		return 2
+	}
+}
+
+// errShown is an error whose message was already printed.
+var errShown = errors.New("error already shown")
+
+func exit(errOut io.Writer, err error) int {
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, errShown):
+	default:
+		fmt.Fprintf(errOut, "nimbot: %v\n", err)
+	}
+	return 1
+}
+
+func loadConfig() (config, error) {
+	cfg := config{
+		Token:        strings.TrimSpace(os.Getenv("DISCORD_TOKEN")),
+		AppID:        strings.TrimSpace(os.Getenv("DISCORD_APP_ID")),
+		PublicKey:    strings.TrimSpace(os.Getenv("DISCORD_PUBLIC_KEY")),
+		DevGuildID:   strings.TrimSpace(os.Getenv("DEV_GUILD_ID")),
+		DatabasePath: envOr("DATABASE_PATH", "./nimbot.db"),
+		Synchronous:  strings.ToUpper(envOr("DATABASE_SYNCHRONOUS", "FULL")),
+		HTTPAddr:     envOr("HTTP_ADDR", ":8080"),
+	}
+	// A token pasted with its "Bot " prefix would become "Bot Bot …".
+	cfg.Token = strings.TrimPrefix(cfg.Token, "Bot ")
+	if cfg.Synchronous != "FULL" && cfg.Synchronous != "NORMAL" {
+		return cfg, fmt.Errorf("DATABASE_SYNCHRONOUS must be FULL or NORMAL, not %q", cfg.Synchronous)
+	}
+	var err error
+	if cfg.BotTurn, err = envDuration("BOT_TURN_TIMEOUT", time.Hour); err != nil {
+		return cfg, err
+	}
+	if cfg.PeopleTurn, err = envDuration("PEOPLE_TURN_TIMEOUT", 24*time.Hour); err != nil {
+		return cfg, err
+	}
+	if err := cfg.LogLevel.UnmarshalText([]byte(envOr("LOG_LEVEL", "info"))); err != nil {
+		return cfg, fmt.Errorf("LOG_LEVEL must be debug, info, warn or error: %v", err)
+	}
+	return cfg, nil
+}
+
+func envOr(key, def string) string {
+	if v := strings.TrimSpace(os.Getenv(key)); v != "" {
+		return v
+	}
+	return def
+}
+
+func envDuration(key string, def time.Duration) (time.Duration, error) {
+	v := strings.TrimSpace(os.Getenv(key))
+	if v == "" {
+		return def, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("%s must be a positive duration like 1h or 30m, not %q", key, v)
+	}
+	return d, nil
+}
+
+func openStore(ctx context.Context, cfg config) (*store.DB, error) {
+	return store.Open(ctx, store.Config{Path: cfg.DatabasePath, Synchronous: cfg.Synchronous})
+}
+
+func newService(db *store.DB, cfg config, log *slog.Logger) *commands.Service {
+	return commands.New(commands.Config{DB: db, Log: log, BotTurn: cfg.BotTurn, PeopleTurn: cfg.PeopleTurn})
+}
+
+// runGateway runs until a signal: stop taking work, finish what is in
+// flight, close the session, then the store.
+func runGateway(ctx context.Context, cfg config, log *slog.Logger, errOut io.Writer) error {
+	if cfg.Token == "" {
+		fmt.Fprint(errOut, noTokenText)
+		return errShown
+	}
+	db, err := openStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	svc := newService(db, cfg, log)
+	session, err := bot.NewSession(cfg.Token)
+	if err != nil {
+		return err
+	}
+	gw := bot.NewGateway(bot.GatewayConfig{
+		Session: session, Service: svc, Commands: commands.Definitions(),
+		AppID: cfg.AppID, GuildID: cfg.DevGuildID, Log: log,
+	})
+	if err := gw.Open(ctx); err != nil {
+		session.Close()
+		return err
+	}
+	stopScheduler := startScheduler(svc, session, log)
+	log.Info("nimbot is running; press Ctrl+C to stop", "database", cfg.DatabasePath)
+
+	<-ctx.Done()
+	log.Info("shutting down")
+	stopScheduler()
+	shut, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	return gw.Close(shut)
+}
+
+// runServe answers Discord's HTTP POSTs until a signal, then lets the
+// requests in flight finish before the store closes.
+func runServe(ctx context.Context, cfg config, log *slog.Logger) error {
+	if cfg.PublicKey == "" {
+		return errors.New("serve needs DISCORD_PUBLIC_KEY (Developer Portal → your application → General Information → Public Key)")
+	}
+	key, err := hex.DecodeString(cfg.PublicKey)
+	if err != nil || len(key) != ed25519.PublicKeySize {
+		return errors.New("DISCORD_PUBLIC_KEY must be the 64 hex digits of the application's public key")
+	}
+	if cfg.Token == "" {
+		return errors.New("serve needs DISCORD_TOKEN too: board edits after a turn deadline go out by REST with the bot token")
+	}
+	db, err := openStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	svc := newService(db, cfg, log)
+	session, err := bot.NewSession(cfg.Token)
+	if err != nil {
+		return err
+	}
+	if cfg.AppID != "" {
+		n, err := bot.RegisterCommands(ctx, session, cfg.AppID, cfg.DevGuildID, commands.Definitions())
+		if err != nil {
+			return err
+		}
+		log.Info("registered commands", "count", n)
+	} else {
+		log.Warn("DISCORD_APP_ID is not set: commands were not registered")
+	}
+	h := bot.NewHTTP(bot.HTTPConfig{Service: svc, PublicKey: ed25519.PublicKey(key), Session: session, Health: db.Ping, Log: log})
+	srv := &http.Server{
+		Addr: cfg.HTTPAddr, Handler: h,
+		ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
+		WriteTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
+		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	ln, err := net.Listen("tcp", cfg.HTTPAddr)
+	if err != nil {
+		return err
+	}
+	stopScheduler := startScheduler(svc, session, log)
+	defer stopScheduler()
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	log.Info("serving Discord interactions", "addr", ln.Addr().String(), "path", "/interactions")
+
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	stopScheduler()
+	shut, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	return errors.Join(srv.Shutdown(shut), h.Wait(shut))
+}
+
+// startScheduler runs the deadline scheduler; the returned func stops it
+// and waits until its current pass is done.
+func startScheduler(svc bot.Service, session *discordgo.Session, log *slog.Logger) func() {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	s := &bot.Scheduler{Service: svc, Session: session, Log: log}
+	go func() { defer close(done); s.Run(ctx) }()
+	var once sync.Once
+	return func() { once.Do(func() { cancel(); <-done }) }
+}
+
+// play and analyze belong to package terminal, which is not wired in yet.
+func play(ctx context.Context, cfg config, in io.Reader, out io.Writer) error {
+	return errors.New("the terminal game is not available in this build yet")
+}
+
+func analyze(args []string, out, errOut io.Writer) int {
+	fmt.Fprintln(errOut, "nimbot: analyze is not available in this build yet")
+	return 1
+}
+
+func backup(ctx context.Context, cfg config, dest string, out io.Writer) error {
+	db, err := openStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := db.Backup(ctx, dest); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "backed up %s to %s\n", cfg.DatabasePath, dest)
+	return nil
 }

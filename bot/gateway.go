@@ -53,6 +53,7 @@ type Gateway struct {
 
 	mu       sync.Mutex
 	closing  bool
+	busy     int // interactions being answered, under mu
 	inflight sync.WaitGroup
 	remove   func()
 	appID    string
@@ -98,23 +99,39 @@ func (g *Gateway) Open(ctx context.Context) error {
 	return g.Register(ctx)
 }
 
-// Register overwrites the application's commands with cfg.Commands, in one
-// idempotent PUT (globally, or in cfg.GuildID).
+// Register overwrites the application's commands with cfg.Commands (see
+// RegisterCommands).
 func (g *Gateway) Register(ctx context.Context) error {
 	appID := g.appID
 	if appID == "" {
 		appID = g.cfg.AppID
 	}
-	cmds, err := g.cfg.Session.ApplicationCommandBulkOverwrite(appID, g.cfg.GuildID, g.cfg.Commands, discordgo.WithContext(ctx))
+	n, err := RegisterCommands(ctx, g.cfg.Session, appID, g.cfg.GuildID, g.cfg.Commands)
 	if err != nil {
-		return fmt.Errorf("registering commands: %w", safeErr(err))
+		return err
 	}
 	where := "globally"
 	if g.cfg.GuildID != "" {
 		where = "in guild " + g.cfg.GuildID
 	}
-	g.cfg.Log.Info("registered commands", "count", len(cmds), "where", where)
+	g.cfg.Log.Info("registered commands", "count", n, "where", where)
 	return nil
+}
+
+// RegisterCommands replaces the application's commands with cmds in one
+// idempotent PUT: globally, or in guildID when it is set (guild commands
+// update at once; global ones can take a while to reach every client). It
+// returns how many commands Discord now has.
+func RegisterCommands(ctx context.Context, s *discordgo.Session, appID, guildID string, cmds []*discordgo.ApplicationCommand) (int, error) {
+	if cmds == nil {
+		// A JSON null would be refused; an empty list removes every command.
+		cmds = []*discordgo.ApplicationCommand{}
+	}
+	got, err := s.ApplicationCommandBulkOverwrite(appID, guildID, cmds, discordgo.WithContext(ctx))
+	if err != nil {
+		return 0, fmt.Errorf("registering commands: %w", safeErr(err))
+	}
+	return len(got), nil
 }
 
 // Close stops taking interactions, waits until those in flight are answered
@@ -123,9 +140,13 @@ func (g *Gateway) Register(ctx context.Context) error {
 func (g *Gateway) Close(ctx context.Context) error {
 	g.mu.Lock()
 	g.closing = true
+	busy := g.busy
 	g.mu.Unlock()
 	if g.remove != nil {
 		g.remove()
+	}
+	if busy > 0 {
+		g.cfg.Log.Info("waiting for interactions in flight", "count", busy)
 	}
 	done := make(chan struct{})
 	go func() { g.inflight.Wait(); close(done) }()
@@ -139,6 +160,13 @@ func (g *Gateway) Close(ctx context.Context) error {
 	return errors.Join(err, g.cfg.Session.Close())
 }
 
+// InFlight reports how many interactions are being answered right now.
+func (g *Gateway) InFlight() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.busy
+}
+
 // onInteraction runs in its own goroutine per event (discordgo's default),
 // so interactions are answered concurrently; the store serialises moves.
 func (g *Gateway) onInteraction(s *discordgo.Session, ic *discordgo.InteractionCreate) {
@@ -148,8 +176,14 @@ func (g *Gateway) onInteraction(s *discordgo.Session, ic *discordgo.InteractionC
 		return
 	}
 	g.inflight.Add(1)
+	g.busy++
 	g.mu.Unlock()
-	defer g.inflight.Done()
+	defer func() {
+		g.mu.Lock()
+		g.busy--
+		g.mu.Unlock()
+		g.inflight.Done()
+	}()
 
 	i := ic.Interaction
 	first, late := g.r.answer(i)

@@ -6,6 +6,8 @@ import (
 	"net/url"
 
 	"github.com/bwmarrin/discordgo"
+
+	"nimbot/commands"
 )
 
 // Service is what bot needs from the product. *commands.Service implements it;
@@ -23,11 +25,10 @@ type Service interface {
 	Expire(ctx context.Context) ([]Edit, error)
 }
 
-// Edit is one board message to rewrite by REST, with no interaction to answer.
-type Edit struct {
-	ChannelID, MessageID string
-	Message              *discordgo.MessageEdit
-}
+// Edit is one board message to rewrite by REST, with no interaction to
+// answer. It is commands' own type, so that *commands.Service satisfies
+// Service as it is.
+type Edit = commands.Edit
 
 // safeErr returns err without the request URL a *url.Error carries: webhook
 // URLs hold interaction tokens, and tokens never go to a log.

@@ -1,0 +1,250 @@
+package bot_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"nimbot/commands"
+	"nimbot/store"
+)
+
+const testChannel = "1190000000000000010"
+
+// clock is the test's time, moved by hand so deadlines pass on demand.
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// env is one test's world: the real commands.Service on a real SQLite file,
+// the Discord stand-in, and a way to deliver interactions (gateway or HTTP).
+type env struct {
+	t       *testing.T
+	fd      *fakeDiscord
+	db      *store.DB
+	path    string
+	svc     *commands.Service
+	clock   *clock
+	p       *payloads
+	log     *slog.Logger
+	deliver func(payload json.RawMessage) *discordgo.InteractionResponse
+}
+
+// quietLog keeps the operator log out of test output unless -v.
+func quietLog(t *testing.T) *slog.Logger {
+	if testing.Verbose() {
+		return slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	return slog.New(slog.NewTextHandler(io.Discard, nil))
+}
+
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(b []byte) (int, error) {
+	w.t.Log(strings.TrimRight(string(b), "\n"))
+	return len(b), nil
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "nimbot.db")
+	clk := &clock{now: time.Now().UTC().Truncate(time.Second)}
+	db, err := store.Open(context.Background(), store.Config{Path: path, Now: clk.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	log := quietLog(t)
+	svc := commands.New(commands.Config{
+		DB: db, Now: clk.Now, Rand: rand.New(rand.NewPCG(1, 2)), Log: log,
+		BotTurn: time.Hour, PeopleTurn: 24 * time.Hour,
+	})
+	return &env{t: t, fd: newFakeDiscord(t), db: db, path: path, svc: svc, clock: clk, p: newPayloads(t, testChannel), log: log}
+}
+
+func tokenOf(t *testing.T, payload json.RawMessage) string {
+	t.Helper()
+	var hdr struct{ Token string }
+	if err := json.Unmarshal(payload, &hdr); err != nil {
+		t.Fatal(err)
+	}
+	return hdr.Token
+}
+
+// channelGame returns the channel's pending or active game.
+func (e *env) channelGame() *store.Game {
+	e.t.Helper()
+	g, err := e.db.ChannelGame(context.Background(), testChannel)
+	if err != nil {
+		e.t.Fatalf("channel game: %v", err)
+	}
+	return g
+}
+
+func (e *env) game(id int64) *store.Game {
+	e.t.Helper()
+	g, err := e.db.Game(context.Background(), id)
+	if err != nil {
+		e.t.Fatalf("game %d: %v", id, err)
+	}
+	return g
+}
+
+// messageOf returns the message a response to payload shows: the clicked
+// message for an update, the new one otherwise.
+func (e *env) messageOf(payload json.RawMessage, resp *discordgo.InteractionResponse) string {
+	e.t.Helper()
+	id := e.fd.Original(tokenOf(e.t, payload))
+	if id == "" {
+		e.t.Fatalf("response type %d shows no message", resp.Type)
+	}
+	return id
+}
+
+// start runs /nim start and returns the id of the message it posted.
+func (e *env) start(u user, opts ...opt) string {
+	e.t.Helper()
+	payload := e.p.command(u, "start", opts...)
+	resp := e.deliver(payload)
+	if resp.Type != discordgo.InteractionResponseChannelMessageWithSource || ephemeral(resp) {
+		e.t.Fatalf("/nim start: want a public message, got type %d: %s", resp.Type, describe(resp))
+	}
+	return e.messageOf(payload, resp)
+}
+
+// accept has u press Accept on a challenge and returns the board's message.
+func (e *env) accept(u user, challengeID string) string {
+	e.t.Helper()
+	msg := e.fd.Message(e.t, challengeID)
+	cid, _, ok := findControl(e.t, msg, "accept/")
+	if !ok {
+		e.t.Fatalf("no Accept button on the challenge: %s", msg)
+	}
+	payload := e.p.click(u, msg, cid)
+	resp := e.deliver(payload)
+	if ephemeral(resp) {
+		e.t.Fatalf("accept: %s", describe(resp))
+	}
+	return e.messageOf(payload, resp)
+}
+
+// move makes one move for u on the board by clicking as a person would: a
+// move button if the board shows one, else a heap first and then an amount.
+// It returns the response to the click that moved.
+func (e *env) move(u user, boardID string) *discordgo.InteractionResponse {
+	e.t.Helper()
+	msgID := boardID
+	for step := 0; step < 4; step++ {
+		msg := e.fd.Message(e.t, msgID)
+		cid, values, ok := findControl(e.t, msg, "move/", "play/", "heap/", "heapsel/")
+		if !ok {
+			e.t.Fatalf("no move control on message %s: %s", msgID, msg)
+		}
+		payload := e.p.click(u, msg, cid, values...)
+		resp := e.deliver(payload)
+		if strings.HasPrefix(cid, "move/") || strings.HasPrefix(cid, "play/") {
+			return resp
+		}
+		if ephemeral(resp) && len(resp.Data.Components) == 0 {
+			e.t.Fatalf("clicking %s: %s", cid, describe(resp))
+		}
+		msgID = e.messageOf(payload, resp)
+	}
+	e.t.Fatal("no move after four clicks")
+	return nil
+}
+
+// playOut plays game id to its end, each move by whoever is to move.
+func (e *env) playOut(id int64, boardID string, people ...user) *store.Game {
+	e.t.Helper()
+	byID := map[string]user{}
+	for _, u := range people {
+		byID[u.ID] = u
+	}
+	for n := 0; n < 100; n++ {
+		g := e.game(id)
+		if g.Status.Finished() {
+			return g
+		}
+		u, ok := byID[g.ToMove()]
+		if !ok {
+			e.t.Fatalf("ply %d: %q is to move, not one of the players", g.Ply, g.ToMove())
+		}
+		resp := e.move(u, boardID)
+		if ephemeral(resp) {
+			e.t.Fatalf("ply %d: move refused: %s", g.Ply, describe(resp))
+		}
+		if after := e.game(id); after.Ply <= g.Ply {
+			e.t.Fatalf("ply %d: the click did not move: %s", g.Ply, describe(resp))
+		}
+	}
+	e.t.Fatal("game did not end in 100 moves")
+	return nil
+}
+
+// findControl returns the first enabled button or select menu on msg whose
+// custom_id starts with one of prefixes (in order of preference); for a
+// menu, values is its first option.
+func findControl(t *testing.T, msg json.RawMessage, prefixes ...string) (customID string, values []string, ok bool) {
+	t.Helper()
+	m, err := decodeMessage(msg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, prefix := range prefixes {
+		for _, row := range m.Components {
+			r, isRow := row.(*discordgo.ActionsRow)
+			if !isRow {
+				continue
+			}
+			for _, c := range r.Components {
+				switch c := c.(type) {
+				case *discordgo.Button:
+					if !c.Disabled && strings.HasPrefix(c.CustomID, prefix) {
+						return c.CustomID, nil, true
+					}
+				case *discordgo.SelectMenu:
+					if !c.Disabled && strings.HasPrefix(c.CustomID, prefix) && len(c.Options) > 0 {
+						return c.CustomID, []string{c.Options[0].Value}, true
+					}
+				}
+			}
+		}
+	}
+	return "", nil, false
+}
+
+func ephemeral(resp *discordgo.InteractionResponse) bool {
+	return resp.Data != nil && resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0
+}
+
+// describe is a response in a test failure message.
+func describe(resp *discordgo.InteractionResponse) string {
+	b, _ := json.Marshal(resp)
+	return string(b)
+}
+
+func isNotFound(err error) bool { return errors.Is(err, store.ErrNotFound) }

@@ -1,0 +1,162 @@
+package bot_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"nimbot/bot"
+	"nimbot/commands"
+	"nimbot/store"
+)
+
+// openGateway connects a real discordgo Session through the stand-in and
+// delivers interactions as INTERACTION_CREATE dispatches.
+func openGateway(t *testing.T, e *env, cfg bot.GatewayConfig) *bot.Gateway {
+	t.Helper()
+	cfg.Session = e.fd.session(t)
+	cfg.Service = e.svc
+	if cfg.Log == nil {
+		cfg.Log = e.log
+	}
+	g := bot.NewGateway(cfg)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := g.Open(ctx); err != nil {
+		t.Fatal(err)
+	}
+	closed := false
+	t.Cleanup(func() {
+		if !closed {
+			g.Close(context.Background())
+		}
+	})
+	e.deliver = func(payload json.RawMessage) *discordgo.InteractionResponse {
+		return e.fd.sendInteraction(t, payload)
+	}
+	return g
+}
+
+// TestGatewayGame runs the real Session against the stand-in: Hello,
+// Identify with no intents, Ready, heartbeats, the bulk overwrite, and one
+// whole game against the bot delivered as INTERACTION_CREATE events and
+// answered by interaction callbacks.
+func TestGatewayGame(t *testing.T) {
+	e := newEnv(t)
+	g := openGateway(t, e, bot.GatewayConfig{Commands: commands.Definitions(), GuildID: "1190000000000000001"})
+
+	t.Run("Identify", func(t *testing.T) {
+		e.fd.mu.Lock()
+		id := e.fd.identify
+		e.fd.mu.Unlock()
+		if id == nil {
+			t.Fatal("no Identify received")
+		}
+		if id.Intents != 0 {
+			t.Errorf("intents = %d, want 0: interactions need none", id.Intents)
+		}
+		if id.Token != "Bot "+fakeToken {
+			t.Errorf("identify token is not the bot token")
+		}
+	})
+	t.Run("Heartbeat", func(t *testing.T) {
+		select {
+		case <-e.fd.heartbeat:
+		case <-time.After(10 * time.Second):
+			t.Fatal("no heartbeat")
+		}
+	})
+	t.Run("Register", func(t *testing.T) {
+		puts := e.fd.Calls("PUT", "/applications/"+fakeAppID+"/guilds/1190000000000000001/commands")
+		if len(puts) != 1 {
+			t.Fatalf("bulk overwrites = %d, want 1", len(puts))
+		}
+		var cmds []map[string]any
+		if err := json.Unmarshal(puts[0].Body, &cmds); err != nil {
+			t.Fatal(err)
+		}
+		if len(cmds) != len(commands.Definitions()) || cmds[0]["name"] != "nim" {
+			t.Errorf("registered %s", puts[0].Body)
+		}
+	})
+
+	boardID := e.start(alice, opt{"heaps", "3 4 5"}, opt{"first", "me"}, opt{"difficulty", "easy"})
+	game := e.channelGame()
+	end := e.playOut(game.ID, boardID, alice)
+
+	if end.Status != store.Won {
+		t.Errorf("status = %s, want won", end.Status)
+	}
+	if end.MessageID != boardID {
+		t.Errorf("stored board message = %q, want %q (BoardSent after fetching @original)", end.MessageID, boardID)
+	}
+	if got := len(e.fd.Calls("GET", "/messages/@original")); got == 0 {
+		t.Error("@original was never fetched")
+	}
+	moves, err := e.db.Moves(context.Background(), game.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(moves) != end.Ply {
+		t.Errorf("%d moves stored, ply %d", len(moves), end.Ply)
+	}
+	if _, _, ok := findControl(t, e.fd.Message(t, boardID), "rematch/"); !ok {
+		t.Errorf("finished board has no Rematch button: %s", e.fd.Message(t, boardID))
+	}
+	for _, c := range e.fd.Calls("POST", "/callback") {
+		if c.Auth != "Bot "+fakeToken {
+			t.Errorf("callback without the bot's authorization")
+		}
+	}
+	if err := g.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestGatewayShutdown: an interaction in flight when Close is called is still
+// answered, and Close returns only after that.
+func TestGatewayShutdown(t *testing.T) {
+	e := newEnv(t)
+	g := openGateway(t, e, bot.GatewayConfig{AppID: fakeAppID, DeferAfter: time.Minute})
+	boardID := e.start(alice, opt{"heaps", "3 4 5"}, opt{"first", "me"})
+	// Hold the database's write lock so the move waits inside Handle.
+	release := lockDatabase(t, e.path)
+	msg := e.fd.Message(t, boardID)
+	cid, values, ok := findControl(t, msg, "move/", "play/", "heap/", "heapsel/")
+	if !ok {
+		t.Fatalf("no control on the board: %s", msg)
+	}
+	payload := e.p.click(alice, msg, cid, values...)
+	var hdr struct{ ID, Token string }
+	json.Unmarshal(payload, &hdr)
+	wait := e.fd.expect(hdr.ID, hdr.Token, payload)
+	e.fd.dispatch("INTERACTION_CREATE", payload)
+	// Close only once the interaction is being handled: one that arrives
+	// after Close began is not taken, by design.
+	for deadline := time.Now().Add(10 * time.Second); g.InFlight() == 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the interaction never reached Handle")
+		}
+	}
+	closed := make(chan error, 1)
+	go func() { closed <- g.Close(context.Background()) }()
+	release()
+	select {
+	case resp := <-wait:
+		if resp.Type == 0 {
+			t.Fatal("empty answer")
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the interaction in flight was not answered")
+	}
+	if err := <-closed; err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(cid, "move/") && e.channelGame().Ply != 1 {
+		t.Error("the move in flight was not applied")
+	}
+}

@@ -1,0 +1,119 @@
+package bot_test
+
+import (
+	"encoding/json"
+	"strconv"
+	"sync/atomic"
+	"testing"
+)
+
+// user is a Discord user in the fixtures.
+type user struct{ ID, Name string }
+
+var (
+	alice = user{"1200000000000000001", "alice"}
+	bob   = user{"1200000000000000002", "bob"}
+	carol = user{"1200000000000000003", "carol"}
+)
+
+// payloads builds interaction payloads from the documented fixtures in
+// testdata/, each with a fresh id and token.
+type payloads struct {
+	t       *testing.T
+	channel string
+	n       atomic.Int64
+}
+
+func newPayloads(t *testing.T, channel string) *payloads {
+	return &payloads{t: t, channel: channel}
+}
+
+func (p *payloads) load(name string) map[string]any {
+	p.t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(fixture(p.t, name), &m); err != nil {
+		p.t.Fatalf("%s: %v", name, err)
+	}
+	n := p.n.Add(1)
+	m["id"] = strconv.FormatInt(1210000000000000000+n, 10)
+	m["token"] = "interaction-token-" + p.channel + "-" + strconv.FormatInt(n, 10)
+	m["channel_id"] = p.channel
+	if ch, ok := m["channel"].(map[string]any); ok {
+		ch["id"] = p.channel
+	}
+	return m
+}
+
+func setUser(m map[string]any, u user) {
+	member := m["member"].(map[string]any)
+	mu := member["user"].(map[string]any)
+	mu["id"], mu["username"], mu["global_name"] = u.ID, u.Name, u.Name
+}
+
+func (p *payloads) marshal(m map[string]any) json.RawMessage {
+	p.t.Helper()
+	b, err := json.Marshal(m)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	return b
+}
+
+// opt is one option of a slash command: a string, an int or a user.
+type opt struct {
+	Name  string
+	Value any
+}
+
+// command is /nim <sub> with options, from u.
+func (p *payloads) command(u user, sub string, opts ...opt) json.RawMessage {
+	p.t.Helper()
+	m := p.load("command.json")
+	setUser(m, u)
+	var os []any
+	users := map[string]any{}
+	for _, o := range opts {
+		var typ int
+		value := o.Value
+		switch v := o.Value.(type) {
+		case string:
+			typ = 3
+		case int:
+			typ = 4
+		case bool:
+			typ = 5
+		case user:
+			typ, value = 6, v.ID
+			users[v.ID] = map[string]any{"id": v.ID, "username": v.Name, "global_name": v.Name, "discriminator": "0", "avatar": nil, "public_flags": 0}
+		default:
+			p.t.Fatalf("option %s: unsupported type %T", o.Name, o.Value)
+		}
+		os = append(os, map[string]any{"name": o.Name, "type": typ, "value": value})
+	}
+	data := m["data"].(map[string]any)
+	data["options"] = []any{map[string]any{"name": sub, "type": 1, "options": os}}
+	if len(users) > 0 {
+		data["resolved"] = map[string]any{"users": users}
+	}
+	return p.marshal(m)
+}
+
+// click is a press of the button customID on message, from u; values makes
+// it a select menu choice.
+func (p *payloads) click(u user, message json.RawMessage, customID string, values ...string) json.RawMessage {
+	p.t.Helper()
+	m := p.load("component.json")
+	setUser(m, u)
+	var msg map[string]any
+	if err := json.Unmarshal(message, &msg); err != nil {
+		p.t.Fatal(err)
+	}
+	m["message"] = msg
+	data := m["data"].(map[string]any)
+	data["custom_id"] = customID
+	if values != nil {
+		data["component_type"] = 3
+		data["values"] = values
+	}
+	return p.marshal(m)
+}

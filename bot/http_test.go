@@ -1,0 +1,401 @@
+package bot_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"nimbot/bot"
+	"nimbot/store"
+)
+
+// signer plays Discord's part in HTTP mode: it signs each request with the
+// application's private key.
+type signer struct {
+	pub  ed25519.PublicKey
+	priv ed25519.PrivateKey
+}
+
+// testKey is a fixed key pair, so failures reproduce.
+func testKey(seed byte) signer {
+	priv := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{seed}, ed25519.SeedSize))
+	return signer{pub: priv.Public().(ed25519.PublicKey), priv: priv}
+}
+
+// request builds a POST signed over timestamp+body.
+func (s signer) request(t *testing.T, url string, body []byte, ts time.Time) *http.Request {
+	t.Helper()
+	stamp := strconv.FormatInt(ts.Unix(), 10)
+	req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-Signature-Timestamp", stamp)
+	req.Header.Set("X-Signature-Ed25519", hex.EncodeToString(ed25519.Sign(s.priv, append([]byte(stamp), body...))))
+	return req
+}
+
+// httpEnv serves bot.HTTP on loopback, its REST calls going to the stand-in.
+type httpEnv struct {
+	*env
+	key signer
+	srv *httptest.Server
+	h   *bot.HTTP
+}
+
+func newHTTPEnv(t *testing.T, mod func(*bot.HTTPConfig)) *httpEnv {
+	t.Helper()
+	e := newEnv(t)
+	he := &httpEnv{env: e, key: testKey(7)}
+	cfg := bot.HTTPConfig{
+		Service: e.svc, PublicKey: he.key.pub, Session: e.fd.session(t),
+		Health: e.db.Ping, Now: e.clock.Now, Log: e.log,
+	}
+	if mod != nil {
+		mod(&cfg)
+	}
+	he.h = bot.NewHTTP(cfg)
+	he.srv = httptest.NewServer(he.h)
+	t.Cleanup(func() {
+		he.srv.Close()
+		he.h.Wait(context.Background())
+	})
+	e.deliver = func(payload json.RawMessage) *discordgo.InteractionResponse {
+		t.Helper()
+		status, body := he.post(he.key.request(t, he.srv.URL+"/interactions", payload, e.clock.Now()))
+		if status != http.StatusOK {
+			t.Fatalf("status %d: %s", status, body)
+		}
+		resp, err := decodeResponse(body)
+		if err != nil {
+			t.Fatalf("response %s: %v", body, err)
+		}
+		// Discord now does what the response says; the bot may fetch it.
+		e.fd.delivered(tokenOf(t, payload), payload, resp)
+		return resp
+	}
+	return he
+}
+
+func (he *httpEnv) post(req *http.Request) (int, []byte) {
+	he.t.Helper()
+	res, err := he.srv.Client().Do(req)
+	if err != nil {
+		he.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	return res.StatusCode, body
+}
+
+func TestHTTPPing(t *testing.T) {
+	he := newHTTPEnv(t, nil)
+	status, body := he.post(he.key.request(t, he.srv.URL+"/interactions", fixture(t, "ping.json"), he.clock.Now()))
+	if status != http.StatusOK || strings.TrimSpace(string(body)) != `{"type":1}` {
+		t.Fatalf("PING: %d %s, want 200 {\"type\":1}", status, body)
+	}
+}
+
+// TestHTTPRejects: every request that is not a fresh, genuine POST from
+// Discord is refused before anything runs: no game, no saved response, no
+// REST call. The last case is the same request signed properly, so the test
+// shows the refusals are not an accident of the payload.
+func TestHTTPRejects(t *testing.T) {
+	he := newHTTPEnv(t, func(c *bot.HTTPConfig) { c.MaxBody = 64 << 10 })
+	url := he.srv.URL + "/interactions"
+	now := he.clock.Now()
+	payload := he.p.command(alice, "start", opt{"heaps", "3 4 5"})
+	var hdr struct{ ID string }
+	json.Unmarshal(payload, &hdr)
+	forger := testKey(9)
+	big := append(append([]byte{}, payload[:len(payload)-1]...), []byte(`,"padding":"`+strings.Repeat("x", 64<<10)+`"}`)...)
+
+	cases := []struct {
+		name string
+		req  func() *http.Request
+		want int
+	}{
+		{"forged", func() *http.Request { return forger.request(t, url, payload, now) }, http.StatusUnauthorized},
+		{"tampered", func() *http.Request {
+			r := he.key.request(t, url, payload, now)
+			tampered := bytes.Replace(payload, []byte("3 4 5"), []byte("1 1 1"), 1)
+			r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(tampered)), int64(len(tampered))
+			return r
+		}, http.StatusUnauthorized},
+		{"missing signature", func() *http.Request {
+			r := he.key.request(t, url, payload, now)
+			r.Header.Del("X-Signature-Ed25519")
+			return r
+		}, http.StatusUnauthorized},
+		{"missing timestamp", func() *http.Request {
+			r := he.key.request(t, url, payload, now)
+			r.Header.Del("X-Signature-Timestamp")
+			return r
+		}, http.StatusUnauthorized},
+		{"malformed signature", func() *http.Request {
+			r := he.key.request(t, url, payload, now)
+			r.Header.Set("X-Signature-Ed25519", "not-hex")
+			return r
+		}, http.StatusUnauthorized},
+		{"stale", func() *http.Request {
+			return he.key.request(t, url, payload, now.Add(-bot.MaxTimestampAge-time.Second))
+		}, http.StatusUnauthorized},
+		{"future", func() *http.Request {
+			return he.key.request(t, url, payload, now.Add(bot.MaxTimestampSkew+time.Second))
+		}, http.StatusUnauthorized},
+		{"oversized", func() *http.Request { return he.key.request(t, url, big, now) }, http.StatusRequestEntityTooLarge},
+		{"oversized without length", func() *http.Request {
+			r := he.key.request(t, url, big, now)
+			r.ContentLength = -1 // chunked: the cap must hold while reading
+			return r
+		}, http.StatusRequestEntityTooLarge},
+		{"wrong method", func() *http.Request {
+			r := he.key.request(t, url, payload, now)
+			r.Method = http.MethodGet
+			return r
+		}, http.StatusMethodNotAllowed},
+		{"PUT", func() *http.Request {
+			r := he.key.request(t, url, payload, now)
+			r.Method = http.MethodPut
+			return r
+		}, http.StatusMethodNotAllowed},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if status, body := he.post(c.req()); status != c.want {
+				t.Errorf("status %d (%s), want %d", status, body, c.want)
+			}
+		})
+	}
+	t.Run("NothingWritten", func(t *testing.T) {
+		if _, err := he.db.ChannelGame(context.Background(), testChannel); !isNotFound(err) {
+			t.Errorf("a rejected request started a game (err %v)", err)
+		}
+		if _, err := he.db.Response(context.Background(), hdr.ID); !isNotFound(err) {
+			t.Errorf("a rejected request saved a response (err %v)", err)
+		}
+		he.fd.mu.Lock()
+		calls := len(he.fd.calls)
+		he.fd.mu.Unlock()
+		if calls != 0 {
+			t.Errorf("%d REST calls after rejected requests", calls)
+		}
+	})
+	t.Run("GenuineAccepted", func(t *testing.T) {
+		status, body := he.post(he.key.request(t, url, payload, now))
+		if status != http.StatusOK {
+			t.Fatalf("status %d: %s", status, body)
+		}
+		if _, err := he.db.ChannelGame(context.Background(), testChannel); err != nil {
+			t.Errorf("the genuine request started no game: %v", err)
+		}
+	})
+}
+
+// TestHTTPGames plays whole games purely by signed payloads.
+func TestHTTPGames(t *testing.T) {
+	t.Run("VsBot", func(t *testing.T) {
+		he := newHTTPEnv(t, nil)
+		boardID := he.start(alice, opt{"heaps", "2 3 4"}, opt{"first", "me"}, opt{"difficulty", "perfect"})
+		game := he.channelGame()
+		end := he.playOut(game.ID, boardID, alice)
+		if end.Status != store.Won || end.Winner != store.BotID {
+			t.Errorf("status %s winner %q: perfect nimbot wins 2 3 4 once alice slips, and her first button (take 1 from A) slips", end.Status, end.Winner)
+		}
+		he.h.Wait(context.Background())
+		if got := he.game(game.ID).MessageID; got != boardID {
+			t.Errorf("stored board = %q, want %q", got, boardID)
+		}
+	})
+	t.Run("People", func(t *testing.T) {
+		he := newHTTPEnv(t, nil)
+		challengeID := he.start(alice, opt{"opponent", bob}, opt{"heaps", "3 5"}, opt{"first", "me"})
+		boardID := he.accept(bob, challengeID)
+		game := he.channelGame()
+		if game.Status != store.Active {
+			t.Fatalf("after Accept: status %s", game.Status)
+		}
+		end := he.playOut(game.ID, boardID, alice, bob)
+		if end.Status != store.Won || (end.Winner != alice.ID && end.Winner != bob.ID) {
+			t.Errorf("status %s winner %q", end.Status, end.Winner)
+		}
+		he.h.Wait(context.Background())
+		if got := he.game(game.ID).MessageID; got != boardID {
+			t.Errorf("stored board = %q, want %q", got, boardID)
+		}
+	})
+}
+
+// TestHTTPConcurrentClicks: 200 clicks on one board at once. Exactly one move
+// is applied; every click gets an answer.
+func TestHTTPConcurrentClicks(t *testing.T) {
+	he := newHTTPEnv(t, nil)
+	challengeID := he.start(alice, opt{"opponent", bob}, opt{"heaps", "5 6 7"}, opt{"first", "me"})
+	boardID := he.accept(bob, challengeID)
+	game := he.channelGame()
+
+	// Reach a message with a move control, as alice would.
+	msgID := boardID
+	var cid string
+	var values []string
+	for step := 0; ; step++ {
+		msg := he.fd.Message(t, msgID)
+		var ok bool
+		if cid, values, ok = findControl(t, msg, "move/", "play/"); ok {
+			break
+		}
+		heap, hv, ok := findControl(t, msg, "heap/", "heapsel/")
+		if !ok || step == 3 {
+			t.Fatalf("no move control: %s", msg)
+		}
+		payload := he.p.click(alice, msg, heap, hv...)
+		msgID = he.messageOf(payload, he.deliver(payload))
+	}
+	msg := he.fd.Message(t, msgID)
+
+	const n = 200
+	reqs := make([]*http.Request, n)
+	for k := range reqs {
+		reqs[k] = he.key.request(t, he.srv.URL+"/interactions", he.p.click(alice, msg, cid, values...), he.clock.Now())
+	}
+	type answer struct {
+		status int
+		resp   *discordgo.InteractionResponse
+	}
+	answers := make([]answer, n)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for k := range reqs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			res, err := he.srv.Client().Do(reqs[k])
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer res.Body.Close()
+			body, _ := io.ReadAll(res.Body)
+			answers[k].status = res.StatusCode
+			answers[k].resp, _ = decodeResponse(body)
+		}()
+	}
+	close(start)
+	wg.Wait()
+	he.h.Wait(context.Background())
+
+	// Each click is answered inline: the one that moved with the updated
+	// board, the others with an ephemeral refusal, or, when the machine is
+	// slow enough that Handle overran DeferAfter, with a deferred update
+	// finished later by REST (an edit of @original or a follow-up).
+	var updated, refused, deferred int
+	for k, a := range answers {
+		if a.status != http.StatusOK || a.resp == nil {
+			t.Fatalf("click %d: status %d, no answer", k, a.status)
+		}
+		switch {
+		case a.resp.Type == discordgo.InteractionResponseUpdateMessage:
+			updated++
+		case a.resp.Type == discordgo.InteractionResponseDeferredMessageUpdate:
+			deferred++
+		case ephemeral(a.resp):
+			refused++
+		default:
+			t.Errorf("click %d: unexpected answer %s", k, describe(a.resp))
+		}
+	}
+	lateEdits := len(he.fd.Calls("PATCH", "/messages/@original"))
+	followups := 0
+	for _, c := range he.fd.Calls("POST", "/webhooks/") {
+		if !strings.Contains(c.Path, "/messages/") {
+			followups++
+		}
+	}
+	t.Logf("%d updated, %d refused, %d deferred (%d late edits, %d follow-ups)", updated, refused, deferred, lateEdits, followups)
+	if lateEdits+followups != deferred {
+		t.Errorf("%d deferred clicks but %d late answers", deferred, lateEdits+followups)
+	}
+	if updated+lateEdits != 1 {
+		t.Errorf("%d clicks updated the board, want exactly 1", updated+lateEdits)
+	}
+	moves, err := he.db.Moves(context.Background(), game.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(moves) != 1 {
+		t.Errorf("%d moves applied, want exactly 1", len(moves))
+	}
+	if g := he.game(game.ID); g.Ply != 1 {
+		t.Errorf("ply %d, want 1", g.Ply)
+	}
+}
+
+// TestHTTPDeferred: when Handle overruns DeferAfter, Discord gets a
+// deferred update at once and the board is finished by editing @original.
+func TestHTTPDeferred(t *testing.T) {
+	he := newHTTPEnv(t, func(c *bot.HTTPConfig) { c.DeferAfter = 50 * time.Millisecond })
+	challengeID := he.start(alice, opt{"opponent", bob}, opt{"heaps", "3 4 5"}, opt{"first", "me"})
+	boardID := he.accept(bob, challengeID)
+	game := he.channelGame()
+	msgID := boardID
+	for step := 0; step < 3; step++ {
+		msg := he.fd.Message(t, msgID)
+		cid, values, ok := findControl(t, msg, "move/", "play/", "heap/", "heapsel/")
+		if !ok {
+			t.Fatalf("no control: %s", msg)
+		}
+		if strings.HasPrefix(cid, "move/") || strings.HasPrefix(cid, "play/") {
+			release := lockDatabase(t, he.path)
+			payload := he.p.click(alice, msg, cid, values...)
+			resp := he.deliver(payload)
+			if resp.Type != discordgo.InteractionResponseDeferredMessageUpdate {
+				t.Fatalf("want a deferred update while the store is locked, got %s", describe(resp))
+			}
+			release()
+			he.h.Wait(context.Background())
+			if edits := he.fd.Calls("PATCH", "/messages/@original"); len(edits) != 1 {
+				t.Fatalf("%d edits of @original, want 1", len(edits))
+			}
+			if g := he.game(game.ID); g.Ply != 1 {
+				t.Errorf("ply %d after the deferred move, want 1", g.Ply)
+			}
+			return
+		}
+		payload := he.p.click(alice, msg, cid, values...)
+		msgID = he.messageOf(payload, he.deliver(payload))
+	}
+	t.Fatal("no move control reached")
+}
+
+func TestHealthz(t *testing.T) {
+	he := newHTTPEnv(t, nil)
+	get := func() int {
+		res, err := he.srv.Client().Get(he.srv.URL + "/healthz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	if got := get(); got != http.StatusOK {
+		t.Errorf("healthz with the database up: %d, want 200", got)
+	}
+	he.db.Close()
+	if got := get(); got != http.StatusServiceUnavailable {
+		t.Errorf("healthz with the database closed: %d, want 503", got)
+	}
+}
