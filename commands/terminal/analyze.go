@@ -28,11 +28,12 @@ const (
 	ExitUsage = 2
 )
 
-const analyzeUsage = `usage: analyze [--variant V] [--misere] [--k K | --set 1,3,4] [--limit L] [--target T] [--json] HEAPS...
+const analyzeUsage = `usage: analyze [--variant V] [--misere | --normal] [--k K | --set 1,3,4] [--limit L] [--target T] [--json] HEAPS...
 
 Variants: nim (default), subtraction, 21, greedy, fibonacci, wythoff, moore, lasker, kayles.
   subtraction  --k K (take 1..K, default 3) or --set 1,3,4 (take an amount in the set)
-  21           HEAPS is the count said so far (default 0); --k (default 3), --target (default 21)
+  21           HEAPS is the count said so far (default 0); --k (default 3), --target (default 21);
+               misère (whoever says the target loses) unless --normal
   fibonacci    HEAPS is the one heap; --limit is the most that may be taken now
                (default: the opening limit, heap - 1)
   wythoff      exactly two heaps
@@ -107,6 +108,7 @@ func parseAnalyze(args []string) (analyzeRequest, error) {
 	fs.SetOutput(io.Discard) // errors are reported once, by Analyze
 	variant := fs.String("variant", "nim", "")
 	misere := fs.Bool("misere", false, "")
+	normal := fs.Bool("normal", false, "")
 	k := fs.Int("k", 0, "")
 	set := fs.String("set", "", "")
 	limit := fs.Int64("limit", 0, "")
@@ -184,8 +186,15 @@ func parseAnalyze(args []string) (analyzeRequest, error) {
 		}
 		r.Target = *target
 	}
-	if v == engine.TwentyOne && !setFlags["misere"] {
-		// The 21 game is classically misère: whoever says 21 loses.
+	if setFlags["misere"] && setFlags["normal"] && *misere == *normal {
+		return analyzeRequest{}, usagef("give either --misere or --normal, not both")
+	}
+	if setFlags["normal"] {
+		r.Misere = !*normal
+	}
+	if v == engine.TwentyOne && !setFlags["misere"] && !setFlags["normal"] {
+		// The 21 game is classically misère (whoever says 21 loses), as
+		// in the engine's notation; --normal makes saying 21 a win.
 		r.Misere = true
 	}
 	nr, err := r.Normalize()
@@ -240,12 +249,7 @@ func parseAnalyze(args []string) (analyzeRequest, error) {
 // (exit 1, with its limits); anything else is the user's input (exit 2).
 func startError(r engine.Rules, err error) error {
 	if errors.Is(err, engine.ErrTooLarge) {
-		l := r.Limits()
-		msg := fmt.Sprintf("%v: %s is solved perfectly up to %d heaps of at most %d", err, r.Name(), l.MaxHeaps, l.MaxHeap)
-		if l.MaxTotal > 0 {
-			msg += fmt.Sprintf(", %d in all", l.MaxTotal)
-		}
-		return errors.New(msg)
+		return fmt.Errorf("too large to solve perfectly: %w", err)
 	}
 	return usagef("%v", err)
 }

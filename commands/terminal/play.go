@@ -1,4 +1,4 @@
-//go:build terminalwip
+//go:build terminalplay
 
 package terminal
 
