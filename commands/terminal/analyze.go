@@ -1,5 +1,3 @@
-//go:build terminalwip
-
 package terminal
 
 import (
