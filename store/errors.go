@@ -45,6 +45,7 @@ type BusyError struct {
 	Game *Game
 }
 
+// Error says the channel is busy and with which game.
 func (e *BusyError) Error() string {
 	return fmt.Sprintf("%v (game %d, %s)", ErrChannelBusy, e.Game.ID, e.Game.Status)
 }
@@ -60,6 +61,7 @@ type OpenError struct {
 	Err  error
 }
 
+// Error names the file and the cause.
 func (e *OpenError) Error() string {
 	return fmt.Sprintf("store: cannot open database %s: %v", e.Path, e.Err)
 }

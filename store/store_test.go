@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mattn/go-sqlite3"
+
 	"nimbot/engine"
 )
 
@@ -727,4 +729,63 @@ func mustJSON(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// TestConnectionSettings checks the DSN reaches every pooled connection,
+// not just the first: foreign keys, WAL, the busy timeout, synchronous,
+// and read connections that cannot write.
+func TestConnectionSettings(t *testing.T) {
+	ctx := context.Background()
+	for _, tt := range []struct {
+		synchronous string
+		want        int // PRAGMA synchronous: 1 NORMAL, 2 FULL
+	}{{"", 2}, {"FULL", 2}, {"normal", 1}} {
+		t.Run("Synchronous"+tt.synchronous, func(t *testing.T) {
+			db := mustOpenPath(t, filepath.Join(t.TempDir(), "nimbot.db"), tt.synchronous)
+			pragma := func(pool *sql.DB, name string) string {
+				t.Helper()
+				var v string
+				if err := pool.QueryRowContext(ctx, `PRAGMA `+name).Scan(&v); err != nil {
+					t.Fatal(err)
+				}
+				return v
+			}
+			for _, p := range []struct{ name, got, want string }{
+				{"w foreign_keys", pragma(db.w, "foreign_keys"), "1"},
+				{"w journal_mode", pragma(db.w, "journal_mode"), "wal"},
+				{"w busy_timeout", pragma(db.w, "busy_timeout"), "5000"},
+				{"w synchronous", pragma(db.w, "synchronous"), fmt.Sprint(tt.want)},
+				{"r journal_mode", pragma(db.r, "journal_mode"), "wal"},
+				{"r query_only", pragma(db.r, "query_only"), "1"},
+			} {
+				if p.got != p.want {
+					t.Errorf("%s = %s, want %s", p.name, p.got, p.want)
+				}
+			}
+			// Several read connections at once all carry the settings.
+			var conns []*sql.Conn
+			for range 3 {
+				c, err := db.r.Conn(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				conns = append(conns, c)
+				var fk int
+				if err := c.QueryRowContext(ctx, `PRAGMA foreign_keys`).Scan(&fk); err != nil || fk != 1 {
+					t.Errorf("read connection: foreign_keys %d, %v", fk, err)
+				}
+			}
+			for _, c := range conns {
+				c.Close()
+			}
+			if _, err := db.r.ExecContext(ctx, `DELETE FROM games`); err == nil {
+				t.Error("a read connection could write")
+			}
+			// Foreign keys are enforced.
+			_, err := db.w.ExecContext(ctx, `INSERT INTO hints (game_id, ply, user_id, at) VALUES (404, 0, 'x', 0)`)
+			if !isConstraint(err, sqlite3.ErrConstraintForeignKey) {
+				t.Errorf("a hint for no game: %v", err)
+			}
+		})
+	}
 }

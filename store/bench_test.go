@@ -1,0 +1,79 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// benchResponse is the size of a typical saved board response.
+var benchResponse = []byte(strings.Repeat("x", 1500))
+
+// BenchmarkCommit measures move transactions: one Commit holding a human
+// move, the bot's reply and the saved response, as a game against the bot
+// writes per click, rotating over 64 games. It reports transactions per
+// second for each synchronous setting.
+func BenchmarkCommit(b *testing.B) {
+	for _, sync := range []string{"FULL", "NORMAL"} {
+		b.Run(sync, func(b *testing.B) {
+			ctx := context.Background()
+			db := mustOpenPath(b, filepath.Join(b.TempDir(), "nimbot.db"), sync)
+			games := make([]*Game, 64)
+			for i := range games {
+				games[i] = mustCreate(b, db, newGame(fmt.Sprint("c", i), [2]string{"alice", BotID}, 1<<40))
+			}
+			b.ResetTimer()
+			for i := range b.N {
+				g := games[i%len(games)]
+				c, err := change(g, take(0, 1), take(0, 1))
+				if err != nil {
+					b.Fatal(err)
+				}
+				c.InteractionID = fmt.Sprint("bench-", i)
+				c.Response = benchResponse
+				if games[i%len(games)], err = db.Commit(ctx, c); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "tx/s")
+		})
+	}
+}
+
+// BenchmarkCommitParallel is BenchmarkCommit with many goroutines committing
+// at once, each on its own game, as busy channels would.
+func BenchmarkCommitParallel(b *testing.B) {
+	for _, sync := range []string{"FULL", "NORMAL"} {
+		b.Run(sync, func(b *testing.B) {
+			ctx := context.Background()
+			db := mustOpenPath(b, filepath.Join(b.TempDir(), "nimbot.db"), sync)
+			var channel, interaction atomic.Int64
+			b.SetParallelism(8)
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				g := newGame(fmt.Sprint("c", channel.Add(1)), [2]string{"alice", BotID}, 1<<40)
+				if err := db.CreateGame(ctx, g); err != nil {
+					b.Error(err)
+					return
+				}
+				for pb.Next() {
+					c, err := change(g, take(0, 1), take(0, 1))
+					if err != nil {
+						b.Error(err)
+						return
+					}
+					c.InteractionID = fmt.Sprint("bench-", interaction.Add(1))
+					c.Response = benchResponse
+					if g, err = db.Commit(ctx, c); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "tx/s")
+		})
+	}
+}
