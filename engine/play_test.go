@@ -1,0 +1,524 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestEdgeCases are the edges NIM.md names, where the seeds' formulas fail.
+func TestEdgeCases(t *testing.T) {
+	tests := []struct {
+		name      string
+		game      string
+		moverWins bool
+		winning   []string // every winning move, canonical order
+	}{
+		{"nim([1]) normal takes the last one, not 0", "1", true, []string{"A1"}},
+		{"nim([1,1]) normal is lost", "1 1", false, nil},
+		{"nim([1]) misère is lost", "nim misere 1", false, nil},
+		{"nim misère [1,1] is won", "nim misere 1 1", true, []string{"A1", "B1"}},
+		{"nim misère all ≤1, even", "nim misere 1 0 1 1 1", true, []string{"A1", "C1", "D1", "E1"}},
+		{"nim misère [2,2] is lost", "nim misere 2 2", false, nil},
+		{"nim misère endgame switch", "nim misere 0 2 1", true, []string{"B2"}},
+		{"nim misère [5,1,1] leaves odd 1-heaps", "nim misere 5 1 1", true, []string{"A4"}},
+		{"S(1..1) [1,2]: the residue wraps upwards", "subtraction k=1 1 2", true, []string{"A1", "B1"}},
+		{"misère S(1..1) [2] is N", "subtraction misere k=1 2", true, []string{"A1"}},
+		{"misère S(1..3) all residues 0: take k", "subtraction misere k=3 4 8", true, []string{"A3", "B3"}},
+		{"misère S(1..3) one heap n ≡ 1 is lost", "subtraction misere k=3 9", false, nil},
+		{"S(1..3) normal [4] is lost", "subtraction k=3 4", false, nil},
+		{"{2,5,6} heap 1 has no move and counts as finished", "subtraction set=2,5,6 1 1", false, nil},
+		{"{2,5,6} misère heap 1 alone: no move, mover wins", "subtraction misere set=2,5,6 1", true, nil},
+		{"{1,3,4} [2] is lost", "subtraction set=1,3,4 2", false, nil},
+		{"21 from 0 is lost for the first player", "21", false, nil},
+		{"21 from 1: say 4", "21 k=3 target=21 count=1", true, []string{"+3"}},
+		{"21 from 20: say 21 and lose", "21 k=3 target=21 count=20", false, nil},
+		{"Greedy [0,0,3]", "greedy 0 0 3", true, []string{"C3"}},
+		{"Greedy [2,2] is lost", "greedy 2 2", false, nil},
+		{"Greedy [3,3,1]", "greedy 3 3 1", false, nil},
+		{"Greedy misère [1,1]", "greedy misere 1 1", true, []string{"A1", "B1"}},
+		{"Greedy misère [2,2]", "greedy misere 2 2", false, nil},
+		{"Moore k=2 [1,1,1] is lost", "moore k=2 1 1 1", false, nil},
+		{"Moore k=2 [1,1] take both", "moore k=2 1 1", true, []string{"A1 B1"}},
+		{"Moore misère k=2 [1,1]: leave one", "moore misere k=2 1 1", true, []string{"A1", "B1"}},
+		{"Moore misère k=2 [1,1,1,1] is lost", "moore misere k=2 1 1 1 1", false, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, p, err := ParseGame(tt.game)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := r.Analyze(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, m := range a.Winning {
+				got = append(got, r.FormatMove(p, m))
+			}
+			if a.MoverWins != tt.moverWins || !slices.Equal(got, tt.winning) || a.WinningCount != int64(len(tt.winning)) {
+				t.Fatalf("%s: mover wins %v, winning %v (count %d); want %v, %v", tt.game, a.MoverWins, got, a.WinningCount, tt.moverWins, tt.winning)
+			}
+		})
+	}
+}
+
+// TestMisereSubtractionAllResidueZeroCorrection guards the one-heap misère
+// S(1..k) rule of NIM.md: P iff n ≡ 1 (mod k+1).
+func TestMisereSubtractionSingleHeap(t *testing.T) {
+	for k := 1; k <= 6; k++ {
+		r := Rules{Variant: Subtraction, K: k, Misere: true}
+		for n := int64(0); n <= 40; n++ {
+			a, err := r.Analyze(Position{Heaps: []int64{n}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := n%int64(k+1) != 1; a.MoverWins != want {
+				t.Fatalf("k=%d n=%d: mover wins %v, want %v", k, n, a.MoverWins, want)
+			}
+		}
+	}
+}
+
+func TestGameOver(t *testing.T) {
+	for _, game := range []string{"0 0 0", "nim misere 0", "greedy 0 0 0", "greedy misere 0 0 0", "21 count=21", "subtraction set=2,5,6 1 0 1"} {
+		t.Run(game, func(t *testing.T) {
+			r, p, err := ParseGame(game)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !r.Over(p) {
+				t.Fatal("not over")
+			}
+			a, err := r.Analyze(p)
+			if err != nil || a.MoverWins != r.Misere || a.WinningCount != 0 {
+				t.Fatalf("Analyze = %+v, %v; want mover wins = misère", a, err)
+			}
+			if _, err := r.Hint(p); !errors.Is(err, ErrGameOver) {
+				t.Fatalf("Hint error %v, want ErrGameOver", err)
+			}
+			if _, err := r.Choose(p, Perfect, nil); !errors.Is(err, ErrGameOver) {
+				t.Fatalf("Choose error %v, want ErrGameOver", err)
+			}
+			if _, err := r.Apply(p, Move{Kind: Take, Heap: 0, Take: 1}); !errors.Is(err, ErrGameOver) {
+				t.Fatalf("Apply error %v, want ErrGameOver", err)
+			}
+		})
+	}
+}
+
+func TestApplyErrors(t *testing.T) {
+	tests := []struct {
+		game string
+		m    Move
+		want string
+	}{
+		{"3 4 3", Move{Kind: Take, Heap: 2, Take: 5}, "heap C has 3, you asked for 5"},
+		{"3 4 3", Move{Kind: Take, Heap: 5, Take: 1}, "no heap F: the heaps are A to C"},
+		{"3 4 3", Move{Kind: Take, Heap: -1, Take: 1}, "no heap ?: the heaps are A to C"},
+		{"3 4 3", Move{Kind: Take, Heap: 0, Take: 0}, "take at least 1"},
+		{"3 4 3", Move{Kind: Take, Heap: 0, Take: -2}, "take at least 1"},
+		{"3 0 3", Move{Kind: Take, Heap: 1, Take: 1}, "heap B is empty"},
+		{"3 4 3", Move{Kind: Diagonal, Take: 1}, "Nim: take from one heap at a time (like B3)"},
+		{"greedy 5 1 2 5", Move{Kind: Take, Heap: 1, Take: 1}, "Greedy Nim: take from a largest heap, A or D"},
+		{"greedy 5 1 2", Move{Kind: Take, Heap: 1, Take: 1}, "Greedy Nim: take from a largest heap, A"},
+		{"subtraction k=3 9", Move{Kind: Take, Heap: 0, Take: 4}, "Subtraction S(1..3): take 1 to 3"},
+		{"subtraction set=1,3,4 9", Move{Kind: Take, Heap: 0, Take: 2}, "Subtraction {1,3,4}: take 1, 3 or 4"},
+		{"21 count=19", Move{Kind: Take, Heap: 0, Take: 3}, "the count is 19: you can say at most 2 more to reach 21"},
+		{"21", Move{Kind: Take, Heap: 0, Take: 4}, "The 21 game: say 1 to 3 more, not 4"},
+		{"moore k=2 3 4 5", Move{Kind: Multi, Takes: []int64{1, 1, 1}}, "Moore's Nim (k=2): take from at most 2 heaps at once, not 3"},
+		{"moore k=2 3 4 5", Move{Kind: Multi, Takes: []int64{1, 5, 0}}, "heap B has 4, you asked for 5"},
+		{"moore k=2 3 4 5", Move{Kind: Multi, Takes: []int64{1, 1}}, "Moore's Nim (k=2): the move names 2 heaps but there are 3"},
+		{"moore k=2 3 4 5", Move{Kind: Multi, Takes: []int64{0, 0, 0}}, "take at least 1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.want, func(t *testing.T) {
+			r, p, err := ParseGame(tt.game)
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := slices.Clone(p.Heaps)
+			_, err = r.Apply(p, tt.m)
+			var me *MoveError
+			if !errors.As(err, &me) || me.Reason != tt.want {
+				t.Fatalf("Apply(%+v) error = %v, want %q", tt.m, err, tt.want)
+			}
+			if !slices.Equal(p.Heaps, before) {
+				t.Fatal("Apply changed the position")
+			}
+		})
+	}
+}
+
+func TestStartLimits(t *testing.T) {
+	if _, err := (Rules{Variant: Nim}).Start(make([]int64, 10_001)); !errors.Is(err, ErrTooLarge) && !errors.Is(err, ErrInvalid) {
+		t.Fatalf("10,001 heaps: %v", err)
+	}
+	p, err := (Rules{Variant: Nim}).Start([]int64{MaxHeapSize, 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := (Rules{Variant: Nim}).Analyze(p)
+	if !a.MoverWins || a.WinningCount != 1 || a.Winning[0].Take != MaxHeapSize-7 {
+		t.Fatalf("[10^12, 7]: %+v", a)
+	}
+	r := Rules{Variant: Greedy}
+	a, _ = r.Analyze(Position{Heaps: []int64{MaxHeapSize, MaxHeapSize, MaxHeapSize}})
+	if a.WinningCount != 3*MaxHeapSize || len(a.Winning) != MaxListedMoves || a.Winning[0].Take != 1 {
+		t.Fatalf("Greedy [10^12 ×3]: count %d, listed %d", a.WinningCount, len(a.Winning))
+	}
+	if _, err := (Rules{Variant: "chess"}).Start([]int64{1}); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("chess: %v", err)
+	}
+}
+
+// remoteness is the test's own plain minimax: how many moves remain when the
+// winner hurries and the loser delays, from the children alone.
+func remoteness(misere bool, children func(Position) []Position, p Position, memo map[string][2]int) (bool, int) {
+	k := posKey(p)
+	if v, ok := memo[k]; ok {
+		return v[0] == 1, v[1]
+	}
+	kids := children(p)
+	win, rem := misere, 0
+	if len(kids) > 0 {
+		win = false
+		best := -1
+		for _, c := range kids {
+			cw, cr := remoteness(misere, children, c, memo)
+			if !cw && (!win || cr+1 < best) {
+				win, best = true, cr+1
+			}
+		}
+		if !win {
+			for _, c := range kids {
+				_, cr := remoteness(misere, children, c, memo)
+				best = max(best, cr+1)
+			}
+		}
+		rem = best
+	}
+	b := 0
+	if win {
+		b = 1
+	}
+	memo[k] = [2]int{b, rem}
+	return win, rem
+}
+
+// TestChoosePerfectRemoteness: when winning, the bot's move wins soonest; when
+// losing, it holds out longest, then leaves the fewest winning replies.
+func TestChoosePerfectRemoteness(t *testing.T) {
+	cases := []struct {
+		r        Rules
+		children func(Position) []Position
+		heaps    int
+		size     int64
+	}{
+		{Rules{Variant: Nim}, takeChildren(anyTake), 3, 6},
+		{Rules{Variant: Nim, Misere: true}, takeChildren(anyTake), 3, 6},
+		{Rules{Variant: Greedy}, takeChildren(func(p Position, i int, _ int64) bool { return p.Heaps[i] == slices.Max(p.Heaps) }), 3, 5},
+		{Rules{Variant: Subtraction, Set: []int{1, 3, 4}, Misere: true}, takeChildren(func(_ Position, _ int, n int64) bool { return n == 1 || n == 3 || n == 4 }), 3, 8},
+		{Rules{Variant: Moore, K: 2}, mooreChildren(2), 3, 4},
+	}
+	for _, c := range cases {
+		t.Run(c.r.Name(), func(t *testing.T) {
+			memo := map[string][2]int{}
+			eachHeaps(c.heaps, c.size, func(h []int64) {
+				p := Position{Heaps: h}
+				if c.r.Over(p) {
+					return
+				}
+				m, err := c.r.Choose(p, Perfect, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				q, err := c.r.Apply(p, m)
+				if err != nil {
+					t.Fatalf("%v: chose illegal %+v: %v", h, m, err)
+				}
+				win, rem := remoteness(c.r.Misere, c.children, p, memo)
+				_, crem := remoteness(c.r.Misere, c.children, q, memo)
+				if crem+1 != rem {
+					t.Fatalf("%v: mover wins %v in %d, but the bot's move %+v leads to remoteness %d", h, win, rem, m, crem)
+				}
+				if !win {
+					// Among the moves holding out as long, the fewest winning replies.
+					a, _ := c.r.Analyze(q)
+					for _, k := range c.children(p) {
+						if _, kr := remoteness(c.r.Misere, c.children, k, memo); kr == crem {
+							if ka, _ := c.r.Analyze(k); ka.WinningCount < a.WinningCount {
+								t.Fatalf("%v: bot leaves %d winning replies, %v leaves %d", h, a.WinningCount, k.Heaps, ka.WinningCount)
+							}
+						}
+					}
+				}
+			})
+		})
+	}
+}
+
+// TestPerfectNeverLetsGo plays Choose at every difficulty over many seeds and
+// random positions: every move is legal, Perfect keeps every won position
+// won, and the weaker levels do make mistakes.
+func TestPerfectNeverLetsGo(t *testing.T) {
+	rulesList := []Rules{
+		{Variant: Nim}, {Variant: Nim, Misere: true},
+		{Variant: Subtraction, K: 3}, {Variant: Subtraction, K: 2, Misere: true},
+		{Variant: Subtraction, Set: []int{2, 5, 6}}, {Variant: Subtraction, Set: []int{1, 3, 4}, Misere: true},
+		{Variant: TwentyOne, Misere: true}, {Variant: TwentyOne},
+		{Variant: Greedy}, {Variant: Greedy, Misere: true},
+		{Variant: Moore, K: 2}, {Variant: Moore, K: 3, Misere: true},
+	}
+	seeds := 80
+	if testing.Short() {
+		seeds = 20
+	}
+	mistakes := map[Difficulty]int{}
+	for _, r := range rulesList {
+		for seed := range seeds {
+			rng := rand.New(rand.NewPCG(uint64(seed), 7))
+			heaps := []int64{rng.Int64N(12), rng.Int64N(12), rng.Int64N(30)}
+			if seed%10 == 0 {
+				heaps = []int64{rng.Int64N(MaxHeapSize), rng.Int64N(MaxHeapSize), rng.Int64N(5)}
+			}
+			p, err := r.Start(heaps)
+			if r.Variant == TwentyOne {
+				p, err = r.Start([]int64{rng.Int64N(22)})
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Huge heaps would take 10^12 moves to finish: play 40 plies.
+			for ply := 0; ply < 40 && !r.Over(p); ply++ {
+				a, err := r.Analyze(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, d := range Difficulties() {
+					m, err := r.Choose(p, d, rng)
+					if err != nil {
+						t.Fatalf("%s %v %s: %v", r.Name(), p.Heaps, d, err)
+					}
+					q, err := r.Apply(p, m)
+					if err != nil {
+						t.Fatalf("%s %v %s: illegal %+v: %v", r.Name(), p.Heaps, d, m, err)
+					}
+					if a.MoverWins && moverWinsAfter(t, r, q) {
+						if d == Perfect {
+							t.Fatalf("%s %v: Perfect played %+v and let the win go", r.Name(), p.Heaps, m)
+						}
+						mistakes[d]++
+					}
+				}
+				m, _ := r.Choose(p, Medium, rng)
+				p, _ = r.Apply(p, m)
+			}
+		}
+	}
+	for _, d := range []Difficulty{Easy, Medium, Hard} {
+		if mistakes[d] == 0 {
+			t.Errorf("%s never made a mistake", d)
+		}
+	}
+	if mistakes[Easy] <= mistakes[Hard] {
+		t.Errorf("easy made %d mistakes, hard %d: easy should err more", mistakes[Easy], mistakes[Hard])
+	}
+}
+
+func moverWinsAfter(t *testing.T, r Rules, q Position) bool {
+	t.Helper()
+	a, err := r.Analyze(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a.MoverWins
+}
+
+func TestChooseDeterministic(t *testing.T) {
+	r := Rules{Variant: Nim}
+	p := Position{Heaps: []int64{3, 4, 5, 9, 11}}
+	for seed := range uint64(20) {
+		a, _ := r.Choose(p, Easy, rand.New(rand.NewPCG(seed, 1)))
+		b, _ := r.Choose(p, Easy, rand.New(rand.NewPCG(seed, 1)))
+		if !reflect.DeepEqual(a, b) {
+			t.Fatalf("seed %d: %+v then %+v", seed, a, b)
+		}
+	}
+	if _, err := r.Choose(p, "godlike", nil); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("unknown difficulty: %v", err)
+	}
+}
+
+func TestHintNim345(t *testing.T) {
+	r := Rules{Variant: Nim}
+	h, err := r.Hint(Position{Heaps: []int64{3, 4, 5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !h.MoverWins || !reflect.DeepEqual(h.Move, Move{Kind: Take, Heap: 0, Take: 2}) || !strings.Contains(h.Verdict, "nim-sum is 2") {
+		t.Fatalf("hint %+v", h)
+	}
+	want := &Table{
+		Header: []string{"heap", "decimal", "binary"},
+		Rows:   [][]string{{"heap A", "3", "011"}, {"heap B", "4", "100"}, {"heap C", "5", "101"}},
+		Total:  []string{"nim-sum", "2", "010"},
+	}
+	if h.Explanation.Theory != "nim-sum" || !reflect.DeepEqual(h.Explanation.Table, want) {
+		t.Fatalf("explanation %+v, table %+v", h.Explanation, h.Explanation.Table)
+	}
+	if !slices.ContainsFunc(h.Explanation.Steps, func(s string) bool { return strings.Contains(s, "3 ⊕ 2 = 1") }) {
+		t.Fatalf("steps %q lack the seed's A ⊕ X = 3 ⊕ 2 = 1", h.Explanation.Steps)
+	}
+}
+
+func TestHintExplanations(t *testing.T) {
+	tests := []struct {
+		game, theory string
+		contains     []string
+	}{
+		{"nim misere 0 2 1", "misère nim", []string{"odd number of 1-heaps"}},
+		{"nim misere 1 1", "misère nim", []string{"2 heaps of 1"}},
+		{"subtraction k=3 10 12", "residues mod 4", []string{"residue mod 4", "nim-sum of the values is 2"}},
+		{"subtraction set=1,3,4 7 9", "Grundy values", []string{"period 7 from heap 0: 0101232"}},
+		{"subtraction set=2,5,6 7 9", "Grundy values", []string{"period 11 from heap 0: 00110213021"}},
+		{"subtraction misere set=1,2,4 7 9", "Grundy values", []string{"period 3", "not proven"}},
+		{"21", "residues mod 4", []string{"Whoever says 21 loses"}},
+		{"21 count=1", "residues mod 4", []string{"Say 4 (3 more); then say 8, 12, 16 and 20 in turn."}},
+		{"greedy 5 5 5 2", "largest heaps", []string{"3 heaps share the largest size 5"}},
+		{"moore k=2 3 5 6", "bit counts mod 3", []string{"0 mod 3"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.game, func(t *testing.T) {
+			r, p, err := ParseGame(tt.game)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h, err := r.Hint(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if h.Verdict == "" || h.Explanation.Theory != tt.theory {
+				t.Fatalf("verdict %q theory %q", h.Verdict, h.Explanation.Theory)
+			}
+			all := h.Verdict + "\n" + strings.Join(h.Explanation.Steps, "\n")
+			for _, c := range tt.contains {
+				if !strings.Contains(all, c) {
+					t.Errorf("explanation lacks %q:\n%s", c, all)
+				}
+			}
+			if _, err := r.Apply(p, h.Move); err != nil {
+				t.Fatalf("hint move %+v: %v", h.Move, err)
+			}
+		})
+	}
+}
+
+func TestGrundyPeriods(t *testing.T) {
+	for _, tt := range []struct {
+		set           []int
+		start, period int64
+		seq           string
+	}{
+		{[]int{1, 3, 4}, 0, 7, "0101232"},
+		{[]int{2, 5, 6}, 0, 11, "00110213021"},
+		{[]int{1, 2, 4}, 0, 3, "012"},
+		{[]int{1}, 0, 2, "01"},
+	} {
+		g, err := grundyTable(tt.set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.start != tt.start || g.period != tt.period || g.sequence(g.start, g.period) != tt.seq {
+			t.Errorf("%v: period %d from %d (%s), want %d from %d (%s)", tt.set, g.period, g.start, g.sequence(g.start, g.period), tt.period, tt.start, tt.seq)
+		}
+	}
+}
+
+func TestDescribe(t *testing.T) {
+	tests := []struct {
+		game string
+		move string
+		want string
+	}{
+		{"3 4 5", "C2", "takes 2 from C"},
+		{"wythoff 3 5", "AB3", "takes 3 from A and B"},
+		{"moore k=2 3 5 6", "A2 C1", "takes 2 from A and 1 from C"},
+		{"moore k=2 3 5 6", "A3 C3", "takes 3 from A and C"},
+		{"lasker 4 7", "B=2+5", "splits B into 2 and 5"},
+		{"kayles 5 8", "B4", "knocks down pin 4 of row B"},
+		{"kayles 5 8", "B4-5", "knocks down pins 4 and 5 of row B"},
+		{"21 count=4", "+3", "says 5, 6, 7"},
+		{"fibonacci 20", "3", "takes 3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.want, func(t *testing.T) {
+			r, p, err := ParseGame(tt.game)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := r.ParseMove(p, tt.move)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := r.Describe(p, m); got != tt.want {
+				t.Fatalf("Describe = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestNormalizeAndName(t *testing.T) {
+	tests := []struct {
+		r    Rules
+		name string
+	}{
+		{Rules{Variant: Nim}, "Nim"},
+		{Rules{Variant: Nim, Misere: true}, "Misère Nim"},
+		{Rules{Variant: Subtraction}, "Subtraction S(1..3)"},
+		{Rules{Variant: Subtraction, Set: []int{4, 1, 3}}, "Subtraction {1,3,4}"},
+		{Rules{Variant: TwentyOne, Misere: true}, "The 21 game"},
+		{Rules{Variant: TwentyOne}, "The 21 game, normal play (saying 21 wins)"},
+		{Rules{Variant: Greedy}, "Greedy Nim"},
+		{Rules{Variant: Fibonacci}, "Fibonacci Nim"},
+		{Rules{Variant: Moore}, "Moore's Nim (k=2)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n, err := tt.r.Normalize()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := n.Name(); got != tt.name {
+				t.Fatalf("Name = %q, want %q", got, tt.name)
+			}
+			again, err := n.Normalize()
+			if err != nil || !reflect.DeepEqual(again, n) {
+				t.Fatalf("Normalize is not idempotent: %+v → %+v", n, again)
+			}
+			if l := n.Limits(); l.MaxHeaps < 1 || l.MaxHeap < 1 {
+				t.Fatalf("Limits = %+v", l)
+			}
+		})
+	}
+	for _, bad := range []Rules{{}, {Variant: "chess"}, {Variant: Nim, K: 2}, {Variant: Greedy, Target: 5}, {Variant: Subtraction, K: -1}, {Variant: Subtraction, Set: []int{1, 2, 3, 4, 5, 6, 7, 8, 9}}} {
+		if _, err := bad.Normalize(); !errors.Is(err, ErrInvalid) {
+			t.Errorf("Normalize(%+v) error %v, want ErrInvalid", bad, err)
+		}
+	}
+}
+
+func ExampleRules_Analyze() {
+	r, p, _ := ParseGame("nim misere 3 4 5")
+	a, _ := r.Analyze(p)
+	for _, m := range a.Winning {
+		fmt.Println(r.FormatMove(p, m), r.Describe(p, m))
+	}
+	// Output:
+	// A2 takes 2 from A
+}
