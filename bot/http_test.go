@@ -7,8 +7,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -397,5 +399,79 @@ func TestHealthz(t *testing.T) {
 	he.db.Close()
 	if got := get(); got != http.StatusServiceUnavailable {
 		t.Errorf("healthz with the database closed: %d, want 503", got)
+	}
+}
+
+// TestHTTPDeferredStart: a slow /nim start is answered with a deferred
+// message at once; the board replaces the placeholder (edit of @original)
+// and is recorded as the game's board.
+func TestHTTPDeferredStart(t *testing.T) {
+	he := newHTTPEnv(t, func(c *bot.HTTPConfig) { c.DeferAfter = 50 * time.Millisecond })
+	release := lockDatabase(t, he.path)
+	payload := he.p.command(alice, "start", opt{"heaps", "3 4 5"}, opt{"first", "me"})
+	resp := he.deliver(payload)
+	if resp.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource {
+		t.Fatalf("want a deferred message while the store is locked, got %s", describe(resp))
+	}
+	release()
+	he.h.Wait(context.Background())
+	if edits := he.fd.Calls("PATCH", "/messages/@original"); len(edits) != 1 {
+		t.Fatalf("%d edits of @original, want 1", len(edits))
+	}
+	boardID := he.fd.Original(tokenOf(t, payload))
+	if _, _, ok := findControl(t, he.fd.Message(t, boardID), "heap/", "heapsel/", "move/"); !ok {
+		t.Errorf("the placeholder did not become the board: %s", he.fd.Message(t, boardID))
+	}
+	if g := he.channelGame(); g.MessageID != boardID {
+		t.Errorf("stored board %q, want %q", g.MessageID, boardID)
+	}
+}
+
+// syncBuffer is a log destination goroutines can share.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// TestNoTokenInLogs: when Discord cannot be reached, the failure is logged,
+// but neither the interaction token (it is in webhook URLs) nor the bot
+// token reaches the log.
+func TestNoTokenInLogs(t *testing.T) {
+	var logs syncBuffer
+	down := httptest.NewServer(http.NotFoundHandler())
+	down.Close()
+	he := newHTTPEnv(t, func(c *bot.HTTPConfig) {
+		c.Log = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		s, err := bot.NewSession(fakeToken)
+		if err != nil {
+			t.Fatal(err)
+		}
+		target, _ := url.Parse(down.URL)
+		s.Client = &http.Client{Transport: redirect{target: target}}
+		c.Session = s
+	})
+	payload := he.p.command(alice, "start", opt{"heaps", "3 4 5"})
+	he.deliver(payload)
+	he.h.Wait(context.Background())
+	out := logs.String()
+	if !strings.Contains(out, "fetching the new message") {
+		t.Fatalf("the failed fetch was not logged: %s", out)
+	}
+	for _, secret := range []string{tokenOf(t, payload), fakeToken} {
+		if strings.Contains(out, secret) {
+			t.Errorf("log contains a token: %s", out)
+		}
 	}
 }

@@ -1,0 +1,111 @@
+package bot_test
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"nimbot/bot"
+	"nimbot/commands"
+	"nimbot/store"
+)
+
+// peopleGame starts a game between alice and bob over HTTP and returns it
+// with its board, recorded by BoardSent.
+func peopleGame(t *testing.T, he *httpEnv) (*store.Game, string) {
+	t.Helper()
+	challengeID := he.start(alice, opt{"opponent", bob}, opt{"heaps", "3 4 5"}, opt{"first", "me"})
+	boardID := he.accept(bob, challengeID)
+	he.h.Wait(context.Background())
+	g := he.channelGame()
+	if g.MessageID != boardID {
+		t.Fatalf("board %q not recorded (stored %q)", boardID, g.MessageID)
+	}
+	return g, boardID
+}
+
+// TestSchedulerTick: when alice's turn deadline passes, one Tick ends the
+// game (a loss on time) and edits the board by REST with the bot token.
+func TestSchedulerTick(t *testing.T) {
+	he := newHTTPEnv(t, nil)
+	g, boardID := peopleGame(t, he)
+	sched := &bot.Scheduler{Service: he.svc, Session: he.fd.session(t), Log: he.log}
+	ctx := context.Background()
+
+	if n := sched.Tick(ctx); n != 0 {
+		t.Fatalf("Tick before the deadline sent %d edits", n)
+	}
+	he.clock.Advance(24*time.Hour + time.Minute)
+	if n := sched.Tick(ctx); n != 1 {
+		t.Fatalf("Tick after the deadline sent %d edits, want 1", n)
+	}
+	edits := he.fd.Calls("PATCH", "/channels/"+testChannel+"/messages/"+boardID)
+	if len(edits) != 1 {
+		t.Fatalf("%d board edits, want 1", len(edits))
+	}
+	if edits[0].Auth != "Bot "+fakeToken {
+		t.Error("board edit without the bot token")
+	}
+	if end := he.game(g.ID); end.Status != store.Timeout || end.Winner != bob.ID {
+		t.Errorf("status %s winner %q, want timeout won by bob", end.Status, end.Winner)
+	}
+	if _, _, ok := findControl(t, he.fd.Message(t, boardID), "heap/", "heapsel/", "move/"); ok {
+		t.Error("the edited board still offers moves")
+	}
+	if n := sched.Tick(ctx); n != 0 {
+		t.Errorf("a second Tick sent %d edits, want 0", n)
+	}
+}
+
+// TestSchedulerAfterRestart: a deadline that passed while nimbot was down is
+// handled as soon as the Scheduler starts, without waiting an interval.
+func TestSchedulerAfterRestart(t *testing.T) {
+	he := newHTTPEnv(t, nil)
+	g, boardID := peopleGame(t, he)
+	he.db.Close()
+	he.clock.Advance(25 * time.Hour)
+
+	db, err := store.Open(context.Background(), store.Config{Path: he.path, Now: he.clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	svc := commands.New(commands.Config{DB: db, Now: he.clock.Now, Rand: rand.New(rand.NewPCG(3, 4)), Log: he.log})
+	sched := &bot.Scheduler{Service: svc, Session: he.fd.session(t), Interval: time.Hour, Log: he.log}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); sched.Run(ctx) }()
+	for deadline := time.Now().Add(10 * time.Second); len(he.fd.Calls("PATCH", "/messages/"+boardID)) == 0; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("no board edit after the restart")
+		}
+	}
+	cancel()
+	<-done
+	end, err := db.Game(context.Background(), g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if end.Status != store.Timeout {
+		t.Errorf("status %s, want timeout", end.Status)
+	}
+}
+
+// TestSchedulerEditFails: a board Discord no longer has (deleted message)
+// is logged and skipped; the game still ends.
+func TestSchedulerEditFails(t *testing.T) {
+	he := newHTTPEnv(t, nil)
+	g, _ := peopleGame(t, he)
+	he.fd.mu.Lock()
+	he.fd.failEdits = true
+	he.fd.mu.Unlock()
+	he.clock.Advance(25 * time.Hour)
+	sched := &bot.Scheduler{Service: he.svc, Session: he.fd.session(t), Log: he.log}
+	if n := sched.Tick(context.Background()); n != 0 {
+		t.Errorf("Tick counted %d edits Discord refused", n)
+	}
+	if end := he.game(g.ID); end.Status != store.Timeout {
+		t.Errorf("status %s, want timeout", end.Status)
+	}
+}
