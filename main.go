@@ -35,6 +35,7 @@ import (
 
 	"nimbot/bot"
 	"nimbot/commands"
+	"nimbot/commands/terminal"
 	"nimbot/store"
 )
 
@@ -300,14 +301,13 @@ func startScheduler(svc bot.Service, session *discordgo.Session, log *slog.Logge
 	return func() { once.Do(func() { cancel(); <-done }) }
 }
 
-// play and analyze belong to package terminal, which is not wired in yet.
+// play belongs to package terminal, whose Play is not in this build yet.
 func play(ctx context.Context, cfg config, in io.Reader, out io.Writer) error {
 	return errors.New("the terminal game is not available in this build yet")
 }
 
 func analyze(args []string, out, errOut io.Writer) int {
-	fmt.Fprintln(errOut, "nimbot: analyze is not available in this build yet")
-	return 1
+	return terminal.Analyze(args, out, errOut)
 }
 
 func backup(ctx context.Context, cfg config, dest string, out io.Writer) error {
