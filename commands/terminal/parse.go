@@ -400,11 +400,13 @@ func kindOf(o *discordgo.ApplicationCommandOption) string {
 	return "<" + strings.ToLower(o.Type.String()) + ">"
 }
 
+// choiceList shows the choices' values, which are short and typeable
+// (names like "Nim — take any number from one heap" are for Discord's menu).
 func choiceList(o *discordgo.ApplicationCommandOption) string {
 	var names []string
 	for _, c := range o.Choices {
 		if c != nil {
-			names = append(names, strings.ToLower(c.Name))
+			names = append(names, strings.ToLower(fmt.Sprint(c.Value)))
 		}
 	}
 	return strings.Join(names, "|")

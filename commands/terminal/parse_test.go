@@ -134,7 +134,7 @@ func TestParseLineErrors(t *testing.T) {
 		{"/nim move B2", []string{`"B2" is not an option`, "name:value"}},
 		{"/nim move size:2", []string{`no option "size"`, "[heap:<text>]"}},
 		{"/nim move heap:A heap:B", []string{"heap: given twice"}},
-		{"/nim hint level:9", []string{`"9" is not one of`, "1 — who is winning"}},
+		{"/nim hint level:9", []string{`"9" is not one of 1|2|3`}},
 		{"/nim start k:21", []string{"above the most allowed, 20"}},
 		{"/nim start misere:maybe", []string{`"maybe" is not true or false`}},
 		{"/nim start opponent:@carol", []string{`no user "@carol"`, "1 (@player1)"}},

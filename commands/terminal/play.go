@@ -1,5 +1,3 @@
-//go:build terminalplay
-
 package terminal
 
 import (
@@ -77,7 +75,7 @@ func Play(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 			localPlayers[1].ID: localPlayers[1].Name,
 			appID:              nimbotUser.Name,
 			store.BotID:        nimbotUser.Name,
-		}},
+		}, now: cfg.Now},
 		messages: map[string]*discordgo.Message{},
 	}
 	return s.run()
@@ -547,7 +545,7 @@ func (s *session) ask(in *discordgo.TextInput) (string, bool) {
 		if !in.Required {
 			prompt += " [optional, Enter to skip]"
 		}
-		fmt.Fprintf(s.out, "%s: ", prompt)
+		fmt.Fprintf(s.out, "%s\nform> ", prompt)
 		line, ok := s.read()
 		if !ok || strings.TrimSpace(line) == "/cancel" {
 			return "", false
@@ -618,12 +616,24 @@ func normalizeComponents(cs []discordgo.MessageComponent) []discordgo.MessageCom
 // a hot-seat game needs no /as between moves.
 func (s *session) followTurn() {
 	g, err := s.db.ChannelGame(s.ctx, channelID)
-	if err != nil || g.Status != store.Active {
+	if err != nil {
 		return
 	}
-	if i := s.localIndex(g.ToMove()); i >= 0 && i != s.me {
-		s.me = i
-		fmt.Fprintf(s.out, "(@%s to move: now typing as @%s)\n", localPlayers[i].Name, localPlayers[i].Name)
+	switch g.Status {
+	case store.Active:
+		if i := s.localIndex(g.ToMove()); i >= 0 && i != s.me {
+			s.me = i
+			fmt.Fprintf(s.out, "(@%s to move: now typing as @%s)\n", localPlayers[i].Name, localPlayers[i].Name)
+		}
+	case store.Pending:
+		// A challenge between the two local players is answered by the
+		// one who did not make it.
+		for _, id := range g.Players {
+			if i := s.localIndex(id); i >= 0 && id != g.CreatedBy && i != s.me && s.localIndex(g.CreatedBy) >= 0 {
+				s.me = i
+				fmt.Fprintf(s.out, "(@%s is challenged: now typing as @%s; /as 1 switches back)\n", localPlayers[i].Name, localPlayers[i].Name)
+			}
+		}
 	}
 }
 

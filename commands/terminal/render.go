@@ -22,6 +22,8 @@ type item struct {
 type renderer struct {
 	// names maps user ids to the names mentions print as.
 	names map[string]string
+	// now is the clock relative timestamps (<t:…:R>) count from.
+	now func() time.Time
 }
 
 var (
@@ -29,6 +31,7 @@ var (
 	timestampRe = regexp.MustCompile(`<t:(-?\d+)(?::([tTdDfFR]))?>`)
 	emojiRe     = regexp.MustCompile(`<a?:(\w+):\d+>`)
 	fenceRe     = regexp.MustCompile("(?m)^```[a-z]*\n?")
+	subtextRe   = regexp.MustCompile(`(?m)^-# `)
 )
 
 // text turns Discord markdown into terminal text: mentions become @names,
@@ -48,12 +51,45 @@ func (r renderer) text(s string) string {
 		if err != nil {
 			return m
 		}
-		return time.Unix(sec, 0).UTC().Format("15:04 UTC, Jan 2")
+		at := time.Unix(sec, 0).UTC()
+		if sub[2] == "R" && r.now != nil {
+			return relative(at.Sub(r.now()))
+		}
+		return at.Format("15:04 UTC, Jan 2")
 	})
 	s = emojiRe.ReplaceAllString(s, ":$1:")
 	s = fenceRe.ReplaceAllString(s, "")
+	s = subtextRe.ReplaceAllString(s, "")
 	s = strings.ReplaceAll(s, "**", "")
+	s = strings.ReplaceAll(s, "`", "")
 	return strings.TrimRight(s, "\n")
+}
+
+// relative words a duration the way Discord's relative timestamps do.
+func relative(d time.Duration) string {
+	past := d < 0
+	if past {
+		d = -d
+	}
+	var n int64
+	var unit string
+	switch {
+	case d < time.Minute:
+		n, unit = int64(d/time.Second), "second"
+	case d < time.Hour:
+		n, unit = int64(d/time.Minute), "minute"
+	case d < 48*time.Hour:
+		n, unit = int64(d/time.Hour), "hour"
+	default:
+		n, unit = int64(d/(24*time.Hour)), "day"
+	}
+	if n != 1 {
+		unit += "s"
+	}
+	if past {
+		return fmt.Sprintf("%d %s ago", n, unit)
+	}
+	return fmt.Sprintf("in %d %s", n, unit)
 }
 
 // message prints m: content, embeds, then its components numbered from 1.

@@ -1,0 +1,372 @@
+package terminal
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"nimbot/store"
+)
+
+// testClock is a clock that moves one second per reading, so timestamps
+// differ and deadlines stay far away.
+func testClock() func() time.Time {
+	var mu sync.Mutex
+	now := time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC)
+	return func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		now = now.Add(time.Second)
+		return now
+	}
+}
+
+func testConfig(path string) Config {
+	return Config{DatabasePath: path, Now: testClock(), Rand: rand.New(rand.NewPCG(1, 2))}
+}
+
+// playScript runs a whole session on the given lines and returns what it
+// printed.
+func playScript(t *testing.T, path string, lines ...string) string {
+	t.Helper()
+	var out bytes.Buffer
+	in := strings.NewReader(strings.Join(lines, "\n") + "\n")
+	if err := Play(context.Background(), testConfig(path), in, &out); err != nil {
+		t.Fatalf("Play: %v\n%s", err, out.String())
+	}
+	return out.String()
+}
+
+// channelGame reads the terminal channel's live game, or the newest one
+// when none is live, from the database file directly.
+func channelGame(t *testing.T, path string, id int64) *store.Game {
+	t.Helper()
+	db, err := store.Open(context.Background(), store.Config{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var g *store.Game
+	if id > 0 {
+		g, err = db.Game(context.Background(), id)
+	} else {
+		g, err = db.ChannelGame(context.Background(), channelID)
+	}
+	if err != nil {
+		t.Fatalf("reading the game: %v", err)
+	}
+	return g
+}
+
+// terminal drives Play line by line through a pipe, waiting for each
+// prompt, so a test can look at the game between moves.
+type terminal struct {
+	t    *testing.T
+	in   *io.PipeWriter
+	out  *promptBuffer
+	done chan error
+	seen int
+}
+
+// promptBuffer collects output and signals every write.
+type promptBuffer struct {
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	wrote chan struct{}
+}
+
+func (b *promptBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	n, err := b.buf.Write(p)
+	select {
+	case b.wrote <- struct{}{}:
+	default:
+	}
+	return n, err
+}
+
+func (b *promptBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func startTerminal(t *testing.T, path string) *terminal {
+	t.Helper()
+	r, w := io.Pipe()
+	tm := &terminal{t: t, in: w, out: &promptBuffer{wrote: make(chan struct{}, 1)}, done: make(chan error, 1)}
+	go func() {
+		err := Play(context.Background(), testConfig(path), r, tm.out)
+		r.Close()
+		tm.done <- err
+	}()
+	tm.wait()
+	return tm
+}
+
+// wait returns the output since the last call, once Play asks for a line.
+func (tm *terminal) wait() string {
+	tm.t.Helper()
+	// A guard against a hung session, not a timing assertion.
+	guard := time.After(time.Minute)
+	for {
+		s := tm.out.String()
+		if strings.HasSuffix(s, "> ") && len(s) > tm.seen {
+			chunk := s[tm.seen:]
+			tm.seen = len(s)
+			return chunk
+		}
+		select {
+		case <-tm.out.wrote:
+		case err := <-tm.done:
+			tm.t.Fatalf("Play ended early (%v):\n%s", err, tm.out.String())
+		case <-guard:
+			tm.t.Fatalf("no prompt after a minute:\n%s", tm.out.String())
+		}
+	}
+}
+
+// do types one line and returns what it printed.
+func (tm *terminal) do(line string) string {
+	tm.t.Helper()
+	if _, err := io.WriteString(tm.in, line+"\n"); err != nil {
+		tm.t.Fatal(err)
+	}
+	return tm.wait()
+}
+
+// close ends the input and checks Play returned nil.
+func (tm *terminal) close() string {
+	tm.t.Helper()
+	tm.in.Close()
+	if err := <-tm.done; err != nil {
+		tm.t.Fatalf("Play: %v", err)
+	}
+	s := tm.out.String()
+	return s[tm.seen:]
+}
+
+func mustContain(t *testing.T, out string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
+}
+
+// TestPlayWholeGameVsBot plays 3 4 5 against nimbot at perfect difficulty
+// from the first move, choosing each move with the engine from the game the
+// database holds, until the game ends; the player to move first from a
+// winning position must win.
+func TestPlayWholeGameVsBot(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "nimbot.db")
+	tm := startTerminal(t, path)
+	out := tm.do("/nim start vs:bot heaps:3 4 5 first:me difficulty:perfect")
+	mustContain(t, out, "== Nim ==", "A │ ●●● 3", "[1] A · 3", "Resign")
+
+	g := channelGame(t, path, 0)
+	id := g.ID
+	for turn := 0; g.Status == store.Active; turn++ {
+		if turn > 20 {
+			t.Fatalf("game not over after 20 turns:\n%s", tm.out.String())
+		}
+		if g.ToMove() != localPlayers[0].ID {
+			t.Fatalf("ply %d: %q to move, want player1 (nimbot answers in the same turn)", g.Ply, g.ToMove())
+		}
+		h, err := g.Rules.Hint(g.Position)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !h.MoverWins {
+			t.Fatalf("ply %d: player1 is losing in %v after perfect play", g.Ply, g.Position.Heaps)
+		}
+		note := g.Rules.FormatMove(g.Position, h.Move)
+		out = tm.do("/nim move notation:" + note)
+		mustContain(t, out, "takes")
+		g = channelGame(t, path, id)
+	}
+	if g.Status != store.Won || g.Winner != localPlayers[0].ID {
+		t.Fatalf("game ended %s, winner %q; want won by player1:\n%s", g.Status, g.Winner, tm.out.String())
+	}
+	mustContain(t, out, "@player1 wins")
+	if strings.Contains(out, "[1] A · 0\n") {
+		t.Errorf("the final board still offers moves:\n%s", out)
+	}
+	tm.close()
+}
+
+// TestPlayHotSeat plays a challenge between the two local players: the
+// keyboard follows the challenge and the turns without /as.
+func TestPlayHotSeat(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "nimbot.db")
+	out := playScript(t, path,
+		"/nim start vs:2 heaps:1 2 first:me",
+		"1",                       // accept, typed as player2 (the session switched)
+		"/nim move heap:B take:1", // player1
+		"/nim move heap:A take:1", // player2
+		"/nim move notation:B1",   // player1 takes the last one
+	)
+	mustContain(t, out,
+		"@player2, you have been challenged",
+		"[1] Accept  [2] Decline",
+		"now typing as @player2",
+		"(@player1 to move: now typing as @player1)",
+		"(@player2 to move: now typing as @player2)",
+		"@player2 takes 1 from A",
+		"@player1 wins",
+	)
+	g := channelGame(t, path, 1)
+	if g.Status != store.Won || g.Winner != localPlayers[0].ID || g.Players != [2]string{localPlayers[0].ID, localPlayers[1].ID} {
+		t.Fatalf("game = %s won by %q, players %v", g.Status, g.Winner, g.Players)
+	}
+}
+
+// TestPlayResume quits mid-game and comes back: the second session shows
+// the board through /nim status and its buttons carry on the same game.
+func TestPlayResume(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "nimbot.db")
+	out := playScript(t, path,
+		"/nim start heaps:3 4 5 first:me",
+		"/nim move heap:A take:1",
+		"quit",
+		"/nim move heap:A take:1", // never read: quit came first
+	)
+	mustContain(t, out, "Game #1 · move 3", "The game is saved")
+	g := channelGame(t, path, 0)
+	if g.Ply != 2 || g.Status != store.Active {
+		t.Fatalf("after the first session: ply %d, %s", g.Ply, g.Status)
+	}
+
+	tm := startTerminal(t, path)
+	out = tm.out.String()
+	mustContain(t, out, "Continuing this channel's game:", "Game #1 · move 3", "[4] 💡 Hint")
+	// Press the board's heap C button, then take 1 from it.
+	before := g.Position.Heaps[2]
+	out = tm.do("3")
+	mustContain(t, out, "Take 1")
+	n := buttonNumber(t, out, "Take 1")
+	out = tm.do(n)
+	mustContain(t, out, "@player1 takes 1 from C")
+	tm.close()
+
+	// The pressed move is ply 2 of game 1, nimbot's answer ply 3.
+	db, err := store.Open(context.Background(), store.Config{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	moves, err := db.Moves(context.Background(), g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(moves) != 4 || moves[2].Player != localPlayers[0].ID || moves[2].Move.Heap != 2 || moves[2].Move.Take != 1 || moves[3].Player != store.BotID {
+		t.Fatalf("moves after resuming = %+v, want 4 with player1's C1 third and nimbot's answer last", moves)
+	}
+	if before < 1 {
+		t.Fatalf("heap C was empty before the move")
+	}
+}
+
+// buttonNumber finds "[n] label" in out and returns n.
+func buttonNumber(t *testing.T, out, label string) string {
+	t.Helper()
+	i := strings.Index(out, "] "+label)
+	if i < 0 {
+		t.Fatalf("no button %q in:\n%s", label, out)
+	}
+	j := strings.LastIndex(out[:i], "[")
+	return out[j+1 : i]
+}
+
+// TestPlayBadInput: each bad line is answered with what is wrong and what to
+// type, and the session goes on.
+func TestPlayBadInput(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "nimbot.db")
+	tm := startTerminal(t, path)
+	tests := []struct {
+		line string
+		want []string
+	}{
+		{"hello", []string{`! I don't understand "hello"`, "/nim move heap:B take:2", "help"}},
+		{"/nim fly", []string{`! /nim has no subcommand "fly"`, "/nim start"}},
+		{"/nim move heap:B take:x", []string{`! option take: "x" is not a whole number`, "Usage: /nim move"}},
+		{"/nim start heaps:3 4 5 misere:perhaps", []string{`"perhaps" is not true or false`}},
+		{"/nim start vs:carol", []string{`no user "carol" here`, "1 (@player1)"}},
+		{"2", []string{"! there are no buttons to press yet", "/nim start"}},
+		{"/as 3", []string{`! no local player "3"`, "/as 1 or /as 2"}},
+		{"/nim move heap:A take:1", []string{"(only you can see this)"}}, // the service's own refusal: no game here
+		{"/nim start heaps:3 4 5 first:me", []string{"== Nim =="}},
+		{"7", []string{"! there is no button 7", "1 to 6"}},
+		{"/nim move heap:A take:9", []string{"(only you can see this)", "A"}},
+	}
+	for _, tt := range tests {
+		out := tm.do(tt.line)
+		t.Run(tt.line, func(t *testing.T) { mustContain(t, out, tt.want...) })
+	}
+	// Still answering after all that.
+	mustContain(t, tm.do("/nim status"), "== Nim ==", "Game #1")
+	mustContain(t, tm.do("help"), "/nim move heap:B take:2", "/as 1 or /as 2")
+	tm.close()
+}
+
+// TestPlayFormAndHint types a move into the board's form (a Discord modal:
+// one question per text input) and asks for a hint, which only the asker
+// sees.
+func TestPlayFormAndHint(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "nimbot.db")
+	tm := startTerminal(t, path)
+	out := tm.do("/nim start heaps:3 4 5 first:me")
+	out = tm.do("/nim hint level:3")
+	mustContain(t, out, "(only you can see this)", "Hint", "nim-sum")
+	if strings.Contains(out, "`") || strings.Contains(out, "**") {
+		t.Errorf("markdown left in:\n%s", out)
+	}
+	out = tm.do(buttonNumber(t, tm.out.String(), "⌨️ Type a move"))
+	mustContain(t, out, "(a form; type /cancel to close it)")
+	out = tm.do("A2")
+	mustContain(t, out, "@player1 takes 2 from A")
+
+	// A form closed with /cancel sends nothing.
+	out = tm.do(buttonNumber(t, out, "⌨️ Type a move"))
+	out = tm.do("/cancel")
+	mustContain(t, out, "(form closed)")
+	g := channelGame(t, path, 0)
+	if g.Ply != 2 {
+		t.Errorf("ply %d after a move and a cancelled form, want 2", g.Ply)
+	}
+	tm.close()
+}
+
+// TestPlayEndOfInput: input that ends mid-form or with no newline ends the
+// session cleanly.
+func TestPlayEndOfInput(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "nimbot.db")
+	for _, in := range []string{"", "/nim status", "/nim start heaps:3 4 5 first:me\n5"} {
+		var out bytes.Buffer
+		if err := Play(context.Background(), testConfig(path), strings.NewReader(in), &out); err != nil {
+			t.Errorf("Play(%q): %v", in, err)
+		}
+	}
+}
+
+// TestPlayBadDatabase: a database that cannot be opened is Play's one error.
+func TestPlayBadDatabase(t *testing.T) {
+	dir := t.TempDir()
+	err := Play(context.Background(), testConfig(dir), strings.NewReader(""), io.Discard)
+	if err == nil {
+		t.Fatal("Play on a directory as the database: no error")
+	}
+	var oe *store.OpenError
+	if !errors.As(err, &oe) {
+		t.Errorf("error %v is not a *store.OpenError", err)
+	}
+}
