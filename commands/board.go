@@ -116,11 +116,15 @@ func heapRows(r engine.Rules, p engine.Position) string {
 		if h == 0 {
 			row = "·"
 		}
-		fmt.Fprintf(&b, "%-2s│ %s %d%s\n", engine.HeapLabel(i), row, h, unit)
+		u := unit
+		if h == 1 && u != "" {
+			u = strings.TrimSuffix(u, "s")
+		}
+		fmt.Fprintf(&b, "%-2s│ %s %d%s\n", engine.HeapLabel(i), row, h, u)
 	}
 	b.WriteString("```")
 	if r.Variant == engine.Fibonacci {
-		fmt.Fprintf(&b, "This turn: take at most **%d**.", p.Limit)
+		fmt.Fprintf(&b, "\nThis turn: take at most **%d**.", p.Limit)
 	}
 	return b.String()
 }

@@ -83,7 +83,7 @@ func (s *Service) hint(r *request, g *store.Game, level int, t discordgo.Interac
 	var d []string
 	d = append(d, "**"+h.Verdict+"**")
 	if level >= 2 {
-		d = append(d, fmt.Sprintf("Try **%s** (`%s`).", g.Rules.Describe(g.Position, h.Move), g.Rules.FormatMove(g.Position, h.Move)))
+		d = append(d, fmt.Sprintf("Try **`%s`**: it %s.", g.Rules.FormatMove(g.Position, h.Move), g.Rules.Describe(g.Position, h.Move)))
 		if !h.MoverWins {
 			d[len(d)-1] += " It holds out longest; with perfect play from here your opponent wins."
 		}
