@@ -298,6 +298,9 @@ func (r Rules) ParseMove(p Position, s string) (Move, error) {
 		return Move{}, invalidf("give a move, like %s", moveExample(r))
 	}
 	tokens := strings.Fields(strings.ReplaceAll(s, ",", " "))
+	if len(tokens) == 0 {
+		return Move{}, invalidf("give a move, like %s", moveExample(r))
+	}
 	if len(tokens) > 1 {
 		return parseMulti(p, tokens, s)
 	}
@@ -305,6 +308,12 @@ func (r Rules) ParseMove(p Position, s string) (Move, error) {
 	if rest, ok := strings.CutPrefix(tok, "+"); ok || isDigits(tok) {
 		if len(p.Heaps) != 1 {
 			return Move{}, invalidf("%q: name the heap too, like %s", s, moveExample(r))
+		}
+		if !ok {
+			rest = tok
+		}
+		if r.Variant == Kayles {
+			return parseKnock(p, 0, rest, s)
 		}
 		t, err := parseAmount(rest, s)
 		if err != nil {
