@@ -800,3 +800,25 @@ func TestInternalErrorIsAnApologyWithReference(t *testing.T) {
 	}
 	h.open() // for the cleanup's Close
 }
+
+// A game left with nimbot to move (a crash between creating the game and
+// nimbot's opening move) is unstuck by /nim status.
+func TestStatusMakesAPendingBotMove(t *testing.T) {
+	h := newHarness(t, 1)
+	rules, _ := engine.Rules{Variant: engine.Nim}.Normalize()
+	pos, _ := rules.Start([]int64{3, 4, 5})
+	g := &store.Game{GuildID: guildID, ChannelID: chanA, Rules: rules, Start: pos, Position: pos,
+		Players: [2]string{store.BotID, alice}, Status: store.Active, Difficulty: engine.Perfect, Hints: true,
+		TurnTimeout: time.Hour, Deadline: h.now.Add(time.Hour), CreatedBy: alice}
+	if err := h.db.CreateGame(context.Background(), g); err != nil {
+		t.Fatal(err)
+	}
+	wantUserError(t, h.click(alice, id("move", g.ID, 0, 0, 1)), "It is nimbot's turn. Use /nim status")
+	resp := h.command(alice, "status")
+	if isEphemeral(resp) || !strings.Contains(text(resp), "nimbot takes") {
+		t.Fatalf("status: %s", text(resp))
+	}
+	if g := h.game(); g.Ply != 1 || g.ToMove() != alice || g.MessageID != h.message {
+		t.Fatalf("after status: %+v", g)
+	}
+}

@@ -116,6 +116,8 @@ func checkTurn(g *store.Game, user string) error {
 		return userErrorf(msgOver)
 	case user != g.Players[0] && user != g.Players[1]:
 		return userErrorf(msgNotPlaying)
+	case user != g.ToMove() && g.ToMove() == store.BotID:
+		return userErrorf("It is nimbot's turn. Use /nim status to have it move and see the board.")
 	case user != g.ToMove():
 		return userErrorf("It is %s's turn, not yours. Wait for their move.", name(g.ToMove()))
 	}
@@ -559,6 +561,12 @@ func (s *Service) status(r *request) (*discordgo.InteractionResponse, error) {
 	g, err := s.channelGame(r)
 	if err != nil {
 		return nil, err
+	}
+	if g.Status == store.Active && g.ToMove() == store.BotID {
+		// Only a failure between creating a game and nimbot's opening move
+		// leaves nimbot to move; status is where a stuck player ends up, so
+		// it makes that move now.
+		return s.botMove(r, g, discordgo.InteractionResponseChannelMessageWithSource)
 	}
 	b, err := s.loadBoard(r, g)
 	if err != nil {

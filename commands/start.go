@@ -99,22 +99,28 @@ func (s *Service) create(r *request, g *store.Game) (*discordgo.InteractionRespo
 	}
 	newMessage := discordgo.InteractionResponseChannelMessageWithSource
 	if g.Status == store.Active && g.ToMove() == store.BotID {
-		var bm engine.Move
-		var cerr error
-		s.withRand(func(rng *rand.Rand) { bm, cerr = g.Rules.Choose(g.Position, g.Difficulty, rng) })
-		if cerr != nil {
-			return nil, fmt.Errorf("nimbot's opening move in game %d: %w", g.ID, cerr)
-		}
-		pos, err := g.Rules.Apply(g.Position, bm)
-		if err != nil {
-			return nil, fmt.Errorf("nimbot's opening move %v in game %d: %w", bm, g.ID, err)
-		}
-		next := *g
-		next.Position, next.Ply = pos, 1
-		s.settle(&next, store.BotID, r.now)
-		return s.commitTurn(r, g, &next, []engine.Move{bm}, newMessage)
+		return s.botMove(r, g, newMessage)
 	}
 	return board{g: g, selected: -1}.response(newMessage), nil
+}
+
+// botMove makes nimbot's move in g when nimbot is to move on its own (its
+// opening move), committed with the response like any turn.
+func (s *Service) botMove(r *request, g *store.Game, t discordgo.InteractionResponseType) (*discordgo.InteractionResponse, error) {
+	var bm engine.Move
+	var cerr error
+	s.withRand(func(rng *rand.Rand) { bm, cerr = g.Rules.Choose(g.Position, g.Difficulty, rng) })
+	if cerr != nil {
+		return nil, fmt.Errorf("nimbot's move in game %d: %w", g.ID, cerr)
+	}
+	pos, err := g.Rules.Apply(g.Position, bm)
+	if err != nil {
+		return nil, fmt.Errorf("nimbot's move %v in game %d: %w", bm, g.ID, err)
+	}
+	next := *g
+	next.Position, next.Ply = pos, g.Ply+1
+	s.settle(&next, store.BotID, r.now)
+	return s.commitTurn(r, g, &next, []engine.Move{bm}, t)
 }
 
 // checkChannelFree refuses a second game in a channel, linking to the first.
