@@ -6,17 +6,42 @@
 // responses out, over the gateway or the HTTP interactions endpoint, and the
 // terminal front end drives the same Service with typed commands.
 //
-// One interaction is one unit of work. Service.Handle routes it like an HTTP
-// request (commands as "nim/start", component custom_ids as
-// "move/{game}/{ply}/{heap}/{take}"), runs it against engine and store with
-// at most one store transaction for the turn, and renders the reply. Every
-// component names the game and the ply it was drawn for, so a stale board or
-// a double click is refused by the store (store.ErrStale) and answered with an
-// ephemeral note instead of a second move. Processed interaction ids are kept
-// with their response, so a redelivered interaction gets the same answer.
+// # Routing
 //
-// Errors are split in two: a user's mistake (a malformed heap list, an
-// illegal move, not your turn) is answered ephemerally with what was wrong
-// and what to do; anything else is logged with the interaction id and the
-// user sees a short apology with a reference id.
+// Service.Handle routes an interaction like an HTTP request: slash commands
+// by name ("nim/start"), autocomplete under "autocomplete/nim/start", and
+// components and modals by their custom_id, which is a path naming the game
+// and the ply the control was drawn for:
+//
+//	heap/{game}/{ply}/{heap}          pick a heap (redraws the board with its amounts)
+//	heapsel/{game}/{ply}              the same, from a select menu (more than 5 heaps)
+//	move/{game}/{ply}/{heap}/{take}   take from a heap
+//	play/{game}/{ply}/{slot}          a select menu whose values are moves in engine notation
+//	ask/{game}/{ply}/{heap}           open the number modal (heaps over 25) → amount/{game}/{ply}/{heap}
+//	type/{game}/{ply}[/{slot}]        open the typed-move modal → typed/{game}/{ply}
+//	hint/{game}/{ply}[/{level}]       a hint, only to the player to move
+//	resign/{game}/{ply}
+//	accept/{game}, decline/{game}     answer a challenge (only the challenged player)
+//	rematch/{game}, review/{game}     on a finished board
+//
+// Handlers are wrapped by middleware (func(next) next): recovery from panics
+// and idempotency. Every error ends in one error handler.
+//
+// # One interaction, one unit of work
+//
+// A turn is one store.Commit: the player's move, nimbot's reply (chosen with
+// the configured random source), the new status, deadline and result, and the
+// rendered response saved under the interaction id. A stale board or a double
+// click fails the commit's ply check (store.ErrStale) and is answered with an
+// ephemeral note; a redelivered interaction gets its saved response back and
+// never moves twice. The database is the only state: no game lives in memory,
+// so a restart, or several processes over one database, change nothing.
+//
+// # Errors
+//
+// A user's mistake (a malformed heap list, an illegal move with the engine's
+// reason, not your turn, no game here, a stale board) is answered
+// ephemerally with what was wrong and what to do. Anything else is logged
+// with the interaction id and a reference, and the user sees a short apology
+// with that reference; never a stack trace or a token.
 package commands

@@ -55,8 +55,8 @@ func (s *Service) start(r *request) (*discordgo.InteractionResponse, error) {
 		if !validDifficulty(d) {
 			return nil, userErrorf("There is no difficulty %q: choose easy, medium, hard or perfect.", truncate(string(d), 20))
 		}
-		if o.has(optHints) {
-			return nil, userErrorf("Hints are always on against nimbot; the hints option is for games between people. Leave it out.")
+		if o.has(optHints) && !o.bool(optHints) {
+			return nil, userErrorf("Hints are always on against nimbot (just don't ask for one); the hints option is for games between people. Leave it out.")
 		}
 		g.Difficulty, g.Hints, g.Status = d, true, store.Active
 		g.TurnTimeout = s.cfg.BotTurn
