@@ -173,6 +173,16 @@ func (db *DB) RecordHint(ctx context.Context, gameID int64, ply int, userID stri
 	})
 }
 
+// HintUsed reports whether userID recorded a hint for the game at ply, that
+// is, whether the move they play at that ply will be marked hinted. Callers
+// that render a board before committing the move use it to draw the mark.
+func (db *DB) HintUsed(ctx context.Context, gameID int64, ply int, userID string) (bool, error) {
+	var used bool
+	err := db.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM hints WHERE game_id = ? AND ply = ? AND user_id = ?)`,
+		gameID, ply, userID).Scan(&used)
+	return used, err
+}
+
 // Response returns the response saved for an interaction, or ErrNotFound.
 func (db *DB) Response(ctx context.Context, interactionID string) ([]byte, error) {
 	var resp []byte

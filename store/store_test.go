@@ -270,11 +270,23 @@ func TestCommit(t *testing.T) {
 	t.Run("HumanAndBotMove", func(t *testing.T) {
 		db := mustOpen(t)
 		g := mustCreate(t, db, newGame("c1", [2]string{"alice", BotID}, 3, 4))
+		if used, err := db.HintUsed(ctx, g.ID, 0, "alice"); err != nil || used {
+			t.Fatalf("HintUsed before any hint: %v, %v", used, err)
+		}
 		if err := db.RecordHint(ctx, g.ID, 0, "alice"); err != nil {
 			t.Fatal(err)
 		}
 		if err := db.RecordHint(ctx, g.ID, 0, "alice"); err != nil { // asking twice is fine
 			t.Fatal(err)
+		}
+		for _, tt := range []struct {
+			ply  int
+			user string
+			want bool
+		}{{0, "alice", true}, {0, BotID, false}, {1, "alice", false}} {
+			if used, err := db.HintUsed(ctx, g.ID, tt.ply, tt.user); err != nil || used != tt.want {
+				t.Fatalf("HintUsed(ply %d, %s) = %v, %v; want %v", tt.ply, tt.user, used, err, tt.want)
+			}
 		}
 		deadline := epoch.Add(time.Minute)
 		c, _ := change(g, take(1, 1), take(0, 1))
