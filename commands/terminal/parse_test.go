@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
+
+	"nimbot/commands"
 )
 
 // testDefinitions reads testdata/definitions.json: a /nim command with every
@@ -176,18 +178,22 @@ func FuzzParseLine(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	defs := testDefinitions(f)
+	// The fixture has a subcommand group; the real definitions have the
+	// real options.
+	defSets := [][]*discordgo.ApplicationCommand{testDefinitions(f), commands.Definitions()}
 	f.Fuzz(func(t *testing.T, line string) {
-		got, err := parseLine(line, defs, localPlayers, nimbotUser)
-		if err != nil {
-			if err.Error() == "" {
-				t.Fatal("empty error message")
+		for _, defs := range defSets {
+			got, err := parseLine(line, defs, localPlayers, nimbotUser)
+			if err != nil {
+				if err.Error() == "" {
+					t.Fatal("empty error message")
+				}
+				continue
 			}
-			return
-		}
-		if got.kind == lineCommand {
-			if _, err := json.Marshal(got.options); err != nil {
-				t.Fatalf("options do not marshal: %v", err)
+			if got.kind == lineCommand {
+				if _, err := json.Marshal(got.options); err != nil {
+					t.Fatalf("options do not marshal: %v", err)
+				}
 			}
 		}
 	})

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"nimbot/commands"
+	"nimbot/engine"
 	"nimbot/store"
 )
 
@@ -368,5 +370,88 @@ func TestPlayBadDatabase(t *testing.T) {
 	var oe *store.OpenError
 	if !errors.As(err, &oe) {
 		t.Errorf("error %v is not a *store.OpenError", err)
+	}
+}
+
+// TestPlayMenus picks from a select menu (a Kayles row's moves) both ways:
+// the option typed after the menu's number, and asked for on the next line
+// after a wrong answer.
+func TestPlayMenus(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "nimbot.db")
+	tm := startTerminal(t, path)
+	out := tm.do("/nim start variant:kayles heaps:5 8 first:me")
+	mustContain(t, out, "== Kayles ==", "[1] A · 5")
+	out = tm.do("1") // row A: its moves come as a menu
+	menu := buttonNumber(t, out, "Pick a move in A ▾")
+	out = tm.do(menu)
+	mustContain(t, out, "pick one option by number", "(2) knocks down pins 1 and 2 of row A", "pick> ")
+	out = tm.do("x")
+	mustContain(t, out, `! "x" is not one of the options 1 to 9`, "pick> ")
+	out = tm.do("2")
+	mustContain(t, out, "@player1 knocks down pins 1 and 2 of row A")
+
+	// Second move: the pick typed on the same line.
+	g := channelGame(t, path, 0)
+	row := -1
+	for i, h := range g.Position.Heaps {
+		if h >= 2 {
+			row = i
+			break
+		}
+	}
+	label := engine.HeapLabel(row)
+	out = tm.do(buttonNumber(t, out, label+" · "))
+	out = tm.do(buttonNumber(t, out, "Pick a move in "+label+" ▾") + " 1")
+	mustContain(t, out, "@player1 knocks down pin 1 of row "+label)
+	tm.close()
+}
+
+// TestPlayExpiry lets the turn deadline pass between two lines: the next
+// line first shows the board the deadline sweep edited, as bot's scheduler
+// would have.
+func TestPlayExpiry(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "nimbot.db")
+	var mu sync.Mutex
+	now := time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC)
+	cfg := testConfig(path)
+	cfg.Now = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	r, w := io.Pipe()
+	var out promptBuffer
+	out.wrote = make(chan struct{}, 1)
+	done := make(chan error, 1)
+	go func() { done <- Play(context.Background(), cfg, r, &out) }()
+	tm := &terminal{t: t, in: w, out: &out, done: done}
+	tm.wait()
+	mustContain(t, tm.do("/nim start heaps:3 4 5 first:me"), "Move in 1 hour")
+	mu.Lock()
+	now = now.Add(2 * time.Hour)
+	mu.Unlock()
+	got := tm.do("/nim status")
+	mustContain(t, got, "board updated: time ran out")
+	tm.close()
+	g := channelGame(t, path, 1)
+	// A game nobody moved in is abandoned, not lost on time; either way it
+	// is over.
+	if !g.Status.Finished() {
+		t.Errorf("game status %s, want finished", g.Status)
+	}
+}
+
+// TestParseRealDefinitions: the commands README and help show parse against
+// the definitions commands registers.
+func TestParseRealDefinitions(t *testing.T) {
+	defs := commands.Definitions()
+	for _, line := range []string{
+		"/nim start vs:bot heaps:3 4 5 misere:true",
+		"/nim start vs:2 heaps:3 4 5",
+		"/nim start variant:subtraction set:1,3,4 heaps:7 9 difficulty:perfect first:me",
+		"/nim move heap:B take:2",
+		"/nim move notation:B2",
+		"/nim hint", "/nim hint level:3", "/nim resign", "/nim status",
+		"/nim analyze position:3 4 5",
+	} {
+		if _, err := parseLine(line, defs, localPlayers, nimbotUser); err != nil {
+			t.Errorf("%s: %v", line, err)
+		}
 	}
 }

@@ -200,6 +200,15 @@ func (r renderer) menuLabel(s *discordgo.SelectMenu) string {
 		label = "choose"
 	}
 	label += " ▾"
+	var chosen []string
+	for _, o := range s.Options {
+		if o.Default {
+			chosen = append(chosen, o.Label)
+		}
+	}
+	if len(chosen) > 0 {
+		label += " " + strings.Join(chosen, ", ")
+	}
 	if s.Disabled {
 		label += " (disabled)"
 	}
