@@ -54,7 +54,7 @@ type fields struct {
 // harness is a Service over a real SQLite file, a fixed clock and a seeded
 // random source.
 type harness struct {
-	t       *testing.T
+	t       testing.TB
 	path    string
 	db      *store.DB
 	svc     *Service
@@ -65,11 +65,16 @@ type harness struct {
 	channel string
 	// message is the id the "bot" gave the last new board message.
 	message string
+	sync    string // store.Config.Synchronous
 }
 
-func newHarness(t *testing.T, seed uint64) *harness {
+func newHarness(t testing.TB, seed uint64) *harness {
+	return newHarnessSync(t, seed, "NORMAL")
+}
+
+func newHarnessSync(t testing.TB, seed uint64, sync string) *harness {
 	t.Helper()
-	h := &harness{t: t, path: filepath.Join(t.TempDir(), "nimbot.db"), now: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC), seed: seed, logs: &bytes.Buffer{}, channel: chanA}
+	h := &harness{t: t, path: filepath.Join(t.TempDir(), "nimbot.db"), now: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC), seed: seed, logs: &bytes.Buffer{}, channel: chanA, sync: sync}
 	h.open()
 	t.Cleanup(func() { h.db.Close() })
 	return h
@@ -80,7 +85,10 @@ func (h *harness) clock() time.Time { return h.now }
 // open opens the store and a fresh Service over it, as a restarted process would.
 func (h *harness) open() {
 	h.t.Helper()
-	db, err := store.Open(context.Background(), store.Config{Path: h.path, Now: h.clock})
+	// NORMAL: the tests commit thousands of turns, and on this shared disk
+	// one fsync has been seen to stall for seconds; FULL's durability is the
+	// store's to test. The benchmark sets FULL, as production runs.
+	db, err := store.Open(context.Background(), store.Config{Path: h.path, Now: h.clock, Synchronous: h.sync})
 	if err != nil {
 		h.t.Fatalf("open store: %v", err)
 	}
@@ -377,7 +385,7 @@ func wantUserError(t *testing.T, resp *discordgo.InteractionResponse, want strin
 var namePattern = regexp.MustCompile(`^[-_\p{Ll}\p{N}]{1,32}$`)
 
 // checkResponse enforces Discord's limits on everything nimbot sends.
-func checkResponse(t *testing.T, resp *discordgo.InteractionResponse) {
+func checkResponse(t testing.TB, resp *discordgo.InteractionResponse) {
 	t.Helper()
 	if _, err := json.Marshal(resp); err != nil {
 		t.Fatalf("response does not encode: %v", err)
@@ -458,7 +466,7 @@ func checkResponse(t *testing.T, resp *discordgo.InteractionResponse) {
 
 // winningMove picks a winning move in g if there is one, else the first
 // legal move, preferring plain takes (the board's buttons).
-func winningMove(t *testing.T, g *store.Game) engine.Move {
+func winningMove(t testing.TB, g *store.Game) engine.Move {
 	t.Helper()
 	a, err := g.Rules.Analyze(g.Position)
 	if err != nil {

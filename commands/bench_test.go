@@ -1,0 +1,31 @@
+package commands
+
+import (
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+
+	"nimbot/store"
+)
+
+// BenchmarkMoveAgainstBot is one board click against nimbot: route, engine
+// move and reply, one store.Commit (synchronous=FULL), board rendered and
+// saved for redelivery. A finished game is replaced by a new one, which the
+// figure amortizes.
+func BenchmarkMoveAgainstBot(b *testing.B) {
+	h := newHarnessSync(b, 1, "FULL")
+	var g *store.Game
+	b.ResetTimer()
+	for range b.N {
+		if g == nil || g.Status != store.Active {
+			h.command(alice, "start", "first", "me", "difficulty", "perfect", "heaps", "5 6 7 9")
+			g = h.game()
+		}
+		m := winningMove(b, g)
+		resp := h.submit(alice, id("typed", g.ID, g.Ply), g.Rules.FormatMove(g.Position, m))
+		if resp.Type != discordgo.InteractionResponseUpdateMessage {
+			b.Fatalf("move: %s", text(resp))
+		}
+		g = h.gameByID(g.ID)
+	}
+}
