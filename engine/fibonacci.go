@@ -159,6 +159,26 @@ func (g fibonacciGame) winning(p Position, max int) ([]Move, int64) {
 	return ms, n
 }
 
+func (g fibonacciGame) verdict(p Position) string {
+	if g.over(p) {
+		return "The game is over."
+	}
+	e := g.effective(p.Heaps[0])
+	if e == 0 {
+		return "Losing: only the last token is left, and in misère play whoever takes it loses."
+	}
+	terms := zeckendorf(e)
+	z := terms[len(terms)-1]
+	of := ""
+	if g.misere {
+		of = fmt.Sprintf(" (play as if on %d: nobody wants the last token)", e)
+	}
+	if z <= p.Limit {
+		return fmt.Sprintf("Winning: %d = %s%s, and its smallest term %d is within your limit of %d.", e, joinInts(terms, " + "), of, z, p.Limit)
+	}
+	return fmt.Sprintf("Losing: %d = %s%s, and its smallest term %d is more than your limit of %d.", e, joinInts(terms, " + "), of, z, p.Limit)
+}
+
 func (g fibonacciGame) explain(p Position) Explanation {
 	n := p.Heaps[0]
 	ex := Explanation{Theory: "Zeckendorf"}

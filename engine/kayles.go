@@ -232,6 +232,20 @@ func kaylesSplits(m, w int64, max int) ([]int64, int64) {
 	return js, count
 }
 
+func (g kaylesGame) verdict(p Position) string {
+	if g.misere {
+		_, n := kaylesMisereWinning(p, 0)
+		if n > 0 {
+			return fmt.Sprintf("Winning: an exhaustive search finds %d of your knocks leave your opponent lost.", n)
+		}
+		return "Losing: an exhaustive search finds that every knock leaves your opponent a win."
+	}
+	if x := kaylesXOR(p.Heaps); x != 0 {
+		return fmt.Sprintf("Winning: the rows' Grundy values XOR to %d, not 0, so a knock can make it 0.", x)
+	}
+	return "Losing: the rows' Grundy values XOR to 0, so every knock makes it non-zero for your opponent."
+}
+
 func (g kaylesGame) explain(p Position) Explanation {
 	if g.misere {
 		return kaylesMisereExplain(p)
@@ -259,8 +273,11 @@ func (g kaylesGame) explain(p Position) Explanation {
 }
 
 // kaylesGrundyTable is one line per row: its length and Grundy value, with
-// the XOR under the rule.
+// the XOR under the rule (nil when there are too many rows to read).
 func kaylesGrundyTable(rows []int64) *Table {
+	if len(rows) > maxTableRows {
+		return nil
+	}
 	t := &Table{Header: []string{"row", "pins", "Grundy value"}}
 	for i, n := range rows {
 		t.Rows = append(t.Rows, []string{HeapLabel(i), strconv.FormatInt(n, 10), strconv.FormatInt(kaylesG(n), 10)})

@@ -238,17 +238,33 @@ func laskerSplits(h, w int64, max int) ([]int64, int64) {
 	return as, count
 }
 
+func (g laskerGame) verdict(p Position) string {
+	s := laskerStats(p.Heaps)
+	if g.misere && s.big == 0 {
+		if s.ones%2 == 0 {
+			return fmt.Sprintf("Winning: only heaps of 1 are left and there are %d of them (even); take one and leave an odd number.", s.ones)
+		}
+		return fmt.Sprintf("Losing: only heaps of 1 are left and there are %d of them (odd); in misère play you will take the last one.", s.ones)
+	}
+	if s.x != 0 {
+		return fmt.Sprintf("Winning: the heaps' Grundy values XOR to %d, not 0, so a take or a split can make it 0.", s.x)
+	}
+	return "Losing: the heaps' Grundy values XOR to 0, so every take or split makes it non-zero for your opponent."
+}
+
 func (g laskerGame) explain(p Position) Explanation {
 	s := laskerStats(p.Heaps)
 	ex := Explanation{Theory: "Grundy values"}
 	step := func(format string, args ...any) { ex.Steps = append(ex.Steps, fmt.Sprintf(format, args...)) }
 	step("Each heap is worth a Nim heap of its Grundy value: g(h) = h, except that heaps of 4m+3 and 4m+4 swap values (3 ↔ 4, 7 ↔ 8, …), because a split adds options a plain Nim heap does not have.")
-	tab := &Table{Header: []string{"heap", "size", "size mod 4", "Grundy value"}}
-	for i, h := range p.Heaps {
-		tab.Rows = append(tab.Rows, []string{HeapLabel(i), strconv.FormatInt(h, 10), strconv.FormatInt(h%4, 10), strconv.FormatInt(laskerG(h), 10)})
+	if len(p.Heaps) <= maxTableRows {
+		tab := &Table{Header: []string{"heap", "size", "size mod 4", "Grundy value"}}
+		for i, h := range p.Heaps {
+			tab.Rows = append(tab.Rows, []string{HeapLabel(i), strconv.FormatInt(h, 10), strconv.FormatInt(h%4, 10), strconv.FormatInt(laskerG(h), 10)})
+		}
+		tab.Total = []string{"XOR", "", "", strconv.FormatInt(s.x, 10)}
+		ex.Table = tab
 	}
-	tab.Total = []string{"XOR", "", "", strconv.FormatInt(s.x, 10)}
-	ex.Table = tab
 	step("The XOR of the Grundy values is %d.", s.x)
 	if g.misere && s.big == 0 {
 		step("Misère play: no heap has 2 or more, so the XOR no longer decides; the player who takes the last token loses. With %d heaps of 1, the player to move %s.",

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -54,5 +55,104 @@ func (s *sumTree) check(t *testing.T, r Rules, p Position) {
 func eachSmall(bounds []int64, f func(Position)) {
 	for n, b := range bounds {
 		eachHeaps(n+1, b, func(h []int64) { f(Position{Heaps: h}) })
+	}
+}
+
+// TestVariantHints checks the hints of Fibonacci, Wythoff, Lasker and Kayles:
+// the verdict agrees with the analysis, the move is a winning one when there
+// is one, and the explanation speaks the variant's theory.
+func TestVariantHints(t *testing.T) {
+	tests := []struct {
+		rules  Rules
+		pos    Position
+		theory string
+		says   string // a phrase the verdict or the explanation must contain
+	}{
+		{Rules{Variant: Fibonacci}, Position{Heaps: []int64{17}, Limit: 4}, "Zeckendorf", "17 = 13 + 3 + 1"},
+		{Rules{Variant: Fibonacci}, Position{Heaps: []int64{21}, Limit: 20}, "Zeckendorf", "smallest term 21 is more than your limit of 20"},
+		{Rules{Variant: Fibonacci, Misere: true}, Position{Heaps: []int64{22}, Limit: 21}, "Zeckendorf", "as if on 21"},
+		{Rules{Variant: Fibonacci}, Position{Heaps: []int64{MaxHeapSize}, Limit: MaxHeapSize - 1}, "Zeckendorf", "Zeckendorf representation"},
+		{Rules{Variant: Wythoff}, Position{Heaps: []int64{5, 3}}, "Wythoff pairs", "(3, 5) is a Wythoff pair"},
+		{Rules{Variant: Wythoff}, Position{Heaps: []int64{9, 4}}, "Wythoff pairs", "(4, 9) is not a Wythoff pair"},
+		{Rules{Variant: Wythoff, Misere: true}, Position{Heaps: []int64{2, 2}}, "Wythoff pairs", "(0, 1) and (2, 2) lose"},
+		{Rules{Variant: Wythoff}, Position{Heaps: []int64{MaxHeapSize, 7}}, "Wythoff pairs", "not a Wythoff pair"},
+		{Rules{Variant: Lasker}, Position{Heaps: []int64{3, 4}}, "Grundy values", "XOR to 7"},
+		{Rules{Variant: Lasker, Misere: true}, Position{Heaps: []int64{1, 1, 1}}, "Grundy values", "3 of them (odd)"},
+		{Rules{Variant: Lasker}, Position{Heaps: []int64{1<<39 - 3, 1<<39 - 4}}, "Grundy values", "winning moves in all"},
+		{Rules{Variant: Kayles}, Position{Heaps: []int64{1, 5}}, "Grundy values", "XOR to 5"},
+		{Rules{Variant: Kayles}, Position{Heaps: []int64{MaxHeapSize, 3}}, "Grundy values", "period 12"},
+		{Rules{Variant: Kayles, Misere: true}, Position{Heaps: []int64{8}}, "exhaustive search", "a row of 8"},
+		{Rules{Variant: Kayles, Misere: true}, Position{Heaps: []int64{1, 5}}, "exhaustive search", "every knock leaves your opponent a win"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.rules.Name()+" "+FormatGame(tc.rules, tc.pos), func(t *testing.T) {
+			a, err := tc.rules.Analyze(tc.pos)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h, err := tc.rules.Hint(tc.pos)
+			if err != nil {
+				t.Fatal(err)
+			}
+			word := "Losing"
+			if a.MoverWins {
+				word = "Winning"
+			}
+			if h.MoverWins != a.MoverWins || !strings.HasPrefix(h.Verdict, word) {
+				t.Errorf("verdict %q (wins=%v), analysis says wins=%v", h.Verdict, h.MoverWins, a.MoverWins)
+			}
+			if h.Explanation.Theory != tc.theory || len(h.Explanation.Steps) == 0 {
+				t.Errorf("explanation %+v, want theory %q", h.Explanation, tc.theory)
+			}
+			all := h.Verdict + "\n" + strings.Join(h.Explanation.Steps, "\n")
+			if !strings.Contains(all, tc.says) {
+				t.Errorf("hint does not say %q:\n%s", tc.says, all)
+			}
+			next, err := tc.rules.Apply(tc.pos, h.Move)
+			if err != nil {
+				t.Fatalf("hinted move %+v: %v", h.Move, err)
+			}
+			if b, _ := tc.rules.Analyze(next); a.MoverWins && b.MoverWins {
+				t.Errorf("hinted move %+v does not win", h.Move)
+			}
+		})
+	}
+}
+
+// TestVariantNotation round-trips every legal move of a few positions of
+// Fibonacci, Wythoff, Lasker and Kayles through the move notation, and the
+// positions through the game notation.
+func TestVariantNotation(t *testing.T) {
+	tests := []struct {
+		rules Rules
+		pos   Position
+	}{
+		{Rules{Variant: Fibonacci}, Position{Heaps: []int64{20}, Limit: 6}},
+		{Rules{Variant: Fibonacci, Misere: true}, Position{Heaps: []int64{20}, Limit: 19}},
+		{Rules{Variant: Wythoff}, Position{Heaps: []int64{4, 6}}},
+		{Rules{Variant: Lasker, Misere: true}, Position{Heaps: []int64{5, 0, 3}}},
+		{Rules{Variant: Kayles}, Position{Heaps: []int64{6, 1, 3}}},
+		{Rules{Variant: Kayles, Misere: true}, Position{Heaps: []int64{7}}},
+	}
+	for _, tc := range tests {
+		s := FormatGame(tc.rules, tc.pos)
+		t.Run(s, func(t *testing.T) {
+			r, p, err := ParseGame(s)
+			if err != nil || r.Variant != tc.rules.Variant || r.Misere != tc.rules.Misere || !slices.Equal(p.Heaps, tc.pos.Heaps) || p.Limit != tc.pos.Limit {
+				t.Fatalf("ParseGame(%q) = %+v %+v %v", s, r, p, err)
+			}
+			for _, m := range tc.rules.Legal(tc.pos) {
+				ms := tc.rules.FormatMove(tc.pos, m)
+				back, err := tc.rules.ParseMove(tc.pos, ms)
+				if err != nil {
+					t.Fatalf("ParseMove(%q) for %+v: %v", ms, m, err)
+				}
+				q1, err1 := tc.rules.Apply(tc.pos, m)
+				q2, err2 := tc.rules.Apply(tc.pos, back)
+				if err1 != nil || err2 != nil || posKey(q1) != posKey(q2) {
+					t.Fatalf("%q: %+v and %+v lead to %v and %v (%v, %v)", ms, m, back, q1, q2, err1, err2)
+				}
+			}
+		})
 	}
 }

@@ -212,6 +212,15 @@ func absDiff(a, b int64) int64 {
 	return b - a
 }
 
+func (g wythoffGame) verdict(p Position) string {
+	x, y := p.Heaps[0], p.Heaps[1]
+	pair := fmt.Sprintf("(%d, %d)", min(x, y), max(x, y))
+	if g.moverWins(p) {
+		return fmt.Sprintf("Winning: %s is not a Wythoff pair, so you can move to one.", pair)
+	}
+	return fmt.Sprintf("Losing: %s is a Wythoff pair, so every move leaves a position that is not.", pair)
+}
+
 func (g wythoffGame) explain(p Position) Explanation {
 	x, y := p.Heaps[0], p.Heaps[1]
 	ex := Explanation{Theory: "Wythoff pairs"}
