@@ -9,23 +9,27 @@ import (
 )
 
 // BenchmarkMoveAgainstBot is one board click against nimbot: route, engine
-// move and reply, one store.Commit (synchronous=FULL), board rendered and
-// saved for redelivery. A finished game is replaced by a new one, which the
-// figure amortizes.
+// move and reply, one store.Commit, board rendered and saved for
+// redelivery. A finished game is replaced by a new one, which the figure
+// amortizes. FULL is production's setting; NORMAL shows what is not fsync.
 func BenchmarkMoveAgainstBot(b *testing.B) {
-	h := newHarnessSync(b, 1, "FULL")
-	var g *store.Game
-	b.ResetTimer()
-	for range b.N {
-		if g == nil || g.Status != store.Active {
-			h.command(alice, "start", "first", "me", "difficulty", "perfect", "heaps", "5 6 7 9")
-			g = h.game()
-		}
-		m := winningMove(b, g)
-		resp := h.submit(alice, id("typed", g.ID, g.Ply), g.Rules.FormatMove(g.Position, m))
-		if resp.Type != discordgo.InteractionResponseUpdateMessage {
-			b.Fatalf("move: %s", text(resp))
-		}
-		g = h.gameByID(g.ID)
+	for _, sync := range []string{"FULL", "NORMAL"} {
+		b.Run(sync, func(b *testing.B) {
+			h := newHarnessSync(b, 1, sync)
+			var g *store.Game
+			b.ResetTimer()
+			for range b.N {
+				if g == nil || g.Status != store.Active {
+					h.command(alice, "start", "first", "me", "difficulty", "perfect", "heaps", "5 6 7 9")
+					g = h.game()
+				}
+				m := winningMove(b, g)
+				resp := h.submit(alice, id("typed", g.ID, g.Ply), g.Rules.FormatMove(g.Position, m))
+				if resp.Type != discordgo.InteractionResponseUpdateMessage {
+					b.Fatalf("move: %s", text(resp))
+				}
+				g = h.gameByID(g.ID)
+			}
+		})
 	}
 }
