@@ -336,3 +336,38 @@ func TestTableLines(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// FuzzAnalyze: no command line makes analyze panic; it exits 0, 1 or 2,
+// and what it prints on success is one JSON object. (--json keeps the fuzzer
+// off the explanation, which the engine computes separately.)
+func FuzzAnalyze(f *testing.F) {
+	for _, s := range []string{
+		"3 4 5", "--misere 1 1", "--variant 21 5", "--variant fibonacci --limit 4 17",
+		"--variant subtraction --set 1,3,4 7 9", "--variant wythoff 3 5", "--variant moore --k 3 1 2 3",
+		"--variant lasker 4 7", "--variant kayles --misere 5 8", "--k -1 3", "--set ,,, 3", "3-4-5 --normal",
+		"--variant greedy 1000000000000 1000000000000", "--limit=0 --variant=fibonacci 1",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		args := append([]string{"--json"}, strings.Fields(s)...)
+		var out, errOut bytes.Buffer
+		code := Analyze(args, &out, &errOut)
+		switch code {
+		case ExitOK:
+			if strings.Contains(s, "-h") {
+				return // --help prints the usage
+			}
+			var v map[string]any
+			if err := json.Unmarshal(out.Bytes(), &v); err != nil {
+				t.Fatalf("%q: output is not one JSON object: %v\n%s", s, err, out.String())
+			}
+		case ExitUsage, ExitRefused:
+			if errOut.Len() == 0 || out.Len() != 0 {
+				t.Fatalf("%q: exit %d with stdout %q stderr %q", s, code, out.String(), errOut.String())
+			}
+		default:
+			t.Fatalf("%q: exit %d", s, code)
+		}
+	})
+}
