@@ -170,6 +170,29 @@ func (c *child) waitFirst(t *testing.T) string {
 	return c.lines[0]
 }
 
+// waitLines waits until the child has printed n lines.
+func (c *child) waitLines(t *testing.T, n int) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		c.mu.Lock()
+		got := len(c.lines)
+		c.mu.Unlock()
+		if got >= n {
+			return
+		}
+		select {
+		case <-c.done:
+			t.Fatalf("child exited after %d lines: %v", got, c.cmd.Wait())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("child printed %d lines in a minute, want %d", got, n)
+		}
+		time.Sleep(200 * time.Microsecond)
+	}
+}
+
 // kill SIGKILLs the child and returns every complete line it printed.
 func (c *child) kill() []string {
 	c.cmd.Process.Kill()
@@ -210,7 +233,12 @@ func TestCrash(t *testing.T) {
 				c.kill()
 				t.Fatalf("child said %q", line)
 			}
-			time.Sleep(time.Duration(1+rng.IntN(80)) * time.Millisecond)
+			// Let it acknowledge a random number of commits, so every late
+			// kill has acknowledgements to check however slow the machine,
+			// then kill it a random moment later: mid-commit, between
+			// commits, or while it prints.
+			c.waitLines(t, 2+rng.IntN(40))
+			time.Sleep(time.Duration(rng.IntN(3000)) * time.Microsecond)
 		}
 		lines := c.kill()
 		roundAcks := 0
@@ -253,8 +281,48 @@ func TestCrash(t *testing.T) {
 		}
 	}
 	// A run that never killed a child mid-play would prove nothing.
-	if lateKills < rounds/2 || len(acks) < 100 {
+	if lateKills < rounds/2 || len(acks) < rounds {
 		t.Fatalf("only %d of %d kills came after acknowledged moves (%d acks in all)", lateKills, rounds, len(acks))
 	}
 	t.Logf("%d kills, %d after acknowledgements, %d acknowledged commits", rounds, lateKills, len(acks))
+}
+
+// TestBesideRunningProcess is `nimbot backup` while the bot runs: another
+// process commits moves all along, and Open (whose lock probe must wait out
+// short write transactions, not fail on them) and Backup both succeed.
+func TestBesideRunningProcess(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "nimbot.db")
+	c := startChild(t, "crash", path, "NIMBOT_STORE_SYNC=FULL", "NIMBOT_STORE_SEED=7")
+	defer c.kill()
+	if line := c.waitFirst(t); line != "ready" {
+		t.Fatalf("child said %q", line)
+	}
+	c.waitLines(t, 20)
+	c.mu.Lock()
+	before := len(c.lines)
+	c.mu.Unlock()
+	for i := range 3 {
+		db, err := Open(ctx, Config{Path: path})
+		if err != nil {
+			t.Fatalf("open %d beside a running writer: %v", i, err)
+		}
+		dest := filepath.Join(dir, fmt.Sprint("backup", i, ".db"))
+		if err := db.Backup(ctx, dest); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.Close(); err != nil {
+			t.Fatal(err)
+		}
+		copyDB := mustOpenPath(t, dest, "")
+		if checkGames(t, copyDB) == 0 {
+			t.Fatal("the backup holds no games")
+		}
+		copyDB.Close()
+	}
+	// The writer went on committing while we opened and copied.
+	if lines := c.kill(); len(lines) <= before {
+		t.Fatalf("the child made no commit during the backups (%d lines before, %d after)", before, len(lines))
+	}
 }
