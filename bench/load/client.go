@@ -1,0 +1,641 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// Ids shared by every interaction of a run. Everything else (channels,
+// users, interactions, messages) gets a fresh snowflake, so runs against one
+// database never collide.
+const (
+	appID   = "1200000000000000000"
+	discord = "https://discord.com"
+)
+
+// discordEpoch is the first millisecond of 2015, where snowflakes count from.
+const discordEpoch = 1420070400000
+
+var snowSeq atomic.Int64
+
+// snowflake returns a new unique id in Discord's format.
+func snowflake() string {
+	ms := time.Now().UnixMilli() - discordEpoch
+	return strconv.FormatInt(ms<<22|snowSeq.Add(1)&(1<<22-1), 10)
+}
+
+// loader drives the channels against one endpoint.
+type loader struct {
+	url     string
+	priv    ed25519.PrivateKey
+	opts    options
+	heaps   string
+	client  *http.Client
+	rest    *standIn // nil with -addr: nobody fetches @original here
+	players []*player
+
+	// retry, in the fault scenarios, makes a player resend a request that got
+	// no answer (as Discord does not, but a test of durability must) instead
+	// of counting it as an error; stopOnRefused makes it stop instead.
+	retry         bool
+	stopOnRefused bool
+	ackMoves      bool
+}
+
+func newLoader(url string, priv ed25519.PrivateKey, o options, heaps []int64, srv *server) *loader {
+	hs := make([]string, len(heaps))
+	for i, h := range heaps {
+		hs[i] = strconv.FormatInt(h, 10)
+	}
+	l := &loader{
+		url: url + "/interactions", priv: priv, opts: o, heaps: strings.Join(hs, " "),
+		client: &http.Client{
+			Transport: &http.Transport{
+				MaxIdleConns: o.channels + 8, MaxIdleConnsPerHost: o.channels + 8,
+				IdleConnTimeout: time.Minute, DisableCompression: true,
+				DialContext: (&net.Dialer{Timeout: 2 * time.Second}).DialContext,
+			},
+			Timeout: 30 * time.Second,
+		},
+	}
+	if srv != nil {
+		l.rest = srv.rest
+	}
+	people := int(float64(o.channels)*o.people + 0.5)
+	guilds := []string{snowflake(), snowflake(), snowflake(), snowflake()}
+	for i := 0; i < o.channels; i++ {
+		p := &player{l: l, rng: rand.New(rand.NewPCG(uint64(i), uint64(time.Now().UnixNano()))),
+			channel: snowflake(), guild: guilds[i%len(guilds)]}
+		p.users[0] = snowflake()
+		if i < people {
+			p.users[1] = snowflake()
+		}
+		l.players = append(l.players, p)
+	}
+	return l
+}
+
+func (l *loader) close() { l.client.CloseIdleConnections() }
+
+// sample plays the first channel's first two requests and returns the last
+// request as sent, for the verification limit.
+func (l *loader) sample(ctx context.Context) (*sentRequest, error) {
+	p := l.players[0]
+	var last *sentRequest
+	for k := 0; k < 2; k++ {
+		rq := p.next()
+		res := p.send(ctx, rq, nil)
+		if res.err != nil {
+			return nil, res.err
+		}
+		if err := p.receive(rq, res, nil); err != nil {
+			return nil, err
+		}
+		last = &sentRequest{body: rq.body}
+	}
+	return last, nil
+}
+
+// sentRequest is a request body to sign again.
+type sentRequest struct{ body []byte }
+
+// pacer spaces move clicks at a fixed rate across all channels. It never
+// lets a burst catch up after a stall: a channel that comes late takes the
+// next free slot from now, so a slow server shows as a lower achieved rate.
+type pacer struct {
+	mu       sync.Mutex
+	next     time.Time
+	interval time.Duration
+}
+
+func (p *pacer) wait(ctx context.Context) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	now := time.Now()
+	slot := p.next
+	if slot.Before(now) {
+		slot = now
+	}
+	p.next = slot.Add(p.interval)
+	p.mu.Unlock()
+	if d := time.Until(slot); d > 0 {
+		t := time.NewTimer(d)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+		}
+	}
+}
+
+// pass runs every channel for d at rate moves/s (0: unpaced) and returns
+// what was measured after the warm-up.
+func (l *loader) pass(ctx context.Context, rate float64, d time.Duration) passResult {
+	warm := min(d/10, time.Second)
+	start := time.Now()
+	w := window{from: start.Add(warm), to: start.Add(warm + d)}
+	// Requests in flight at the end are finished, not abandoned: a channel
+	// that dropped an answer would hold a stale board in the next pass.
+	stop, cancel := context.WithDeadline(ctx, w.to)
+	defer cancel()
+	var pc *pacer
+	if rate > 0 {
+		pc = &pacer{next: start, interval: time.Duration(float64(time.Second) / rate)}
+	}
+	stats := make([]*passStats, len(l.players))
+	var wg sync.WaitGroup
+	for i, p := range l.players {
+		st := &passStats{win: w}
+		stats[i] = st
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p.run(ctx, stop, pc, st)
+		}()
+	}
+	wg.Wait()
+	return merge(rate, w, stats)
+}
+
+// player is one channel and its one or two people.
+type player struct {
+	l       *loader
+	rng     *rand.Rand
+	channel string
+	guild   string
+	// users[0] starts the channel's games; users[1] is the other person, or
+	// "" in a channel that plays nimbot.
+	users [2]string
+	// seats are the current game's players in turn order (Players in the
+	// store: seats[ply%2] is to move); challenger made the pending challenge.
+	seats      [2]string
+	challenger string
+	started    bool // the channel's first /nim start was sent
+	b          *board
+	recovering bool
+	acks       []ack
+	stopped    bool
+}
+
+// board is the last board the channel was shown.
+type board struct {
+	msgID      string
+	content    string
+	components json.RawMessage
+	embeds     json.RawMessage
+	controls   []control
+	game       int64
+	ply        int
+}
+
+// control is an enabled button or select menu on a board.
+type control struct {
+	id      string
+	kind    int // 2 button, 3 string select
+	options []string
+}
+
+// request is one interaction to send.
+type request struct {
+	id, token string
+	body      []byte
+	what      string // "start", "status", "heap", "move", "accept", "rematch"
+	user      string
+	move      *clicked
+}
+
+// clicked is the move a move click asked for, to check against the store.
+type clicked struct {
+	game      int64
+	ply       int
+	player    string
+	heap      int
+	take      int64
+	notation  string
+	boardPlys int
+}
+
+// ack is a move the server acknowledged with a 200 and a new board.
+type ack struct {
+	move    clicked
+	nextPly int // the ply of the board returned
+}
+
+func (p *player) isPeople() bool { return p.users[1] != "" }
+
+// run plays until stop ends; ctx bounds the requests themselves.
+func (p *player) run(ctx, stop context.Context, pc *pacer, st *passStats) {
+	for stop.Err() == nil && !p.stopped {
+		rq := p.next()
+		if rq.what == "move" {
+			pc.wait(stop)
+			if stop.Err() != nil {
+				return
+			}
+		}
+		for {
+			res := p.send(ctx, rq, st)
+			if res.err == nil {
+				if err := p.receive(rq, res, st); err != nil {
+					st.fail(err)
+					p.recover()
+				}
+				break
+			}
+			if ctx.Err() != nil {
+				return
+			}
+			if p.l.stopOnRefused {
+				st.outcome(rq, res.err)
+				p.stopped = true
+				return
+			}
+			if !p.l.retry {
+				st.fail(res.err)
+				if stop.Err() != nil {
+					// The pass is over; whether that request landed is
+					// unknown, so ask for the board afresh next time.
+					p.recover()
+					return
+				}
+			} else {
+				st.retries++
+			}
+			// Resend the same interaction: the server answers a repeat from
+			// its idempotency table, so nothing is played twice.
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}
+
+// recover gets the channel going again after an unexpected answer: ask for
+// the board with /nim status, or start anew if there is no game.
+func (p *player) recover() {
+	p.b = nil
+	p.recovering = true
+}
+
+// next decides the channel's next interaction from its board, as a person
+// looking at it would.
+func (p *player) next() *request {
+	b := p.b
+	switch {
+	case b == nil && p.recovering:
+		return p.command(p.users[0], "status", nil, nil)
+	case b == nil:
+		return p.start()
+	}
+	if c := b.find("rematch/"); c != nil {
+		if !p.isPeople() && p.rng.IntN(2) == 0 {
+			return p.start()
+		}
+		who := p.users[0]
+		if p.isPeople() {
+			who = p.seats[p.rng.IntN(2)]
+		}
+		rq := p.click(who, c.id, "", "rematch")
+		return rq
+	}
+	if c := b.find("accept/"); c != nil {
+		who := p.seats[0]
+		if who == p.challenger {
+			who = p.seats[1]
+		}
+		return p.click(who, c.id, "", "accept")
+	}
+	who := p.users[0]
+	if p.isPeople() {
+		who = p.seats[b.ply%2]
+	}
+	// Every move the board offers, by button or menu option.
+	type choice struct {
+		c     control
+		value string
+	}
+	var moves, heaps []choice
+	for _, c := range b.controls {
+		switch {
+		case strings.HasPrefix(c.id, "move/") && c.kind == 2:
+			moves = append(moves, choice{c: c})
+		case strings.HasPrefix(c.id, "play/") && c.kind == 3:
+			for _, v := range c.options {
+				moves = append(moves, choice{c: c, value: v})
+			}
+		case strings.HasPrefix(c.id, "heap/") && c.kind == 2:
+			heaps = append(heaps, choice{c: c})
+		case strings.HasPrefix(c.id, "heapsel/") && c.kind == 3:
+			for _, v := range c.options {
+				heaps = append(heaps, choice{c: c, value: v})
+			}
+		}
+	}
+	if len(moves) > 0 {
+		ch := moves[p.rng.IntN(len(moves))]
+		rq := p.click(who, ch.c.id, ch.value, "move")
+		m := &clicked{game: b.game, ply: b.ply, player: who, heap: -1, notation: ch.value}
+		if ch.value == "" {
+			// move/{game}/{ply}/{heap}/{take}
+			seg := strings.Split(ch.c.id, "/")
+			m.heap, _ = strconv.Atoi(seg[3])
+			m.take, _ = strconv.ParseInt(seg[4], 10, 64)
+		}
+		rq.move = m
+		return rq
+	}
+	if len(heaps) > 0 {
+		ch := heaps[p.rng.IntN(len(heaps))]
+		return p.click(who, ch.c.id, ch.value, "heap")
+	}
+	// Nothing to click (a board asking for a typed move): resign it.
+	if c := b.find("resign/"); c != nil {
+		return p.click(who, c.id, "", "resign")
+	}
+	return p.command(p.users[0], "status", nil, nil)
+}
+
+func (b *board) find(prefix string) *control {
+	for i := range b.controls {
+		if strings.HasPrefix(b.controls[i].id, prefix) {
+			return &b.controls[i]
+		}
+	}
+	return nil
+}
+
+// start is /nim start: against nimbot, or a challenge to the channel's
+// other person with the challenger moving first.
+func (p *player) start() *request {
+	opts := []map[string]any{{"name": "heaps", "type": 3, "value": p.l.heaps}}
+	var resolved any
+	if p.isPeople() {
+		opts = append(opts,
+			map[string]any{"name": "opponent", "type": 6, "value": p.users[1]},
+			map[string]any{"name": "first", "type": 3, "value": "me"})
+		u := user(p.users[1])
+		resolved = map[string]any{
+			"users":   map[string]any{p.users[1]: u},
+			"members": map[string]any{p.users[1]: map[string]any{"roles": []string{}, "joined_at": "2024-05-01T12:00:00.000000+00:00", "permissions": "2248473465835073", "flags": 0}},
+		}
+	}
+	return p.command(p.users[0], "start", opts, resolved)
+}
+
+func user(id string) map[string]any {
+	return map[string]any{"id": id, "username": "player" + id[len(id)-4:], "global_name": "Player " + id[len(id)-4:], "discriminator": "0", "avatar": nil, "public_flags": 0}
+}
+
+// interaction is the part of an interaction payload both kinds share,
+// shaped as Discord documents it.
+type interaction struct {
+	AppPermissions string          `json:"app_permissions"`
+	AppID          string          `json:"application_id"`
+	Channel        map[string]any  `json:"channel"`
+	ChannelID      string          `json:"channel_id"`
+	Context        int             `json:"context"`
+	Data           any             `json:"data"`
+	Entitlements   []any           `json:"entitlements"`
+	GuildID        string          `json:"guild_id"`
+	GuildLocale    string          `json:"guild_locale"`
+	ID             string          `json:"id"`
+	Locale         string          `json:"locale"`
+	Member         map[string]any  `json:"member"`
+	Message        json.RawMessage `json:"message,omitempty"`
+	Token          string          `json:"token"`
+	Type           int             `json:"type"`
+	Version        int             `json:"version"`
+}
+
+func (p *player) base(who string, typ int) (interaction, string, string) {
+	id, token := snowflake(), "load."+snowflake()
+	return interaction{
+		AppPermissions: "562949953601536", AppID: appID,
+		Channel:   map[string]any{"id": p.channel, "guild_id": p.guild, "name": "nim-games", "type": 0, "flags": 0, "permissions": "2248473465835073"},
+		ChannelID: p.channel, Entitlements: []any{}, GuildID: p.guild, GuildLocale: "en-US",
+		ID: id, Locale: "en-US", Token: token, Type: typ, Version: 1,
+		Member: map[string]any{"user": user(who), "roles": []string{}, "joined_at": "2024-05-01T12:00:00.000000+00:00",
+			"permissions": "2248473465835073", "deaf": false, "mute": false, "flags": 0, "pending": false},
+	}, id, token
+}
+
+// command is an APPLICATION_COMMAND for /nim sub.
+func (p *player) command(who, sub string, opts []map[string]any, resolved any) *request {
+	in, id, token := p.base(who, 2)
+	if opts == nil {
+		opts = []map[string]any{}
+	}
+	data := map[string]any{"id": "1300000000000000001", "name": "nim", "type": 1,
+		"options": []map[string]any{{"name": sub, "type": 1, "options": opts}}}
+	if resolved != nil {
+		data["resolved"] = resolved
+	}
+	in.Data = data
+	body, _ := json.Marshal(in)
+	if sub == "start" {
+		p.started = true
+	}
+	return &request{id: id, token: token, body: body, what: sub, user: who}
+}
+
+// click is a MESSAGE_COMPONENT on the current board: a button, or a select
+// menu with one value.
+func (p *player) click(who, customID, value, what string) *request {
+	in, id, token := p.base(who, 3)
+	data := map[string]any{"component_type": 2, "custom_id": customID}
+	if value != "" {
+		data["component_type"] = 3
+		data["values"] = []string{value}
+	}
+	in.Data = data
+	in.Message = p.b.message(p.channel)
+	body, _ := json.Marshal(in)
+	return &request{id: id, token: token, body: body, what: what, user: who}
+}
+
+// message is the board as Discord attaches it to a click.
+func (b *board) message(channel string) json.RawMessage {
+	msg, _ := json.Marshal(map[string]any{
+		"id": b.msgID, "channel_id": channel, "application_id": appID, "type": 20,
+		"author":  map[string]any{"id": appID, "username": "nimbot", "discriminator": "0000", "bot": true, "avatar": nil},
+		"content": b.content, "components": b.components, "embeds": b.embeds,
+		"attachments": []any{}, "mentions": []any{}, "mention_roles": []any{}, "pinned": false, "tts": false,
+		"timestamp": "2026-01-01T12:00:00.000000+00:00", "edited_timestamp": nil, "flags": 0,
+	})
+	return msg
+}
+
+// result is one request's outcome at the transport level.
+type result struct {
+	status   int
+	body     []byte
+	err      error
+	from, to time.Time
+}
+
+// send signs rq with a fresh timestamp and posts it.
+func (p *player) send(ctx context.Context, rq *request, st *passStats) result {
+	ts := strconv.FormatInt(time.Now().Unix(), 10)
+	msg := make([]byte, 0, len(ts)+len(rq.body))
+	msg = append(append(msg, ts...), rq.body...)
+	sig := ed25519.Sign(p.l.priv, msg)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.l.url, bytes.NewReader(rq.body))
+	if err != nil {
+		return result{err: err}
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", "Discord-Interactions/1.0 (+https://discord.com)")
+	req.Header.Set("X-Signature-Ed25519", hex.EncodeToString(sig))
+	req.Header.Set("X-Signature-Timestamp", ts)
+	r := result{from: time.Now()}
+	resp, err := p.l.client.Do(req)
+	if err != nil {
+		r.err = err
+		return r
+	}
+	r.body, err = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	r.to = time.Now()
+	r.status = resp.StatusCode
+	r.err = err
+	return r
+}
+
+// response is the part of an InteractionResponse the client reads.
+type response struct {
+	Type int `json:"type"`
+	Data *struct {
+		Content    string          `json:"content"`
+		Flags      int             `json:"flags"`
+		Components json.RawMessage `json:"components"`
+		Embeds     json.RawMessage `json:"embeds"`
+	} `json:"data"`
+}
+
+type component struct {
+	Type       int                      `json:"type"`
+	CustomID   string                   `json:"custom_id"`
+	Disabled   bool                     `json:"disabled"`
+	Options    []struct{ Value string } `json:"options"`
+	Components []component              `json:"components"`
+}
+
+// receive checks an answer and takes the board it carries.
+func (p *player) receive(rq *request, res result, st *passStats) error {
+	if st != nil {
+		st.record(rq, res)
+	}
+	if res.status != http.StatusOK {
+		return fmt.Errorf("%s: HTTP %d: %.200s", rq.what, res.status, res.body)
+	}
+	var r response
+	if err := json.Unmarshal(res.body, &r); err != nil {
+		return fmt.Errorf("%s: decoding the answer: %v", rq.what, err)
+	}
+	if r.Data == nil {
+		return fmt.Errorf("%s: answer of type %d without data", rq.what, r.Type)
+	}
+	if r.Data.Flags&64 != 0 {
+		if p.recovering && rq.what == "status" {
+			// "There is no game in this channel": start one.
+			p.recovering = false
+			p.b = nil
+			return nil
+		}
+		return fmt.Errorf("%s: ephemeral answer %q", rq.what, r.Data.Content)
+	}
+	p.recovering = false
+	var comps []component
+	if len(r.Data.Components) > 0 {
+		if err := json.Unmarshal(r.Data.Components, &comps); err != nil {
+			return fmt.Errorf("%s: decoding components: %v", rq.what, err)
+		}
+	}
+	nb := &board{content: r.Data.Content, components: r.Data.Components, embeds: r.Data.Embeds, game: -1}
+	switch r.Type {
+	case 4: // CHANNEL_MESSAGE_WITH_SOURCE: a new message in the channel
+		nb.msgID = snowflake()
+		if p.l.rest != nil {
+			msg := nb.message(p.channel)
+			p.l.rest.posted(rq.token, msg)
+		}
+	case 7: // UPDATE_MESSAGE: the board clicked on, redrawn
+		if p.b != nil {
+			nb.msgID = p.b.msgID
+		} else {
+			nb.msgID = snowflake()
+		}
+	default:
+		return fmt.Errorf("%s: unexpected answer type %d", rq.what, r.Type)
+	}
+	var walk func([]component)
+	walk = func(cs []component) {
+		for _, c := range cs {
+			if c.Type == 1 {
+				walk(c.Components)
+				continue
+			}
+			if c.CustomID == "" {
+				continue
+			}
+			if nb.game < 0 {
+				seg := strings.Split(c.CustomID, "/")
+				if len(seg) >= 2 {
+					nb.game, _ = strconv.ParseInt(seg[1], 10, 64)
+				}
+				if len(seg) >= 3 {
+					nb.ply, _ = strconv.Atoi(seg[2])
+				}
+			}
+			if c.Disabled {
+				continue
+			}
+			ctl := control{id: c.CustomID, kind: c.Type}
+			for _, o := range c.Options {
+				ctl.options = append(ctl.options, o.Value)
+			}
+			nb.controls = append(nb.controls, ctl)
+		}
+	}
+	walk(comps)
+	if nb.game < 0 || len(nb.controls) == 0 {
+		return fmt.Errorf("%s: the answer carries no board", rq.what)
+	}
+	switch rq.what {
+	case "start":
+		p.seats = [2]string{p.users[0], p.users[1]}
+		p.challenger = p.users[0]
+	case "rematch":
+		p.seats = [2]string{p.seats[1], p.seats[0]}
+		p.challenger = rq.user
+	}
+	if rq.move != nil && st != nil && st.win.has(res.to) {
+		st.moves++
+	}
+	if rq.move != nil && p.l.ackMoves {
+		p.acks = append(p.acks, ack{move: *rq.move, nextPly: nb.ply})
+	}
+	if nb.find("rematch/") != nil && st != nil && st.win.has(res.to) {
+		st.games++
+	}
+	p.b = nb
+	return nil
+}
+
+// isRefused reports whether err is a refused connection: nothing listens.
+func isRefused(err error) bool { return errors.Is(err, syscall.ECONNREFUSED) }

@@ -1,0 +1,58 @@
+// Command load measures nimbot's HTTP interactions mode under load, beside
+// the limits of the machine it runs on, and checks that it survives faults.
+//
+// Usage, from the repository root:
+//
+//	go run ./bench/load                       # in-process: the figures BENCHMARKS.md quotes
+//	go run ./bench/load -games-stored 100000  # the same with 100,000 finished games in the store
+//	go run ./bench/load -faults               # kill -9, SIGTERM and a locked database against the real binary
+//	go run ./bench/load -keygen               # a key pair for -addr
+//	go run ./bench/load -addr 127.0.0.1:8080 -key SEED  # against a running `nimbot serve`
+//
+// In-process mode starts exactly what `nimbot serve` starts (a real store
+// file, commands.Service, bot.HTTP behind a net/http server with serve's
+// timeouts, the deadline scheduler) on a loopback port, with a fresh Ed25519
+// key pair. Discord's REST API, which bot calls after a response that posts a
+// new message (to fetch @original and record the board's message id), is a
+// loopback stand-in that answers with the message the client "posted".
+//
+// Each of -channels channels is one goroutine that plays like a Discord
+// client: it sends a signed APPLICATION_COMMAND (/nim start), then clicks the
+// controls of the board the server returned (MESSAGE_COMPONENT with the
+// custom_id read from the board and the board message attached, as Discord
+// sends it), until the game ends, and then starts the next one (Rematch or
+// /nim start). A -people share of the channels hosts games between two
+// people (challenge, accept, alternate turns) instead of games against
+// nimbot. A channel sends its next interaction only after the answer to the
+// previous one, as a person would.
+//
+// Figures:
+//
+//   - moves/s: signed clicks that played a move (in a game against nimbot the
+//     same request also commits nimbot's reply; that reply is not counted).
+//     Picking a heap first is a separate, non-committing click, counted in
+//     requests/s.
+//   - latency: from the request's first byte to the response's last, at the
+//     client, for every request (and for move clicks alone).
+//   - errors: transport errors, non-2xx answers, and ephemeral error answers
+//     where the flow expected a board.
+//   - peak RSS: VmHWM of this process, reset (clear_refs) after set-up and the
+//     pre-fill, so it is the peak while serving the load; in-process it also
+//     holds the load generator, so it is an upper bound. Unknown with -addr.
+//   - limits: Ed25519 verifications per second of a real signed request
+//     through discordgo.VerifyInteraction (one goroutine, and one per CPU),
+//     and durable move transactions per second through store.Commit
+//     (synchronous=FULL, the store's one writer connection). nimbot's
+//     throughput is printed as a ratio of the smaller.
+//
+// The first pass runs at -rate moves/s (0: as fast as the channels go); a
+// second pass at -fixed-rate (default 1,000 moves/s) reports the latency
+// there. Each pass discards a short warm-up.
+//
+// -faults builds the real binary (go build of the repository root), runs
+// `nimbot serve` as a child process with a fake bot token and REST calls
+// routed to a closed port, and reports one line per scenario: SIGKILL under
+// load again and again (no acknowledged move lost, no game corrupted),
+// SIGTERM under load (every request the server accepted is answered), and a
+// database locked by another process (serve exits with a clear error).
+package main

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestRun runs the tool briefly in-process, as `go run ./bench/load` does,
+// so it cannot rot: every channel must play whole games with no error, and
+// the report must carry its figures. Speed is not judged here.
+func TestRun(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "nimbot.db")
+	var out, errOut bytes.Buffer
+	args := []string{"-channels", "6", "-duration", "1500ms", "-fixed-rate", "50", "-limits-for", "50ms",
+		"-games-stored", "30", "-db", db}
+	if code := run(context.Background(), args, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, &out, &errOut)
+	}
+	report := out.String()
+	t.Log("\n" + report)
+	if strings.Contains(report, "error:") {
+		t.Errorf("the run reported errors:\n%s", report)
+	}
+	row := regexp.MustCompile(`(?m)^(max|50 moves/s)\s+(\d+)\s+(\d+)\s+.*\s(\d+)\s+(\d+)$`)
+	rows := row.FindAllStringSubmatch(report, -1)
+	if len(rows) != 2 {
+		t.Fatalf("want the max and the 50 moves/s rows, got %q in\n%s", rows, report)
+	}
+	for _, r := range rows {
+		moves, _ := strconv.Atoi(r[2])
+		errs, _ := strconv.Atoi(r[4])
+		if moves == 0 || errs != 0 {
+			t.Errorf("pass %s: %d moves/s, %d errors", r[1], moves, errs)
+		}
+	}
+	for _, want := range []string{"pre-filled 30 finished games", "peak RSS", "limits: Ed25519 VerifyInteraction", "nimbot vs the smaller limit"} {
+		if !strings.Contains(report, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+}
+
+func TestFlags(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"addr without key", []string{"-addr", "127.0.0.1:8080"}},
+		{"no channels", []string{"-channels", "0"}},
+		{"people share", []string{"-people", "2"}},
+		{"heap too big for buttons", []string{"-heaps", "3 40"}},
+		{"bad key", []string{"-key", "abc"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			if code := run(context.Background(), tc.args, &out, &errOut); code == 0 {
+				t.Fatalf("exit 0 for %v", tc.args)
+			}
+			if !strings.HasPrefix(errOut.String(), "load: ") {
+				t.Errorf("stderr %q does not say what is wrong", errOut.String())
+			}
+		})
+	}
+}

@@ -1,0 +1,226 @@
+package main
+
+import (
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"runtime/pprof"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// options are the command-line flags.
+type options struct {
+	channels    int
+	duration    time.Duration
+	rate        float64
+	fixedRate   float64
+	addr        string
+	db          string
+	gamesStored int
+	faults      bool
+	kills       int
+	cpuprofile  string
+	people      float64
+	heaps       string
+	limitsFor   time.Duration
+	key         string
+	keygen      bool
+}
+
+func parseFlags(args []string, errOut io.Writer) (options, error) {
+	var o options
+	fs := flag.NewFlagSet("load", flag.ContinueOnError)
+	fs.SetOutput(errOut)
+	fs.IntVar(&o.channels, "channels", 64, "concurrent channels, each playing one game after another")
+	fs.DurationVar(&o.duration, "duration", 10*time.Second, "length of each pass")
+	fs.Float64Var(&o.rate, "rate", 0, "moves/s of the first pass (0: as fast as possible)")
+	fs.Float64Var(&o.fixedRate, "fixed-rate", 1000, "moves/s of the second, latency pass (0: skip it)")
+	fs.StringVar(&o.addr, "addr", "", "host:port of a running `nimbot serve` to target instead of an in-process one (needs -key)")
+	fs.StringVar(&o.db, "db", "", "database file (default: a new file in a temporary folder); with -addr, only for -games-stored")
+	fs.IntVar(&o.gamesStored, "games-stored", 0, "pre-fill the store with this many finished games before the load")
+	fs.BoolVar(&o.faults, "faults", false, "run the fault scenarios against the real binary instead of the load passes")
+	fs.IntVar(&o.kills, "kills", 12, "with -faults: how many times to SIGKILL serve under load")
+	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the first pass to this file")
+	fs.Float64Var(&o.people, "people", 0.25, "share of the channels playing person against person (the rest play nimbot)")
+	fs.StringVar(&o.heaps, "heaps", "3 4 5", "the heaps of every game (Nim); up to 25 per heap so the board offers buttons or menus")
+	fs.DurationVar(&o.limitsFor, "limits-for", time.Second, "how long to measure each machine limit (0: skip)")
+	fs.StringVar(&o.key, "key", "", "hex Ed25519 seed to sign with (default: a new key pair; required with -addr)")
+	fs.BoolVar(&o.keygen, "keygen", false, "print a new signing seed and its DISCORD_PUBLIC_KEY, and exit")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if fs.NArg() > 0 {
+		return o, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	}
+	switch {
+	case o.channels < 1:
+		return o, errors.New("-channels must be at least 1")
+	case o.duration <= 0:
+		return o, errors.New("-duration must be positive")
+	case o.rate < 0 || o.fixedRate < 0:
+		return o, errors.New("rates cannot be negative")
+	case o.people < 0 || o.people > 1:
+		return o, errors.New("-people is a share between 0 and 1")
+	case o.addr != "" && o.key == "":
+		return o, errors.New("-addr needs -key: the seed whose public key the server has as DISCORD_PUBLIC_KEY (see -keygen)")
+	case o.addr != "" && o.faults:
+		return o, errors.New("-faults runs its own server; leave out -addr")
+	case o.addr != "" && o.gamesStored > 0 && o.db == "":
+		return o, errors.New("-games-stored with -addr needs -db, the server's database file")
+	}
+	return o, nil
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run is the whole tool, so the test can drive it.
+func run(ctx context.Context, args []string, out, errOut io.Writer) int {
+	o, err := parseFlags(args, errOut)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(errOut, "load: %v\n", err)
+		return 2
+	}
+	if o.keygen {
+		pub, priv, err := ed25519.GenerateKey(rand.Reader)
+		if err != nil {
+			fmt.Fprintf(errOut, "load: %v\n", err)
+			return 1
+		}
+		fmt.Fprintf(out, "seed (for -key):    %s\nDISCORD_PUBLIC_KEY: %s\n", hex.EncodeToString(priv.Seed()), hex.EncodeToString(pub))
+		return 0
+	}
+	priv, err := signingKey(o.key)
+	if err != nil {
+		fmt.Fprintf(errOut, "load: %v\n", err)
+		return 2
+	}
+	if o.faults {
+		err = runFaults(ctx, o, priv, out)
+	} else {
+		err = runLoad(ctx, o, priv, out)
+	}
+	if err != nil {
+		fmt.Fprintf(errOut, "load: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func signingKey(seed string) (ed25519.PrivateKey, error) {
+	if seed == "" {
+		_, priv, err := ed25519.GenerateKey(rand.Reader)
+		return priv, err
+	}
+	b, err := hex.DecodeString(seed)
+	if err != nil || len(b) != ed25519.SeedSize {
+		return nil, errors.New("-key must be the 64 hex digits of an Ed25519 seed (see -keygen)")
+	}
+	return ed25519.NewKeyFromSeed(b), nil
+}
+
+// runLoad is the default mode: set up, measure the limits, run the passes,
+// print the table.
+func runLoad(ctx context.Context, o options, priv ed25519.PrivateKey, out io.Writer) error {
+	heaps, err := parseHeaps(o.heaps)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "nimbot-load-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	dbPath := o.db
+	if dbPath == "" && o.addr == "" {
+		dbPath = filepath.Join(tmp, "nimbot.db")
+	}
+
+	rep := &report{opts: o, procs: runtime.GOMAXPROCS(0)}
+	if o.gamesStored > 0 {
+		took, err := prefill(ctx, dbPath, o.gamesStored, heaps)
+		if err != nil {
+			return fmt.Errorf("pre-filling %d games: %w", o.gamesStored, err)
+		}
+		rep.prefillTook = took
+	}
+
+	target := "http://" + o.addr
+	var srv *server
+	if o.addr == "" {
+		srv, err = startServer(ctx, dbPath, priv.Public().(ed25519.PublicKey))
+		if err != nil {
+			return err
+		}
+		defer srv.close()
+		target = srv.url
+	}
+	l := newLoader(target, priv, o, heaps, srv)
+	defer l.close()
+
+	// One real exchange first: it proves the set-up and gives the limits a
+	// real signed request to verify.
+	sample, err := l.sample(ctx)
+	if err != nil {
+		return fmt.Errorf("first request: %w", err)
+	}
+	if o.limitsFor > 0 {
+		rep.verify1, rep.verifyN = measureVerify(sample, o.limitsFor)
+		dir := tmp
+		if o.db != "" {
+			// Measure the disk the load's database is on.
+			dir = filepath.Dir(o.db)
+		}
+		rep.commits, err = measureCommits(ctx, dir, o.limitsFor)
+		if err != nil {
+			return fmt.Errorf("measuring store commits: %w", err)
+		}
+	}
+	rep.rssKnown = o.addr == ""
+	if rep.rssKnown {
+		rep.rssReset = resetPeakRSS()
+	}
+
+	if o.cpuprofile != "" {
+		f, err := os.Create(o.cpuprofile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+	}
+	rep.passes = append(rep.passes, l.pass(ctx, o.rate, o.duration))
+	if o.cpuprofile != "" {
+		pprof.StopCPUProfile()
+	}
+	if o.fixedRate > 0 && ctx.Err() == nil {
+		rep.passes = append(rep.passes, l.pass(ctx, o.fixedRate, o.duration))
+	}
+	if rep.rssKnown {
+		rep.peakRSS, _ = procStatus("self", "VmHWM")
+	}
+	if srv != nil {
+		rep.serverErrors, rep.serverErrorSample = srv.logs.counts()
+	}
+	rep.print(out)
+	return ctx.Err()
+}

@@ -1,0 +1,217 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// window is the measured part of a pass: after the warm-up, until the end.
+type window struct{ from, to time.Time }
+
+func (w window) has(t time.Time) bool { return !t.Before(w.from) && !t.After(w.to) }
+
+// passStats is one channel's tally of a pass; merge adds them up.
+type passStats struct {
+	win       window
+	lat       []time.Duration // every answered request in the window
+	moveLat   []time.Duration // move clicks alone
+	requests  int
+	moves     int
+	games     int
+	errors    int
+	errSample []string
+	retries   int
+
+	// Outcomes of the requests sent around a SIGTERM.
+	answered, refused int
+	unanswered        []string // interaction ids sent but not answered
+}
+
+func (s *passStats) record(rq *request, res result) {
+	if !s.win.has(res.to) {
+		return
+	}
+	d := res.to.Sub(res.from)
+	s.requests++
+	s.lat = append(s.lat, d)
+	if rq.move != nil {
+		s.moveLat = append(s.moveLat, d)
+	}
+}
+
+func (s *passStats) fail(err error) {
+	s.errors++
+	if len(s.errSample) < 3 {
+		s.errSample = append(s.errSample, err.Error())
+	}
+}
+
+// outcome notes a request that got no answer, when the server is going away.
+func (s *passStats) outcome(rq *request, err error) {
+	if isRefused(err) {
+		s.refused++
+		return
+	}
+	s.unanswered = append(s.unanswered, rq.id)
+}
+
+// passResult is one pass, merged over the channels.
+type passResult struct {
+	rate                     float64
+	secs                     float64
+	requests, moves, games   int
+	errors                   int
+	errSample                []string
+	lat, moveLat             []time.Duration // sorted
+	answered, refused        int
+	unanswered               []string
+	retries                  int
+	achievedMoves, achievedR float64
+}
+
+func merge(rate float64, w window, stats []*passStats) passResult {
+	r := passResult{rate: rate, secs: w.to.Sub(w.from).Seconds()}
+	for _, s := range stats {
+		r.requests += s.requests
+		r.moves += s.moves
+		r.games += s.games
+		r.errors += s.errors
+		r.retries += s.retries
+		r.answered += s.answered
+		r.refused += s.refused
+		r.unanswered = append(r.unanswered, s.unanswered...)
+		r.lat = append(r.lat, s.lat...)
+		r.moveLat = append(r.moveLat, s.moveLat...)
+		for _, e := range s.errSample {
+			if len(r.errSample) < 5 {
+				r.errSample = append(r.errSample, e)
+			}
+		}
+	}
+	slices.Sort(r.lat)
+	slices.Sort(r.moveLat)
+	r.achievedMoves = float64(r.moves) / r.secs
+	r.achievedR = float64(r.requests) / r.secs
+	return r
+}
+
+// quantile of sorted durations (nearest rank).
+func quantile(d []time.Duration, q float64) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	i := int(q*float64(len(d))+0.5) - 1
+	return d[max(0, min(i, len(d)-1))]
+}
+
+// report is everything one run prints.
+type report struct {
+	opts              options
+	procs             int
+	prefillTook       time.Duration
+	verify1, verifyN  float64
+	commits           float64
+	passes            []passResult
+	rssKnown          bool
+	rssReset          bool // VmHWM was reset after set-up
+	peakRSS           string
+	serverErrors      int
+	serverErrorSample []string
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond)) }
+
+func (r *report) print(out io.Writer) {
+	o := r.opts
+	target := "in-process serve on loopback"
+	if o.addr != "" {
+		target = "serve at " + o.addr
+	}
+	host, _ := os.Hostname()
+	fmt.Fprintf(out, "nimbot load: %s; %d channels (%d%% person v person), heaps %q; %s, GOMAXPROCS %d, %s, host %s\n",
+		target, o.channels, int(o.people*100+0.5), o.heaps, runtime.Version(), r.procs, memTotal(), host)
+	if o.gamesStored > 0 {
+		fmt.Fprintf(out, "pre-filled %d finished games through the store API in %v\n", o.gamesStored, r.prefillTook.Round(time.Millisecond))
+	}
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "pass\tmoves/s\trequests/s\tp50\tp99\tmax\tmove p99\terrors\tgames")
+	for _, p := range r.passes {
+		name := "max"
+		if p.rate > 0 {
+			name = fmt.Sprintf("%.0f moves/s", p.rate)
+		}
+		fmt.Fprintf(w, "%s\t%.0f\t%.0f\t%s\t%s\t%s\t%s\t%d\t%d\n", name, p.achievedMoves, p.achievedR,
+			ms(quantile(p.lat, .5)), ms(quantile(p.lat, .99)), ms(quantile(p.lat, 1)), ms(quantile(p.moveLat, .99)), p.errors, p.games)
+	}
+	w.Flush()
+	for _, p := range r.passes {
+		for _, e := range p.errSample {
+			fmt.Fprintf(out, "  error: %s\n", e)
+		}
+	}
+	if r.rssKnown {
+		since := "while serving"
+		if !r.rssReset {
+			since = "since start (clear_refs refused)"
+		}
+		fmt.Fprintf(out, "peak RSS %s (VmHWM, load generator included): %s\n", since, r.peakRSS)
+	} else {
+		fmt.Fprintln(out, "peak RSS: unknown (the server is another process)")
+	}
+	if r.serverErrors > 0 {
+		fmt.Fprintf(out, "server logged %d warnings/errors, first: %s\n", r.serverErrors, strings.Join(r.serverErrorSample, " | "))
+	}
+	if r.verify1 > 0 {
+		fmt.Fprintf(out, "limits: Ed25519 VerifyInteraction %.0f/s on one core, %.0f/s on %d; durable store.Commit (synchronous=FULL, one connection) %.0f/s\n",
+			r.verify1, r.verifyN, r.procs, r.commits)
+		lim, name := r.verifyN, "Ed25519 on all cores"
+		if r.commits < lim {
+			lim, name = r.commits, "durable commits"
+		}
+		if len(r.passes) > 0 {
+			p := r.passes[0]
+			fmt.Fprintf(out, "nimbot vs the smaller limit (%s, %.0f/s): moves %.2f, signed requests %.2f\n",
+				name, lim, p.achievedMoves/lim, p.achievedR/lim)
+		}
+	}
+}
+
+// memTotal is the machine's memory, from /proc/meminfo.
+func memTotal() string {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return "memory unknown"
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "MemTotal:"); ok {
+			return "MemTotal " + strings.TrimSpace(v)
+		}
+	}
+	return "memory unknown"
+}
+
+// procStatus reads one field of /proc/<pid>/status ("VmHWM": "41236 kB").
+func procStatus(pid, key string) (string, error) {
+	b, err := os.ReadFile("/proc/" + pid + "/status")
+	if err != nil {
+		return "", err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, key+":"); ok {
+			return strings.TrimSpace(v), nil
+		}
+	}
+	return "", fmt.Errorf("no %s in /proc/%s/status", key, pid)
+}
+
+// resetPeakRSS resets VmHWM to the current RSS, so the peak read later is
+// the serving's, not the set-up's or the pre-fill's.
+func resetPeakRSS() bool {
+	return os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) == nil
+}

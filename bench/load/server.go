@@ -1,0 +1,197 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"nimbot/bot"
+	"nimbot/commands"
+	"nimbot/store"
+)
+
+// server is nimbot's HTTP interactions endpoint in this process, built as
+// main.go's runServe builds it.
+type server struct {
+	url    string
+	db     *store.DB
+	srv    *http.Server
+	h      *bot.HTTP
+	stopSc context.CancelFunc
+	scDone chan struct{}
+	rest   *standIn
+	logs   *countingHandler
+}
+
+func startServer(ctx context.Context, path string, pub ed25519.PublicKey) (*server, error) {
+	db, err := store.Open(ctx, store.Config{Path: path, Synchronous: "FULL"})
+	if err != nil {
+		return nil, err
+	}
+	logs := &countingHandler{}
+	log := slog.New(logs)
+	// main.go's newService with serve's defaults (BOT_TURN_TIMEOUT 1h,
+	// PEOPLE_TURN_TIMEOUT 24h).
+	svc := commands.New(commands.Config{DB: db, Log: log, BotTurn: time.Hour, PeopleTurn: 24 * time.Hour})
+	session, err := bot.NewSession("load-test-token")
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	rest := newStandIn()
+	session.Client = &http.Client{Transport: rest, Timeout: 20 * time.Second}
+	h := bot.NewHTTP(bot.HTTPConfig{Service: svc, PublicKey: pub, Session: session, Health: db.Ping, Log: log})
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
+		WriteTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
+		ErrorLog: slog.NewLogLogger(logs, slog.LevelError),
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	go srv.Serve(ln)
+	scCtx, stopSc := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	sc := &bot.Scheduler{Service: svc, Session: session, Log: log}
+	go func() { defer close(done); sc.Run(scCtx) }()
+	return &server{url: "http://" + ln.Addr().String(), db: db, srv: srv, h: h, stopSc: stopSc, scDone: done, rest: rest, logs: logs}, nil
+}
+
+// close shuts down as serve does: stop the scheduler, finish the requests in
+// flight and the work after them, close the store.
+func (s *server) close() error {
+	s.stopSc()
+	<-s.scDone
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	err := s.srv.Shutdown(ctx)
+	if werr := s.h.Wait(ctx); err == nil {
+		err = werr
+	}
+	if cerr := s.db.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// standIn answers the REST calls bot makes to Discord, on loopback instead
+// of discord.com: after a response that posted a new message, bot fetches
+// @original, and the stand-in returns the message the client recorded for
+// that interaction token (waiting briefly, as the client may record it just
+// after bot asks).
+type standIn struct {
+	mu   sync.Mutex
+	msgs map[string]chan []byte
+}
+
+func newStandIn() *standIn { return &standIn{msgs: map[string]chan []byte{}} }
+
+func (d *standIn) slot(token string) chan []byte {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	c := d.msgs[token]
+	if c == nil {
+		c = make(chan []byte, 1)
+		d.msgs[token] = c
+	}
+	return c
+}
+
+// posted records the message a response created, as Discord would.
+func (d *standIn) posted(token string, msg []byte) {
+	select {
+	case d.slot(token) <- msg:
+	default:
+	}
+}
+
+// RoundTrip serves /webhooks/{app}/{token}/messages/@original (GET, PATCH),
+// follow-ups, and channel message edits; anything else is a 404 as Discord
+// would send it.
+func (d *standIn) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Body != nil {
+		io.Copy(io.Discard, req.Body)
+		req.Body.Close()
+	}
+	segs := strings.Split(strings.TrimPrefix(req.URL.Path, "/"), "/")
+	// api/v9/webhooks/{app}/{token}/messages/@original
+	if len(segs) >= 7 && segs[2] == "webhooks" && segs[5] == "messages" && segs[6] == "@original" {
+		token := segs[4]
+		switch req.Method {
+		case http.MethodGet, http.MethodPatch:
+			c := d.slot(token)
+			t := time.NewTimer(3 * time.Second)
+			defer t.Stop()
+			select {
+			case msg := <-c:
+				d.mu.Lock()
+				delete(d.msgs, token)
+				d.mu.Unlock()
+				return jsonResponse(req, http.StatusOK, msg), nil
+			case <-t.C:
+			case <-req.Context().Done():
+				return nil, req.Context().Err()
+			}
+		case http.MethodDelete:
+			return jsonResponse(req, http.StatusNoContent, nil), nil
+		}
+	}
+	return jsonResponse(req, http.StatusNotFound, []byte(`{"message": "Unknown Message", "code": 10008}`)), nil
+}
+
+func jsonResponse(req *http.Request, status int, body []byte) *http.Response {
+	return &http.Response{
+		StatusCode: status, Status: fmt.Sprintf("%d %s", status, http.StatusText(status)),
+		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header:        http.Header{"Content-Type": {"application/json"}},
+		Body:          io.NopCloser(bytes.NewReader(body)),
+		ContentLength: int64(len(body)), Request: req,
+	}
+}
+
+// countingHandler is the server's slog.Handler: it counts warnings and
+// errors and keeps the first few, so the report can say whether the server
+// complained, without a log line per request slowing the load.
+type countingHandler struct {
+	mu     sync.Mutex
+	n      int
+	sample []string
+}
+
+func (h *countingHandler) Enabled(_ context.Context, l slog.Level) bool { return l >= slog.LevelWarn }
+
+func (h *countingHandler) Handle(_ context.Context, r slog.Record) error {
+	var b strings.Builder
+	b.WriteString(r.Message)
+	r.Attrs(func(a slog.Attr) bool {
+		fmt.Fprintf(&b, " %s=%v", a.Key, a.Value)
+		return true
+	})
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.n++
+	if len(h.sample) < 3 {
+		h.sample = append(h.sample, r.Level.String()+" "+b.String())
+	}
+	return nil
+}
+
+func (h *countingHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h *countingHandler) WithGroup(string) slog.Handler      { return h }
+
+func (h *countingHandler) counts() (int, []string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.n, append([]string(nil), h.sample...)
+}
