@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"nimbot/engine"
@@ -401,10 +402,28 @@ func writeAnalysis(w io.Writer, r engine.Rules, p engine.Position, a engine.Anal
 			fmt.Fprintf(w, "  %s  %s\n", pad(notes[i], width, false), r.Describe(p, m))
 		}
 	}
-	if h, err := r.Hint(p); err == nil {
-		writeExplanation(w, h.Explanation)
+	// The explanation comes from Hint, which can search where Analyze has a
+	// formula; a command line should answer rather than hang, so a slow one
+	// is given up (the goroutine ends with the process).
+	done := make(chan engine.Hint, 1)
+	go func() {
+		if h, err := r.Hint(p); err == nil {
+			done <- h
+		}
+		close(done)
+	}()
+	select {
+	case h, ok := <-done:
+		if ok {
+			writeExplanation(w, h.Explanation)
+		}
+	case <-time.After(explainTimeout):
+		fmt.Fprintf(w, "(No explanation: the engine did not produce one within %v for a position this large.)\n", explainTimeout)
 	}
 }
+
+// explainTimeout bounds the wait for the engine's explanation.
+const explainTimeout = 5 * time.Second
 
 // describePosition labels the heaps the way moves name them (A=3 B=4 C=5).
 func describePosition(r engine.Rules, p engine.Position) string {
