@@ -144,7 +144,7 @@ func best(r Rules, g game, p Position, a Analysis) Move {
 
 // maxHoldoutWork bounds the work of judging a lost position's candidate
 // moves: candidates times heaps.
-const maxHoldoutWork = 1 << 18
+const maxHoldoutWork = 1 << 16
 
 // holdoutCandidates are the moves judged in a lost position: every legal move
 // when there are few, else small takes from as many heaps as the budget allows.
@@ -217,9 +217,13 @@ func clonePos(p Position) Position {
 	return Position{Heaps: slices.Clone(p.Heaps), Limit: p.Limit}
 }
 
-// searchBudget is how many distinct positions a remoteness search may visit
-// before giving up (the bot then falls back on the rule's first move).
-const searchBudget = 20_000
+// searchBudget is how many distinct positions a remoteness search may visit,
+// and searchWork how many moves it may follow, before giving up (the bot then
+// falls back on the rule's first move): a few milliseconds at most.
+const (
+	searchBudget = 10_000
+	searchWork   = 20_000
+)
 
 // searcher computes remoteness (the number of moves left with perfect play:
 // the winner hurries, the loser delays) by memoized search. The verdict of
@@ -229,6 +233,7 @@ type searcher struct {
 	g       game
 	misere  bool
 	memo    map[string]int
+	work    int
 	aborted bool
 }
 
@@ -270,7 +275,7 @@ func (s *searcher) remoteness(p Position) int {
 	if v, ok := s.memo[k]; ok {
 		return v
 	}
-	if len(s.memo) >= searchBudget {
+	if len(s.memo) >= searchBudget || s.work >= searchWork {
 		s.aborted = true
 		return 0
 	}
@@ -281,6 +286,7 @@ func (s *searcher) remoteness(p Position) int {
 		rem = 0
 	case s.g.moverWins(p):
 		ms, _ := s.g.winning(p, math.MaxInt)
+		s.work += len(ms)
 		rem = math.MaxInt
 		for _, m := range ms {
 			rem = min(rem, 1+s.remoteness(s.g.apply(clonePos(p), m)))
@@ -289,7 +295,9 @@ func (s *searcher) remoteness(p Position) int {
 			rem = 0
 		}
 	default:
-		for _, m := range s.g.legal(p) {
+		ms := s.g.legal(p)
+		s.work += len(ms)
+		for _, m := range ms {
 			rem = max(rem, 1+s.remoteness(s.g.apply(clonePos(p), m)))
 		}
 	}

@@ -522,3 +522,70 @@ func ExampleRules_Analyze() {
 	// Output:
 	// A2 takes 2 from A
 }
+
+// TestEveryVariantPlays plays whole games in every variant and convention
+// from several openings, Perfect against Medium, checking on every move that
+// Hint and Choose agree with Analyze and that Perfect never lets a win go.
+func TestEveryVariantPlays(t *testing.T) {
+	openings := []string{
+		"3 4 5", "nim misere 3 4 5", "subtraction k=3 10 12 7", "subtraction misere set=2,5,6 9 14",
+		"21", "21 normal", "greedy 5 7 7 3", "greedy misere 4 4 1", "moore k=2 3 5 6 4", "moore misere k=3 2 7 5 1",
+		"fibonacci 20", "fibonacci misere 33", "wythoff 7 12", "wythoff misere 9 4",
+		"lasker 5 6 7", "lasker misere 3 8", "kayles 5 6 7", "kayles misere 4 5 6",
+	}
+	for _, o := range openings {
+		t.Run(o, func(t *testing.T) {
+			r, p, err := ParseGame(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for seed := range uint64(5) {
+				rng := rand.New(rand.NewPCG(seed, 3))
+				q := clonePos(p)
+				var moves []Move
+				for ply := 0; !r.Over(q); ply++ {
+					a, err := r.Analyze(q)
+					if err != nil {
+						t.Fatal(err)
+					}
+					h, err := r.Hint(q)
+					if err != nil || h.MoverWins != a.MoverWins || h.Verdict == "" || len(h.Explanation.Steps) == 0 {
+						t.Fatalf("%v: hint %+v, %v; analysis %+v", q, h, err, a)
+					}
+					d := Perfect
+					if ply%2 == 1 {
+						d = Medium
+					}
+					m, err := r.Choose(q, d, rng)
+					if err != nil {
+						t.Fatal(err)
+					}
+					next, err := r.Apply(q, m)
+					if err != nil {
+						t.Fatalf("%v: %s chose illegal %+v: %v", q, d, m, err)
+					}
+					if d == Perfect && a.MoverWins && moverWinsAfter(t, r, next) {
+						t.Fatalf("%v: Perfect played %s and let the win go", q, r.FormatMove(q, m))
+					}
+					if got, err := r.ParseMove(q, r.FormatMove(q, m)); err != nil || r.FormatMove(q, got) != r.FormatMove(q, m) {
+						t.Fatalf("%v: move %+v does not round-trip through %q: %+v %v", q, m, r.FormatMove(q, m), got, err)
+					}
+					if r.Describe(q, m) == "" {
+						t.Fatal("empty description")
+					}
+					moves = append(moves, m)
+					q = next
+				}
+				mistakes, err := r.Review(p, moves)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, mk := range mistakes {
+					if mk.Ply%2 == 0 {
+						t.Fatalf("Review blames Perfect's move at ply %d", mk.Ply)
+					}
+				}
+			}
+		})
+	}
+}

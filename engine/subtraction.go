@@ -223,7 +223,7 @@ func (g *subGame) winning(p Position, max int) ([]Move, int64) {
 		r := g.grundy(h)
 		var ts []int64
 		if g.set != nil {
-			ts = g.takes(h)
+			ts = g.set // only those ≤ h are legal; see below
 		} else {
 			m := g.k + 1
 			for _, v := range []int64{r ^ s.x, 0, 1} {
@@ -238,6 +238,9 @@ func (g *subGame) winning(p Position, max int) ([]Move, int64) {
 			slices.Sort(ts)
 		}
 		for _, t := range ts {
+			if t > h {
+				break // ts is ascending
+			}
 			if !s.with(r, g.grundy(h-t)).moverWins(g.misere) {
 				n++
 				if len(ms) < max {
