@@ -436,13 +436,50 @@ func heapMoves(r engine.Rules, p engine.Position, i int) ([]engine.Move, bool) {
 		moves, more := legalOnly(r, p, cands)
 		return moves, more || 2*h-1 > int64(len(cands))
 	}
-	if h > maxChoices {
-		return []engine.Move{{Kind: engine.Take, Heap: i, Take: 1}}, true
-	}
-	for t := int64(1); t <= h; t++ {
+	for _, t := range takeCandidates(r, p, h) {
 		cands = append(cands, engine.Move{Kind: engine.Take, Heap: i, Take: t})
 	}
+	if len(cands) > maxChoices {
+		// Too many for a menu: the caller offers the number modal.
+		return cands[:1], true
+	}
 	return legalOnly(r, p, cands)
+}
+
+// takeCandidates lists the amounts worth offering from a heap of h: the
+// subtraction set, 1..k, 1..Fibonacci's limit, or 1..h. It stops at
+// maxChoices+1, which is enough to know a menu will not do.
+func takeCandidates(r engine.Rules, p engine.Position, h int64) []int64 {
+	top := h
+	switch r.Variant {
+	case engine.Subtraction:
+		if len(r.Set) > 0 {
+			var out []int64
+			for _, t := range r.Set {
+				if int64(t) <= h {
+					out = append(out, int64(t))
+				}
+			}
+			return out
+		}
+		if r.K > 0 {
+			top = min(top, int64(r.K))
+		}
+	case engine.TwentyOne:
+		if r.K > 0 {
+			top = min(top, int64(r.K))
+		}
+	case engine.Fibonacci:
+		if p.Limit > 0 {
+			top = min(top, p.Limit)
+		}
+	}
+	top = min(top, maxChoices+1)
+	out := make([]int64, 0, top)
+	for t := int64(1); t <= top; t++ {
+		out = append(out, t)
+	}
+	return out
 }
 
 func diagonalMoves(r engine.Rules, p engine.Position) ([]engine.Move, bool) {

@@ -612,6 +612,8 @@ func TestVariantControls(t *testing.T) {
 		{"kayles", "3 4 5", "play/", 1},
 		{"21", "", "move/", -1},
 		{"fibonacci", "20", "play/", -1},
+		{"fibonacci", "100", "ask/", -1},     // the first move may take up to 99
+		{"subtraction", "30 40", "move/", 1}, // S(1..3): three buttons, however big the heap
 	}
 	for _, c := range cases {
 		t.Run(c.variant, func(t *testing.T) {
