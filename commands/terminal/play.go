@@ -157,7 +157,7 @@ func (s *session) handle(line string) bool {
 // resume shows the channel's game, if there is one, through /nim status:
 // the same board a Discord user would get.
 func (s *session) resume() {
-	g, err := s.db.ChannelGame(s.ctx, channelID)
+	_, err := s.db.ChannelGame(s.ctx, channelID)
 	if errors.Is(err, store.ErrNotFound) {
 		fmt.Fprintf(s.out, "No game in this channel yet. Try: /nim start heaps:3 4 5   (against nimbot)\n")
 		fmt.Fprintf(s.out, "                              or: /nim start vs:2 heaps:3 4 5   (against @%s, hot-seat)\n\n", localPlayers[1].Name)
@@ -167,10 +167,8 @@ func (s *session) resume() {
 		fmt.Fprintf(s.out, "! cannot read the channel's game: %v\n", err)
 		return
 	}
-	// Type as whoever of the two local players is in the game and to move.
-	if i := s.localIndex(g.ToMove()); i >= 0 && g.Status == store.Active {
-		s.me = i
-	}
+	// Sending it also passes the keyboard to whichever local player must
+	// act (see followTurn).
 	if findCommand(s.defs, "nim") == nil || findOption(findCommand(s.defs, "nim").Options, "status") == nil {
 		return
 	}
@@ -192,10 +190,10 @@ func (s *session) localIndex(id string) int {
 
 func (s *session) help() {
 	fmt.Fprintln(s.out, `Type a slash command as you would in Discord, options as name:value:
-  /nim start heaps:3 4 5                 play nimbot (vs:bot says the same)
-  /nim start vs:2 heaps:3 4 5 misere:true   challenge @player2 (hot-seat)
-  /nim move heap:B take:2                /nim move notation:B2
-  /nim hint level:3      /nim status      /nim resign
+  /nim start heaps:3 4 5                      play nimbot (vs:bot says the same)
+  /nim start vs:2 heaps:3 4 5 misere:true     challenge @player2 (hot-seat)
+  /nim move heap:B take:2                     or /nim move notation:B2
+  /nim hint level:3    /nim status    /nim resign
 A number presses the board's button with that number ("4"); for a menu,
 add the option's number ("5 2"). /as 1 or /as 2 switches who is typing.
 help shows this, quit leaves (the game is saved in the database).`)
