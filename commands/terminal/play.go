@@ -24,8 +24,9 @@ import (
 // Config is what Play needs. Zero fields take the defaults.
 type Config struct {
 	// DatabasePath is the SQLite file games are kept in (default
-	// ./nimbot.db, the bot's own default, so a terminal game and the bot
-	// share a file only when asked to).
+	// ./nimbot.db, as for the bot; main passes DATABASE_PATH). The
+	// terminal's pretend guild and channel keep its games apart from real
+	// channels' in a shared file.
 	DatabasePath string
 	// Now is the clock (default time.Now).
 	Now func() time.Time
@@ -60,6 +61,9 @@ func Play(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 		return err
 	}
 	defer db.Close()
+	// Cancelled on return, so the goroutine reading in stops too.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 
 	s := &session{
 		ctx:  ctx,
