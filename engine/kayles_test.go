@@ -137,34 +137,32 @@ func TestKaylesNamedCases(t *testing.T) {
 	}
 }
 
-// TestKaylesLarge checks long rows in normal play against the rule's
+// TestKaylesLarge checks the rule on long rows (up to 10^12, beyond the
+// published limit, which guards the bot's fallback, not the rule) against its
 // defining property: every listed move leads to a P-position, P-positions
 // list none, and no sampled move outside the list leads to a P-position.
 func TestKaylesLarge(t *testing.T) {
-	r := Rules{Variant: Kayles}
-	for _, rows := range [][]int64{{MaxHeapSize}, {MaxHeapSize - 1, 71}, {999999999989, 70, 3}, {123456789012, 123456789012}, {5, 57, 100000000007}} {
+	g := kaylesGame{}
+	for _, rows := range [][]int64{{MaxHeapSize}, {MaxHeapSize - 1, 71}, {999999999989, 70, 3}, {123456789012, 123456789012}, {5, 57, 100000000007}, {4096}, {2000, 2000, 96}} {
 		p := Position{Heaps: rows}
-		a, err := r.Analyze(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if a.MoverWins != (a.WinningCount > 0) || len(a.Winning) > MaxListedMoves {
-			t.Fatalf("%v: %d listed of %d, wins=%v", rows, len(a.Winning), a.WinningCount, a.MoverWins)
+		ms, count := g.winning(p, MaxListedMoves)
+		if g.moverWins(p) != (count > 0) || len(ms) > MaxListedMoves || int64(len(ms)) > count {
+			t.Fatalf("%v: %d listed of %d, wins=%v", rows, len(ms), count, g.moverWins(p))
 		}
 		listed := map[string]bool{}
-		for _, m := range a.Winning {
-			q, err := r.Apply(p, m)
-			if err != nil {
+		for _, m := range ms {
+			if err := g.validate(p, m); err != nil {
 				t.Fatal(err)
 			}
+			q := g.apply(clonePos(p), m)
 			listed[posKey(q)] = true
-			if b, _ := r.Analyze(q); b.MoverWins {
+			if g.moverWins(q) {
 				t.Fatalf("%v: winning move %+v leads to %v, a win for the opponent", rows, m, q.Heaps)
 			}
 		}
-		if len(a.Winning) < MaxListedMoves {
+		if len(ms) < MaxListedMoves {
 			// The whole list is there: pins near either end of each row
-			// lead to P exactly when listed.
+			// and around the period start lead to P exactly when listed.
 			for i, n := range rows {
 				for t2 := int64(1); t2 <= 2; t2++ {
 					for _, left := range []int64{0, 1, 2, 50, 70, 71, 72, 200, n - t2 - 71, n - t2 - 1, n - t2} {
@@ -172,18 +170,21 @@ func TestKaylesLarge(t *testing.T) {
 							continue
 						}
 						m := Move{Kind: Knock, Heap: i, Take: t2, Parts: [2]int64{left, n - t2 - left}}
-						q, err := r.Apply(p, m)
-						if err != nil {
+						if err := g.validate(p, m); err != nil {
 							t.Fatal(err)
 						}
-						b, _ := r.Analyze(q)
-						if !b.MoverWins != listed[posKey(q)] {
-							t.Fatalf("%v: %+v leads to P=%v, listed=%v", rows, m, !b.MoverWins, listed[posKey(q)])
+						q := g.apply(clonePos(p), m)
+						if !g.moverWins(q) != listed[posKey(q)] {
+							t.Fatalf("%v: %+v leads to P=%v, listed=%v", rows, m, !g.moverWins(q), listed[posKey(q)])
 						}
 					}
 				}
 			}
 		}
+	}
+	// The published limit: Start refuses more pins than the bot can play.
+	if _, err := (Rules{Variant: Kayles}).Start([]int64{kaylesNormalMaxTotal + 1}); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("a row over the limit: %v", err)
 	}
 }
 

@@ -340,7 +340,11 @@ func kaylesMisereWinning(p Position, max int) ([]Move, int64) {
 				if c.k1 == 0 && c.k2 == 0 {
 					continue // taking the last pins loses in misère play
 				}
-				if !s.wins(s.childRows(rows, c, 0), c.k1, c.k2, 1) {
+				w, ok := s.memo.get(c.k1, c.k2) // skips building rows when known
+				if !ok {
+					w = s.wins(s.childRows(rows, c, 0), c.k1, c.k2, 1)
+				}
+				if !w {
 					count++
 					if len(ms) < max {
 						ms = append(ms, Move{Kind: Knock, Heap: i, Take: int64(t), Parts: [2]int64{int64(a), int64(b)}})

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -80,7 +81,7 @@ func TestVariantHints(t *testing.T) {
 		{Rules{Variant: Lasker, Misere: true}, Position{Heaps: []int64{1, 1, 1}}, "Grundy values", "3 of them (odd)"},
 		{Rules{Variant: Lasker}, Position{Heaps: []int64{1<<39 - 3, 1<<39 - 4}}, "Grundy values", "winning moves in all"},
 		{Rules{Variant: Kayles}, Position{Heaps: []int64{1, 5}}, "Grundy values", "XOR to 5"},
-		{Rules{Variant: Kayles}, Position{Heaps: []int64{MaxHeapSize, 3}}, "Grundy values", "period 12"},
+		{Rules{Variant: Kayles}, Position{Heaps: []int64{4000, 3}}, "Grundy values", "period 12"},
 		{Rules{Variant: Kayles, Misere: true}, Position{Heaps: []int64{8}}, "exhaustive search", "a row of 8"},
 		{Rules{Variant: Kayles, Misere: true}, Position{Heaps: []int64{1, 5}}, "exhaustive search", "every knock leaves your opponent a win"},
 	}
@@ -154,5 +155,81 @@ func TestVariantNotation(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestVariantPlay plays Fibonacci, Wythoff, Lasker and Kayles games between
+// the perfect bot and an easy one, from small and huge starts: every move
+// is legal, the perfect bot never lets a won position go, and Review finds
+// no mistake of the perfect side.
+func TestVariantPlay(t *testing.T) {
+	starts := []struct {
+		variant Variant
+		heaps   []int64
+		maxPly  int // huge heaps: play this many moves only
+	}{
+		{Fibonacci, []int64{30}, 0},
+		{Fibonacci, []int64{MaxHeapSize}, 12},
+		{Fibonacci, []int64{956722026041}, 12}, // a Fibonacci number: the first player loses
+		{Wythoff, []int64{12, 20}, 0},
+		{Wythoff, []int64{618033988749, MaxHeapSize}, 12},
+		{Lasker, []int64{7, 4, 9}, 0},
+		{Lasker, []int64{MaxHeapSize, 3, 999999999999}, 12},
+		{Kayles, []int64{9, 6}, 0},
+		{Kayles, []int64{2000, 2000}, 12},
+	}
+	for _, st := range starts {
+		for _, misere := range []bool{false, true} {
+			r := Rules{Variant: st.variant, Misere: misere}
+			if misere && st.variant == Kayles && st.maxPly > 0 {
+				continue // beyond misère Kayles' limit
+			}
+			t.Run(FormatGame(r, Position{Heaps: st.heaps}), func(t *testing.T) {
+				p, err := r.Start(st.heaps)
+				if err != nil {
+					t.Fatal(err)
+				}
+				start := p
+				rng := rand.New(rand.NewPCG(7, uint64(len(st.heaps))))
+				var moves []Move
+				for ply := 0; !r.Over(p) && (st.maxPly == 0 || ply < st.maxPly); ply++ {
+					d := Perfect
+					if ply%2 == 1 {
+						d = Easy
+					}
+					a, err := r.Analyze(p)
+					if err != nil {
+						t.Fatal(err)
+					}
+					m, err := r.Choose(p, d, rng)
+					if err != nil {
+						t.Fatalf("ply %d %v: %v", ply, p, err)
+					}
+					q, err := r.Apply(p, m)
+					if err != nil {
+						t.Fatalf("ply %d %v: chose %+v: %v", ply, p, m, err)
+					}
+					if d == Perfect && a.MoverWins {
+						if b, _ := r.Analyze(q); b.MoverWins {
+							t.Fatalf("ply %d %v: perfect play let the win go with %+v", ply, p, m)
+						}
+					}
+					moves = append(moves, m)
+					p = q
+				}
+				if st.maxPly == 0 && !r.Over(p) {
+					t.Fatalf("game did not end: %v", p)
+				}
+				mistakes, err := r.Review(start, moves)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, mk := range mistakes {
+					if mk.Ply%2 == 0 {
+						t.Errorf("review blames the perfect side at ply %d: %+v", mk.Ply, mk)
+					}
+				}
+			})
+		}
 	}
 }
