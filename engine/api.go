@@ -312,14 +312,35 @@ func checkShape(name string, p Position, maxHeaps int, maxHeap int64) error {
 	return nil
 }
 
+// MaxLegalMoves is the most moves Legal lists. Heaps of 10^12 have 10^12
+// moves; such positions are played through Analyze, Hint and ParseMove.
+const MaxLegalMoves = 1 << 16
+
 // Legal lists every legal move in canonical order (heap by heap, smaller takes
-// first). It returns nil for an invalid or over-limit position.
+// first). It returns nil for an invalid or over-limit position, and for one
+// that may have more than MaxLegalMoves moves (use Over to tell a finished game).
 func (r Rules) Legal(p Position) []Move {
 	r, g, err := r.game()
-	if err != nil || checkAll(r, g, p) != nil {
+	if err != nil || checkAll(r, g, p) != nil || !fewMoves(g, p, MaxLegalMoves) {
 		return nil
 	}
 	return g.legal(p)
+}
+
+// fewMoves bounds the number of legal moves from above: every variant has at
+// most two moves per token (Kayles' knocks, Lasker's takes and splits), but
+// Moore's combine heaps, so there the bound is the product of the heap sizes.
+func fewMoves(g game, p Position, limit float64) bool {
+	var sum int64
+	prod := 1.0
+	for _, h := range p.Heaps {
+		sum += h
+		prod *= float64(h + 1)
+	}
+	if _, ok := g.(mooreGame); ok {
+		return prod <= limit
+	}
+	return 2*float64(sum) <= limit
 }
 
 // Apply returns the position after m. An illegal move gets a *MoveError saying

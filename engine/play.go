@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 )
@@ -149,47 +150,46 @@ const maxHoldoutWork = 1 << 16
 // holdoutCandidates are the moves judged in a lost position: every legal move
 // when there are few, else small takes from as many heaps as the budget allows.
 func holdoutCandidates(g game, p Position) []Move {
-	if legalIsSmall(p) {
+	if legalIsSmall(g, p) {
 		if ms := g.legal(p); len(ms) > 0 && len(ms)*max(1, len(p.Heaps)) <= maxHoldoutWork*4 {
 			return ms
 		}
 	}
 	var ms []Move
 	limit := max(4, maxHoldoutWork/max(1, len(p.Heaps)))
-	for i, h := range p.Heaps {
-		for _, t := range []int64{1, 2, 3, h} {
-			if t > h || len(ms) >= limit {
-				continue
-			}
-			m := Move{Kind: Take, Heap: i, Take: t}
-			if g.validate(p, m) == nil && !slices.ContainsFunc(ms, func(x Move) bool { return x.Heap == i && x.Take == t }) {
-				ms = append(ms, m)
-			}
+	try := func(m Move) {
+		if len(ms) < limit && g.validate(p, m) == nil && !slices.ContainsFunc(ms, func(x Move) bool { return reflect.DeepEqual(x, m) }) {
+			ms = append(ms, m)
 		}
 	}
-	if len(ms) == 0 {
-		ms = g.legal(p)
+	// Small takes keep the game long; the other kinds get a few samples
+	// each, so every variant has candidates without listing its moves.
+	try(Move{Kind: Diagonal, Take: 1})
+	for i, h := range p.Heaps {
+		if h == 0 {
+			continue
+		}
+		for _, t := range []int64{1, 2, 3, h} {
+			if t <= h {
+				try(Move{Kind: Take, Heap: i, Take: t})
+			}
+		}
+		try(Move{Kind: Knock, Heap: i, Take: 1, Parts: [2]int64{0, h - 1}})
+		try(Move{Kind: Knock, Heap: i, Take: 1, Parts: [2]int64{h / 2, h - 1 - h/2}})
+		try(Move{Kind: Knock, Heap: i, Take: 2, Parts: [2]int64{0, h - 2}})
+		try(Move{Kind: Split, Heap: i, Parts: [2]int64{1, h - 1}})
+		try(Move{Kind: Split, Heap: i, Parts: [2]int64{h / 2, h - h/2}})
 	}
 	return ms
 }
 
-// legalIsSmall says whether listing every legal move is cheap: the heaps are
-// small in total (moves touching several heaps are bounded by Limits).
-func legalIsSmall(p Position) bool {
-	var sum int64
-	for _, h := range p.Heaps {
-		sum += h
-		if sum > 4096 {
-			return false
-		}
-	}
-	return true
-}
+// legalIsSmall says whether listing every legal move is cheap.
+func legalIsSmall(g game, p Position) bool { return fewMoves(g, p, 8192) }
 
 // randomMove draws a legal move from rng: uniformly when the moves are few,
 // else a random take from a random heap (retried until legal).
 func randomMove(g game, p Position, rng *rand.Rand) (Move, bool) {
-	if legalIsSmall(p) {
+	if legalIsSmall(g, p) {
 		ms := g.legal(p)
 		if len(ms) == 0 {
 			return Move{}, false
@@ -242,7 +242,7 @@ func newSearcher(g game, misere bool, p Position) *searcher {
 	size := 1.0
 	for _, h := range p.Heaps {
 		size *= float64(h + 1)
-		if size > 5e5 {
+		if size > 1e5 {
 			return nil
 		}
 	}

@@ -589,3 +589,80 @@ func TestEveryVariantPlays(t *testing.T) {
 		})
 	}
 }
+
+func TestLegalBounded(t *testing.T) {
+	for _, game := range []string{"1000000000000 5", "moore k=3 5000 5000 5000", "greedy 40000 40000"} {
+		r, p, err := ParseGame(game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ms := r.Legal(p); ms != nil {
+			t.Fatalf("%s: Legal listed %d moves", game, len(ms))
+		}
+		if r.Over(p) {
+			t.Fatalf("%s: over", game)
+		}
+	}
+	r, p, _ := ParseGame("moore k=2 2 3")
+	if got := len(r.Legal(p)); got != 2+3+2*3 {
+		t.Fatalf("moore k=2 2 3: %d legal moves, want 11", got)
+	}
+}
+
+// TestChooseBigMoore: heaps small in total but with billions of combined
+// moves must not be listed.
+func TestChooseBigMoore(t *testing.T) {
+	r, p, err := ParseGame("moore k=3 1365 1365 1365 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range Difficulties() {
+		for seed := range uint64(10) {
+			m, err := r.Choose(p, d, rand.New(rand.NewPCG(seed, 0)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := r.Apply(p, m); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// TestChooseHugeEveryVariant: the bot answers in every variant with heaps as
+// large as its Limits allow, without listing their moves.
+func TestChooseHugeEveryVariant(t *testing.T) {
+	for _, v := range Variants() {
+		for _, misere := range []bool{false, true} {
+			r := Rules{Variant: v, Misere: misere}
+			l := r.Limits()
+			n := min(l.MaxHeaps, 3)
+			heaps := make([]int64, n)
+			for i := range heaps {
+				heaps[i] = l.MaxHeap - int64(i)
+				if l.MaxTotal > 0 {
+					heaps[i] = l.MaxTotal/int64(n) - int64(i)
+				}
+			}
+			p, err := r.Start(heaps)
+			if v == TwentyOne {
+				p, err = r.Start(nil)
+			}
+			if err != nil {
+				t.Fatalf("%s %v: %v", r.Name(), heaps, err)
+			}
+			for _, d := range Difficulties() {
+				m, err := r.Choose(p, d, rand.New(rand.NewPCG(1, 2)))
+				if err != nil {
+					t.Fatalf("%s: %v", r.Name(), err)
+				}
+				if _, err := r.Apply(p, m); err != nil {
+					t.Fatalf("%s: %s chose illegal %+v: %v", r.Name(), d, m, err)
+				}
+			}
+			if _, err := r.Hint(p); err != nil {
+				t.Fatalf("%s: Hint: %v", r.Name(), err)
+			}
+		}
+	}
+}
