@@ -418,6 +418,7 @@ func TestDeadlines(t *testing.T) {
 	people := h.game()
 	h.click(bob, id("accept", people.ID))
 	h.channel = chanDM
+	wantUserError(t, h.commandWith("application_command_dm.json", fields{UserID: alice, Sub: "start", Options: opts("opponent", user(bob))}), "Challenges are played in a server channel")
 	h.commandWith("application_command_dm.json", fields{UserID: alice, Sub: "start", Options: opts("first", "me")})
 	vsBot := h.game()
 	if vsBot.GuildID != "" {

@@ -133,11 +133,16 @@ func Definitions() []*discordgo.ApplicationCommand {
 	position := opt(str, optPosition, `A position like "3 4 5", "nim misere 3-4-5", "wythoff 3 5", "21 count=5", "kayles 5 8"`)
 	position.Autocomplete = true
 	position.MaxLength = 100
+	position.Required = true
 
 	nim := &discordgo.ApplicationCommand{
 		Type:        discordgo.ChatApplicationCommand,
 		Name:        "nim",
 		Description: "Play Nim and its relatives against nimbot or a friend",
+		// Servers and DMs with nimbot; installed to servers (a DM is a
+		// channel of its own, so games there are against nimbot).
+		Contexts:         &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM},
+		IntegrationTypes: &[]discordgo.ApplicationIntegrationType{discordgo.ApplicationIntegrationGuildInstall},
 		Options: []*discordgo.ApplicationCommandOption{
 			sub("start", "Start a game in this channel, against nimbot or someone you challenge",
 				opt(discordgo.ApplicationCommandOptionUser, optOpponent, "Who to challenge (leave empty to play nimbot)"),

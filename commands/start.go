@@ -168,6 +168,9 @@ func (s *Service) opponent(r *request, o options) (string, error) {
 	if id == r.i.AppID {
 		return store.BotID, nil
 	}
+	if r.i.GuildID == "" {
+		return "", userErrorf("Challenges are played in a server channel where both of you can see the board. Here, leave opponent empty to play nimbot.")
+	}
 	if d := r.i.ApplicationCommandData(); d.Resolved != nil {
 		if u := d.Resolved.Users[id]; u != nil && u.Bot {
 			return "", userErrorf("%s is a bot and cannot play. Challenge a person, or leave opponent empty to play nimbot.", name(id))
