@@ -114,14 +114,16 @@ func (g kaylesGame) validate(p Position, m Move) error {
 	if m.Take != 1 && m.Take != 2 {
 		return moveErr(m, "%s: knock down one pin or two neighbouring pins, not %d", g.name(), m.Take)
 	}
-	first := m.Parts[0] + 1 // pins are numbered from 1
 	if m.Parts[0] < 0 {
-		return moveErr(m, "%s: pins are numbered from 1, not %d", g.name(), first)
+		return moveErr(m, "%s: pins are numbered from 1, not %d", g.name(), m.Parts[0]+1)
 	}
-	if m.Take == 1 && first > n {
+	// Pins are numbered from 1; compare before adding, so a huge number
+	// cannot wrap around.
+	first := uint64(m.Parts[0]) + 1
+	if m.Take == 1 && m.Parts[0] > n-1 {
 		return moveErr(m, "%s: pin %d is not standing in row %s (it has %d)", g.name(), first, row, n)
 	}
-	if m.Take == 2 && first+1 > n {
+	if m.Take == 2 && m.Parts[0] > n-2 {
 		return moveErr(m, "%s: pins %d and %d are not both standing in row %s (it has %d)", g.name(), first, first+1, row, n)
 	}
 	if right := n - m.Take - m.Parts[0]; m.Parts[1] != right {

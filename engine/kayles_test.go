@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"testing"
 )
@@ -204,6 +205,7 @@ func TestKaylesMoveErrors(t *testing.T) {
 		{"no row C", Move{Kind: Knock, Heap: 2, Take: 1}, "Kayles: there is no row C (the rows are A to B)"},
 		{"a take", Move{Kind: Take, Heap: 0, Take: 1}, "Kayles: knock down one pin or two neighbouring pins of one row (like B4 or B4-5)"},
 		{"pin 0", Move{Kind: Knock, Heap: 0, Take: 1, Parts: [2]int64{-1, 3}}, "Kayles: pins are numbered from 1, not 0"},
+		{"a pin beyond any number", Move{Kind: Knock, Heap: 0, Take: 1, Parts: [2]int64{math.MaxInt64, math.MinInt64 + 3}}, "Kayles: pin 9223372036854775808 is not standing in row A (it has 3)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
