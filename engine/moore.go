@@ -18,7 +18,7 @@ const mooreBits = 40
 
 // mooreBudget bounds the work of listing winning moves: the sum over the
 // subsets of at most k heaps of 4^size, each unit being one pass over 40 bits.
-const mooreBudget = 200_000
+const mooreBudget = 25_000
 
 // mooreGame is Moore's Nim_k: take from one up to k heaps at once. P iff for
 // every bit the number of heaps with that bit set is 0 mod k+1 (normal play);
@@ -49,6 +49,11 @@ func (g mooreGame) limits() Limits {
 		n++
 	}
 	return Limits{MaxHeaps: n, MaxHeap: MaxHeapSize}
+}
+
+// cost: each unit of mooreCost is a pass over 40 bits, about 8 heap visits.
+func (g mooreGame) cost(p Position) int {
+	return int(min(8*mooreCost(len(nonEmpty(p.Heaps)), g.k), 1<<30)) + 1
 }
 
 func mooreCost(n, k int) float64 {
@@ -329,6 +334,21 @@ func takeFrom(m Move, i int) int64 {
 // left out of the list, since the caller judges those by the misère rule.
 func (g mooreGame) digitDP(p Position, S []int, need [mooreBits + 1]int, skipSmall bool, max int, out *[]Move) int64 {
 	s := len(S)
+	if s == 1 {
+		// One heap: need fixes every bit of the new size.
+		var v int64
+		for b, n := range need {
+			v |= int64(n) << b
+		}
+		h := p.Heaps[S[0]]
+		if v >= h {
+			return 0
+		}
+		if max > 0 && !(skipSmall && v <= 1) {
+			*out = append(*out, Move{Kind: Take, Heap: S[0], Take: h - v})
+		}
+		return 1
+	}
 	full := 1<<s - 1
 	var hb [mooreBits + 1]int // bit b of each touched heap, as a mask over S
 	for b := range hb {

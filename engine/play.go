@@ -156,7 +156,11 @@ func holdoutCandidates(g game, p Position) []Move {
 		}
 	}
 	var ms []Move
-	limit := max(4, maxHoldoutWork/max(1, len(p.Heaps)))
+	cost := len(p.Heaps) + 1
+	if c, ok := g.(coster); ok {
+		cost = c.cost(p)
+	}
+	limit := max(1, maxHoldoutWork/cost)
 	try := func(m Move) {
 		if len(ms) < limit && g.validate(p, m) == nil && !slices.ContainsFunc(ms, func(x Move) bool { return reflect.DeepEqual(x, m) }) {
 			ms = append(ms, m)
@@ -181,6 +185,12 @@ func holdoutCandidates(g game, p Position) []Move {
 		try(Move{Kind: Split, Heap: i, Parts: [2]int64{h / 2, h - h/2}})
 	}
 	return ms
+}
+
+// coster is implemented by variants whose analysis costs more than a pass
+// over the heaps; cost is in those units (one unit is about one heap visited).
+type coster interface {
+	cost(p Position) int
 }
 
 // legalIsSmall says whether listing every legal move is cheap.
