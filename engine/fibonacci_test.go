@@ -18,7 +18,7 @@ func fibonacciChildren(p Position) []Position {
 
 func TestFibonacciAgreement(t *testing.T) {
 	maxN := int64(60)
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		maxN = 30
 	}
 	for _, misere := range []bool{false, true} {

@@ -31,7 +31,7 @@ func TestKaylesAgreement(t *testing.T) {
 	// Every position of one row up to 34 pins, two rows up to 17 each, and
 	// three or four rows with up to 18 pins in all.
 	single, pair, total := int64(34), int64(17), int64(18)
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		single, pair, total = 20, 10, 12
 	}
 	for _, misere := range []bool{false, true} {

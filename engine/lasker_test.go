@@ -29,7 +29,7 @@ func laskerChildren(p Position) []Position {
 
 func TestLaskerAgreement(t *testing.T) {
 	bounds := []int64{30, 15, 10, 6}
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		bounds = []int64{16, 8, 5}
 	}
 	for _, misere := range []bool{false, true} {

@@ -233,3 +233,41 @@ func TestVariantPlay(t *testing.T) {
 		}
 	}
 }
+
+// TestKaylesMisereConcurrent analyzes misère Kayles positions from several
+// goroutines at once: the shared memo is guarded (run with -race), and every
+// goroutine gets the same answers as a lone one.
+func TestKaylesMisereConcurrent(t *testing.T) {
+	r := Rules{Variant: Kayles, Misere: true}
+	positions := [][]int64{{8}, {1, 5}, {3, 9, 12}, {20}, {7, 7, 2}, {14, 11}}
+	want := make([]Analysis, len(positions))
+	for i, h := range positions {
+		a, err := r.Analyze(Position{Heaps: h})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = a
+	}
+	resetKaylesCache()
+	errs := make(chan string, 4*len(positions))
+	done := make(chan bool)
+	for w := 0; w < 4; w++ {
+		go func() {
+			for i := range positions {
+				j := (i + w) % len(positions)
+				a, err := r.Analyze(Position{Heaps: positions[j]})
+				if err != nil || a.MoverWins != want[j].MoverWins || a.WinningCount != want[j].WinningCount {
+					errs <- FormatGame(r, Position{Heaps: positions[j]})
+				}
+			}
+			done <- true
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+	close(errs)
+	for e := range errs {
+		t.Errorf("%s: a concurrent analysis disagreed", e)
+	}
+}

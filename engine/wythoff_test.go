@@ -24,7 +24,7 @@ func wythoffChildren(p Position) []Position {
 
 func TestWythoffAgreement(t *testing.T) {
 	size := int64(40)
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		size = 20
 	}
 	for _, misere := range []bool{false, true} {
