@@ -301,9 +301,10 @@ func startScheduler(svc bot.Service, session *discordgo.Session, log *slog.Logge
 	return func() { once.Do(func() { cancel(); <-done }) }
 }
 
-// play belongs to package terminal, whose Play is not in this build yet.
+// play is the same product in the terminal, on the same database file
+// setting, so a game started there can be looked at on Discord and back.
 func play(ctx context.Context, cfg config, in io.Reader, out io.Writer) error {
-	return errors.New("the terminal game is not available in this build yet")
+	return terminal.Play(ctx, terminal.Config{DatabasePath: cfg.DatabasePath}, in, out)
 }
 
 func analyze(args []string, out, errOut io.Writer) int {
