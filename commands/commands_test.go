@@ -260,9 +260,18 @@ func TestHints(t *testing.T) {
 		}
 		// The move after a hint is marked in the log.
 		m := winningMove(t, g)
-		resp := h.submit(alice, id("typed", g.ID, g.Ply), g.Rules.FormatMove(g.Position, m))
+		value, _ := json.Marshal(g.Rules.FormatMove(g.Position, m))
+		submit := fields{UserID: alice, CustomID: id("typed", g.ID, g.Ply), Value: string(value), ID: "1390000000000000077"}
+		resp := h.handle(h.interaction("modal_submit.json", submit))
 		if !strings.Contains(text(resp), "💡") {
 			t.Fatalf("hinted move not marked: %s", text(resp))
+		}
+		// A redelivery gets the very same board, mark included.
+		again := h.handle(h.interaction("modal_submit.json", submit))
+		a, _ := json.Marshal(resp)
+		b, _ := json.Marshal(again)
+		if string(a) != string(b) {
+			t.Fatalf("redelivered hinted move answered differently:\n%s\n%s", a, b)
 		}
 		ms := h.moves(g.ID)
 		if !ms[0].Hinted || ms[1].Hinted {
@@ -824,4 +833,28 @@ func TestStatusMakesAPendingBotMove(t *testing.T) {
 	if g := h.game(); g.Ply != 1 || g.ToMove() != alice || g.MessageID != h.message {
 		t.Fatalf("after status: %+v", g)
 	}
+}
+
+// A start whose game was created but whose answer never went out (the
+// process died between CreateGame and saving the response) is answered,
+// on redelivery or a second try, with that game's board.
+func TestStartAfterCrashShowsTheUnpostedBoard(t *testing.T) {
+	h := newHarness(t, 1)
+	rules, _ := engine.Rules{Variant: engine.Nim}.Normalize()
+	pos, _ := rules.Start([]int64{2, 5})
+	g := &store.Game{GuildID: guildID, ChannelID: chanA, Rules: rules, Start: pos, Position: pos,
+		Players: [2]string{alice, store.BotID}, Status: store.Active, Difficulty: engine.Easy, Hints: true,
+		TurnTimeout: time.Hour, Deadline: h.now.Add(time.Hour), CreatedBy: alice}
+	if err := h.db.CreateGame(context.Background(), g); err != nil {
+		t.Fatal(err)
+	}
+	wantUserError(t, h.command(bob, "start"), fmt.Sprintf("already has a game (game #%d)", g.ID))
+	resp := h.command(alice, "start", "heaps", "7 7")
+	if isEphemeral(resp) || !strings.Contains(text(resp), "B │ ●●●●● 5") {
+		t.Fatalf("want the unposted board of 2 5: %s", text(resp))
+	}
+	if got := h.game(); got.ID != g.ID || got.MessageID != h.message {
+		t.Fatalf("board not recorded: %+v", got)
+	}
+	wantUserError(t, h.command(alice, "start"), "https://discord.com/channels/")
 }

@@ -70,8 +70,6 @@ func TestConcurrentRedelivery(t *testing.T) {
 	if a.Type != discordgo.InteractionResponseUpdateMessage {
 		t.Fatalf("first answer: %s", text(a))
 	}
-	// The live answer may carry the post-commit hint mark the saved copy
-	// lacks; with no hint used they are identical.
 	if string(ja) != string(jb) {
 		t.Fatalf("two deliveries answered differently:\n%s\n%s", ja, jb)
 	}

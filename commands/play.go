@@ -438,7 +438,16 @@ func (s *Service) commitTurn(r *request, g, next *store.Game, moves []engine.Mov
 	all := append([]store.Move(nil), old...)
 	for k, m := range moves {
 		ply := g.Ply + k
-		all = append(all, store.Move{GameID: g.ID, Ply: ply, Player: g.Players[ply%2], Move: m, At: r.now})
+		mover := g.Players[ply%2]
+		hinted := false
+		if mover != store.BotID {
+			// The store marks the move hinted inside Commit; the board drawn
+			// (and saved) before it shows the same mark.
+			if hinted, err = s.db.HintUsed(r.ctx, g.ID, ply, mover); err != nil {
+				return nil, fmt.Errorf("hint used in game %d: %w", g.ID, err)
+			}
+		}
+		all = append(all, store.Move{GameID: g.ID, Ply: ply, Player: mover, Move: m, Hinted: hinted, At: r.now})
 	}
 	next.UpdatedAt = r.now
 	resp := board{g: next, moves: all, selected: -1}.response(t)
@@ -467,15 +476,6 @@ func (s *Service) commitTurn(r *request, g, next *store.Game, moves []engine.Mov
 		return nil, fmt.Errorf("commit turn of game %d: %w", g.ID, err)
 	}
 	r.saved = r.i.ID != ""
-	if len(moves) > 0 {
-		// Only the store knows whether a hint was recorded for the move just
-		// made (it marks the move hinted); read the moves back so this answer
-		// shows the 💡 at once. The copy saved for redelivery lacks that one
-		// mark: see the Requests section of the brief for HintUsed.
-		if stored, err := s.db.Moves(r.ctx, g.ID); err == nil && len(stored) == len(all) {
-			resp = board{g: next, moves: stored, selected: -1}.response(t)
-		}
-	}
 	return resp, nil
 }
 

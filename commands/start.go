@@ -19,8 +19,8 @@ import (
 func (s *Service) start(r *request) (*discordgo.InteractionResponse, error) {
 	o := subOptions(r.i)
 	user := r.userID()
-	if err := s.checkChannelFree(r); err != nil {
-		return nil, err
+	if resp, err := s.checkChannelFree(r); resp != nil || err != nil {
+		return resp, err
 	}
 	rules, pos, err := s.startPosition(o)
 	if err != nil {
@@ -91,7 +91,7 @@ func (s *Service) create(r *request, g *store.Game) (*discordgo.InteractionRespo
 	var busy *store.BusyError
 	switch {
 	case errors.As(err, &busy):
-		return nil, busyError(busy.Game)
+		return s.busy(r, busy.Game)
 	case errors.Is(err, store.ErrChannelBusy):
 		return nil, userErrorf("This channel already has a game. Use /nim status to see it, or /nim end to end it.")
 	case err != nil:
@@ -123,16 +123,38 @@ func (s *Service) botMove(r *request, g *store.Game, t discordgo.InteractionResp
 	return s.commitTurn(r, g, &next, []engine.Move{bm}, t)
 }
 
-// checkChannelFree refuses a second game in a channel, linking to the first.
-func (s *Service) checkChannelFree(r *request) error {
+// checkChannelFree refuses a second game in a channel, linking to the
+// first. When the channel's game is the user's own and its board never
+// reached Discord, it answers with that board instead (resp != nil).
+func (s *Service) checkChannelFree(r *request) (*discordgo.InteractionResponse, error) {
 	g, err := s.db.ChannelGame(r.ctx, r.i.ChannelID)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return nil
+		return nil, nil
 	case err != nil:
-		return fmt.Errorf("load channel game: %w", err)
+		return nil, fmt.Errorf("load channel game: %w", err)
 	}
-	return busyError(g)
+	return s.busy(r, g)
+}
+
+// busy answers a start in a channel that has game g. A game with no board
+// message was created but never shown: the process stopped between
+// CreateGame and the answer (whose redelivery lands here, since CreateGame
+// and the saved response are two transactions), or Discord never got the
+// answer. If the user created it, its board is the answer they wanted.
+func (s *Service) busy(r *request, g *store.Game) (*discordgo.InteractionResponse, error) {
+	if g.MessageID != "" || g.CreatedBy != r.userID() {
+		return nil, busyError(g)
+	}
+	newMessage := discordgo.InteractionResponseChannelMessageWithSource
+	if g.Status == store.Active && g.ToMove() == store.BotID {
+		return s.botMove(r, g, newMessage)
+	}
+	b, err := s.loadBoard(r, g)
+	if err != nil {
+		return nil, err
+	}
+	return b.response(newMessage), nil
 }
 
 // busyError points at the channel's game.
@@ -409,8 +431,8 @@ func (s *Service) rematch(r *request) (*discordgo.InteractionResponse, error) {
 	case user != g.Players[0] && user != g.Players[1]:
 		return nil, userErrorf("Only the players can ask for a rematch. Start your own game with /nim start.")
 	}
-	if err := s.checkChannelFree(r); err != nil {
-		return nil, err
+	if resp, err := s.checkChannelFree(r); resp != nil || err != nil {
+		return resp, err
 	}
 	n := &store.Game{
 		GuildID: r.i.GuildID, ChannelID: r.i.ChannelID,
