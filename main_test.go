@@ -2,10 +2,19 @@ package main
 
 import (
 	"bytes"
+	"crypto/ed25519"
+	"encoding/hex"
+	"io"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestRun drives the command line as a user would, with settings from the
@@ -68,6 +77,94 @@ func TestNoTokenLogged(t *testing.T) {
 	var out bytes.Buffer
 	if code := run([]string{"serve"}, strings.NewReader(""), &out, &out); code == 0 {
 		t.Fatal("serve without a public key succeeded")
+	}
+	if strings.Contains(out.String(), token) {
+		t.Errorf("output contains the token:\n%s", out.String())
+	}
+}
+
+// lockedBuffer is output shared with the goroutine running run.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// TestServe runs `nimbot serve` as wired by main on loopback: it answers
+// /healthz and a signed PING, and SIGTERM shuts it down cleanly (exit 0).
+// No Discord is contacted: without DISCORD_APP_ID no commands are
+// registered, and with no games the scheduler has nothing to edit.
+func TestServe(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	priv := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{3}, ed25519.SeedSize))
+	const token = "serve-test-token.not-a-secret"
+	for k, v := range map[string]string{
+		"DISCORD_TOKEN": token, "DISCORD_APP_ID": "", "DEV_GUILD_ID": "",
+		"DISCORD_PUBLIC_KEY": hex.EncodeToString(priv.Public().(ed25519.PublicKey)),
+		"DATABASE_PATH":      filepath.Join(t.TempDir(), "nimbot.db"), "DATABASE_SYNCHRONOUS": "",
+		"HTTP_ADDR": addr, "LOG_LEVEL": "debug", "BOT_TURN_TIMEOUT": "", "PEOPLE_TURN_TIMEOUT": "",
+	} {
+		t.Setenv(k, v)
+	}
+	var out lockedBuffer
+	code := make(chan int, 1)
+	go func() { code <- run([]string{"serve"}, strings.NewReader(""), &out, &out) }()
+
+	base := "http://" + addr
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		res, err := http.Get(base + "/healthz")
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("serve never became healthy: %v\n%s", err, out.String())
+		}
+	}
+	body := []byte(`{"id":"1","application_id":"2","type":1,"token":"t","version":1}`)
+	stamp := strconv.FormatInt(time.Now().Unix(), 10)
+	req, _ := http.NewRequest(http.MethodPost, base+"/interactions", bytes.NewReader(body))
+	req.Header.Set("X-Signature-Timestamp", stamp)
+	req.Header.Set("X-Signature-Ed25519", hex.EncodeToString(ed25519.Sign(priv, append([]byte(stamp), body...))))
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pong, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK || strings.TrimSpace(string(pong)) != `{"type":1}` {
+		t.Errorf("PING: %d %s", res.StatusCode, pong)
+	}
+
+	// run's signal handler is installed: the test process survives this.
+	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case c := <-code:
+		if c != 0 {
+			t.Errorf("exit %d after SIGTERM, want 0\n%s", c, out.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("serve did not stop on SIGTERM\n%s", out.String())
 	}
 	if strings.Contains(out.String(), token) {
 		t.Errorf("output contains the token:\n%s", out.String())
