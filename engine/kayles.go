@@ -275,7 +275,7 @@ func (g kaylesGame) explain(p Position) Explanation {
 	ms, n := g.winning(p, 3)
 	for _, m := range ms {
 		a, b := m.Parts[0], m.Parts[1]
-		step("Knock down %s of row %s, leaving %d and %d (values %d ⊕ %d = %d).", kaylesPins(m), HeapLabel(m.Heap), a, b, kaylesG(a), kaylesG(b), kaylesG(a)^kaylesG(b))
+		step("Knock down %s of row %s, leaving %d and %d (values %d ⊕ %d = %d, what the other rows XOR to).", kaylesPins(m), HeapLabel(m.Heap), a, b, kaylesG(a), kaylesG(b), kaylesG(a)^kaylesG(b))
 	}
 	if n > int64(len(ms)) {
 		step("There are %d winning moves in all.", n)

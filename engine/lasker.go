@@ -284,10 +284,18 @@ func (g laskerGame) explain(p Position) Explanation {
 			switch m.Kind {
 			case Split:
 				a, b := m.Parts[0], m.Parts[1]
-				step("Split heap %s into %d and %d: g(%d) ⊕ g(%d) = %d ⊕ %d = %d.", HeapLabel(m.Heap), a, b, a, b, laskerG(a), laskerG(b), laskerG(a)^laskerG(b))
+				if g.misere && s.big-1+btoi(a >= 2)+btoi(b >= 2) == 0 {
+					step("Split heap %s into 1 and 1: only heaps of 0 and 1 remain, an odd number of them 1s.", HeapLabel(m.Heap))
+					continue
+				}
+				step("Split heap %s into %d and %d: g(%d) ⊕ g(%d) = %d ⊕ %d = %d, what the other heaps XOR to.", HeapLabel(m.Heap), a, b, a, b, laskerG(a), laskerG(b), laskerG(a)^laskerG(b))
 			default:
 				v := p.Heaps[m.Heap] - m.Take
-				step("Take %d from heap %s, leaving %d (Grundy value %d).", m.Take, HeapLabel(m.Heap), v, laskerG(v))
+				if g.misere && s.big-btoi(p.Heaps[m.Heap] >= 2)+btoi(v >= 2) == 0 {
+					step("Take %d from heap %s, leaving %d: only heaps of 0 and 1 remain, an odd number of them 1s.", m.Take, HeapLabel(m.Heap), v)
+				} else {
+					step("Take %d from heap %s, leaving %d (Grundy value %d, what the other heaps XOR to).", m.Take, HeapLabel(m.Heap), v, laskerG(v))
+				}
 			}
 		}
 		if n > int64(len(ms)) {
@@ -295,4 +303,12 @@ func (g laskerGame) explain(p Position) Explanation {
 		}
 	}
 	return ex
+}
+
+// btoi is 1 for true.
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

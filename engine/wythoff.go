@@ -261,9 +261,9 @@ func (g wythoffGame) explain(p Position) Explanation {
 		q := g.apply(Position{Heaps: []int64{x, y}}, m)
 		switch m.Kind {
 		case Diagonal:
-			step("Take %d from both heaps: the difference stays %d and (%d, %d) is the pair with that difference.", m.Take, absDiff(x, y), q.Heaps[0], q.Heaps[1])
+			step("Take %d from both heaps: the difference stays %d and (%d, %d) is the pair with that difference.", m.Take, absDiff(x, y), min(q.Heaps[0], q.Heaps[1]), max(q.Heaps[0], q.Heaps[1]))
 		default:
-			step("Take %d from heap %s: (%d, %d) is a pair.", m.Take, HeapLabel(m.Heap), q.Heaps[0], q.Heaps[1])
+			step("Take %d from heap %s: (%d, %d) is a pair.", m.Take, HeapLabel(m.Heap), min(q.Heaps[0], q.Heaps[1]), max(q.Heaps[0], q.Heaps[1]))
 		}
 	}
 	return ex
