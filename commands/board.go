@@ -293,7 +293,8 @@ func (b board) playControls() []discordgo.MessageComponent {
 				if !hasMove(r, p, i) {
 					continue
 				}
-				opts = append(opts, discordgo.SelectMenuOption{Label: heapButtonLabel(i, h), Value: strconv.Itoa(i), Default: i == heap})
+				opts = append(opts, discordgo.SelectMenuOption{Label: heapButtonLabel(i, h), Value: strconv.Itoa(i), Default: i == heap,
+					Description: fmt.Sprintf("heap %s, %d left", engine.HeapLabel(i), h)})
 			}
 			if len(opts) > 0 {
 				rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
@@ -395,9 +396,11 @@ func typeButtonRow(g *store.Game, label string) discordgo.MessageComponent {
 func moveSelect(g *store.Game, slot, placeholder string, moves []engine.Move) discordgo.MessageComponent {
 	var opts []discordgo.SelectMenuOption
 	for _, m := range moves {
+		notation := g.Rules.FormatMove(g.Position, m)
 		opts = append(opts, discordgo.SelectMenuOption{
-			Label: truncate(g.Rules.Describe(g.Position, m), 100),
-			Value: g.Rules.FormatMove(g.Position, m),
+			Label:       truncate(g.Rules.Describe(g.Position, m), 100),
+			Value:       notation,
+			Description: truncate("typed as "+notation, 100),
 		})
 	}
 	return discordgo.ActionsRow{Components: []discordgo.MessageComponent{
@@ -532,13 +535,13 @@ func (b board) response(t discordgo.InteractionResponseType) *discordgo.Interact
 	data := &discordgo.InteractionResponseData{
 		Embeds:          []*discordgo.MessageEmbed{b.embed()},
 		Components:      b.components(),
-		AllowedMentions: &discordgo.MessageAllowedMentions{},
+		AllowedMentions: noMentions(),
 	}
 	if b.g.Status == store.Pending {
 		// The one ping nimbot sends: the challenged player must notice.
 		challenged := other(b.g, b.g.CreatedBy)
 		data.Content = fmt.Sprintf("%s, you have been challenged to %s!", name(challenged), b.g.Rules.Name())
-		data.AllowedMentions = &discordgo.MessageAllowedMentions{Users: []string{challenged}}
+		data.AllowedMentions = &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: []string{challenged}}
 	}
 	return &discordgo.InteractionResponse{Type: t, Data: data}
 }
@@ -551,6 +554,14 @@ func (b board) edit(channelID, messageID string) *discordgo.MessageEdit {
 	return &discordgo.MessageEdit{
 		ID: messageID, Channel: channelID,
 		Content: &content, Embeds: &embeds, Components: &comps,
-		AllowedMentions: &discordgo.MessageAllowedMentions{},
+		AllowedMentions: noMentions(),
 	}
+}
+
+// noMentions lets no mention in a message ping anyone: boards name players
+// on every edit, and only a challenge should notify (its own allow-list).
+// Parse is an empty list rather than null, which Discord reads the same way
+// but is unambiguous.
+func noMentions() *discordgo.MessageAllowedMentions {
+	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}
 }

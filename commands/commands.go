@@ -236,7 +236,7 @@ func ephemeral(msg string) *discordgo.InteractionResponse {
 		Data: &discordgo.InteractionResponseData{
 			Content:         truncate(msg, 2000),
 			Flags:           discordgo.MessageFlagsEphemeral,
-			AllowedMentions: &discordgo.MessageAllowedMentions{},
+			AllowedMentions: noMentions(),
 		},
 	}
 }

@@ -400,6 +400,9 @@ func checkResponse(t testing.TB, resp *discordgo.InteractionResponse) {
 	if strings.Contains(d.Content, "goroutine ") || strings.Contains(d.Content, ".go:") || strings.Contains(d.Content, "aW50ZXJhY3Rpb24") {
 		t.Errorf("response leaks internals: %q", d.Content)
 	}
+	if strings.Contains(text(resp), "<@") && d.AllowedMentions == nil && resp.Type != discordgo.InteractionResponseModal {
+		t.Errorf("a message naming users must say whom it may ping (allowed_mentions)")
+	}
 	if len(d.Choices) > 25 {
 		t.Errorf("%d autocomplete choices, over 25", len(d.Choices))
 	}
@@ -446,7 +449,7 @@ func checkResponse(t testing.TB, resp *discordgo.InteractionResponse) {
 					t.Errorf("select %s has %d options", v.CustomID, len(v.Options))
 				}
 				for _, o := range v.Options {
-					if len([]rune(o.Label)) > 100 || len(o.Value) > 100 || o.Label == "" {
+					if len([]rune(o.Label)) > 100 || len(o.Value) > 100 || o.Label == "" || len([]rune(o.Description)) > 100 {
 						t.Errorf("select option %q/%q out of limits", o.Label, o.Value)
 					}
 				}

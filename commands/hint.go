@@ -111,7 +111,7 @@ func (s *Service) hint(r *request, g *store.Game, level int, t discordgo.Interac
 	}
 	return &discordgo.InteractionResponse{Type: t, Data: &discordgo.InteractionResponseData{
 		Embeds: []*discordgo.MessageEmbed{embed}, Components: comps,
-		Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: &discordgo.MessageAllowedMentions{},
+		Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noMentions(),
 	}}, nil
 }
 
@@ -243,7 +243,7 @@ func (s *Service) review(r *request) (*discordgo.InteractionResponse, error) {
 		Footer:      &discordgo.MessageEmbedFooter{Text: fmt.Sprintf("Game #%d · %s", g.ID, result(g))},
 	}
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
-		Embeds: []*discordgo.MessageEmbed{embed}, Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: &discordgo.MessageAllowedMentions{},
+		Embeds: []*discordgo.MessageEmbed{embed}, Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noMentions(),
 	}}, nil
 }
 
@@ -324,7 +324,7 @@ func (s *Service) analyze(r *request) (*discordgo.InteractionResponse, error) {
 		Description: truncate(strings.Join(d, "\n\n"), 4096),
 		Color:       colourActive,
 	}
-	data := &discordgo.InteractionResponseData{Embeds: []*discordgo.MessageEmbed{embed}, AllowedMentions: &discordgo.MessageAllowedMentions{}}
+	data := &discordgo.InteractionResponseData{Embeds: []*discordgo.MessageEmbed{embed}, AllowedMentions: noMentions()}
 	if !o.bool(optPublic) {
 		data.Flags = discordgo.MessageFlagsEphemeral
 	}

@@ -94,7 +94,7 @@ func (s *Service) stats(r *request) (*discordgo.InteractionResponse, error) {
 	}
 	embed := &discordgo.MessageEmbed{Title: "📊 Stats", Description: strings.Join(d, "\n"), Color: colourActive}
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
-		Embeds: []*discordgo.MessageEmbed{embed}, AllowedMentions: &discordgo.MessageAllowedMentions{},
+		Embeds: []*discordgo.MessageEmbed{embed}, AllowedMentions: noMentions(),
 	}}, nil
 }
 
@@ -121,7 +121,7 @@ func (s *Service) leaderboard(r *request) (*discordgo.InteractionResponse, error
 	}
 	embed := &discordgo.MessageEmbed{Title: "🏆 Leaderboard · " + scope, Description: strings.Join(lines, "\n"), Color: colourFinished}
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
-		Embeds: []*discordgo.MessageEmbed{embed}, AllowedMentions: &discordgo.MessageAllowedMentions{},
+		Embeds: []*discordgo.MessageEmbed{embed}, AllowedMentions: noMentions(),
 	}}, nil
 }
 
