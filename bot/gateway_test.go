@@ -169,3 +169,43 @@ func waitInFlight(t *testing.T, g *bot.Gateway, n int) {
 		}
 	}
 }
+
+// TestGatewayDeferred: a click that waits on the database longer than
+// DeferAfter gets a deferred update by callback at once, and the board is
+// finished by editing @original once the move is made.
+func TestGatewayDeferred(t *testing.T) {
+	e := newEnv(t)
+	openGateway(t, e, bot.GatewayConfig{AppID: fakeAppID, DeferAfter: 50 * time.Millisecond})
+	challengeID := e.start(alice, opt{"opponent", bob}, opt{"heaps", "3 4 5"}, opt{"first", "me"})
+	boardID := e.accept(bob, challengeID)
+	game := e.channelGame()
+	msgID := boardID
+	for step := 0; step < 3; step++ {
+		msg := e.fd.Message(t, msgID)
+		cid, values, ok := findControl(t, msg, "move/", "play/", "heap/", "heapsel/")
+		if !ok {
+			t.Fatalf("no control: %s", msg)
+		}
+		payload := e.p.click(alice, msg, cid, values...)
+		if !strings.HasPrefix(cid, "move/") && !strings.HasPrefix(cid, "play/") {
+			msgID = e.messageOf(payload, e.deliver(payload))
+			continue
+		}
+		release := lockDatabase(t, e.path)
+		resp := e.deliver(payload)
+		if resp.Type != discordgo.InteractionResponseDeferredMessageUpdate {
+			t.Fatalf("want a deferred update while the store is locked, got %s", describe(resp))
+		}
+		release()
+		for deadline := time.Now().Add(20 * time.Second); len(e.fd.Calls("PATCH", "/messages/@original")) == 0; time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatal("the deferred click was never finished")
+			}
+		}
+		if g := e.game(game.ID); g.Ply != 1 {
+			t.Errorf("ply %d after the deferred move, want 1", g.Ply)
+		}
+		return
+	}
+	t.Fatal("no move control reached")
+}
