@@ -858,3 +858,21 @@ func TestStartAfterCrashShowsTheUnpostedBoard(t *testing.T) {
 	}
 	wantUserError(t, h.command(alice, "start"), "https://discord.com/channels/")
 }
+
+// Interactions nimbot cannot make sense of are answered, never a panic.
+func TestMalformedInteractions(t *testing.T) {
+	h := newHarness(t, 1)
+	for name, i := range map[string]*discordgo.Interaction{
+		"component without data": {ID: "1", Type: discordgo.InteractionMessageComponent, ChannelID: chanA, Member: &discordgo.Member{User: &discordgo.User{ID: alice}}},
+		"command without data":   {ID: "2", Type: discordgo.InteractionApplicationCommand, ChannelID: chanA, User: &discordgo.User{ID: alice}},
+		"unknown type":           {ID: "3", Type: 99, ChannelID: chanA},
+		"nil":                    nil,
+	} {
+		t.Run(name, func(t *testing.T) {
+			resp := h.svc.Handle(context.Background(), i)
+			if resp == nil || !isEphemeral(resp) {
+				t.Fatalf("want an ephemeral answer, got %+v", resp)
+			}
+		})
+	}
+}

@@ -115,10 +115,16 @@ func (rt *router) serve(r *request) (*discordgo.InteractionResponse, error) {
 // interactionPath names an interaction for the router: slash commands by
 // command and subcommand, autocomplete under "autocomplete/", components and
 // modals by their custom_id.
+//
+// It never panics on a payload whose data does not match its type (the
+// accessors of discordgo do): such an interaction routes nowhere.
 func interactionPath(i *discordgo.Interaction) string {
 	switch i.Type {
 	case discordgo.InteractionApplicationCommand, discordgo.InteractionApplicationCommandAutocomplete:
-		d := i.ApplicationCommandData()
+		d, ok := i.Data.(discordgo.ApplicationCommandInteractionData)
+		if !ok {
+			return ""
+		}
 		p := d.Name
 		for _, o := range d.Options {
 			if o.Type == discordgo.ApplicationCommandOptionSubCommand || o.Type == discordgo.ApplicationCommandOptionSubCommandGroup {
@@ -130,9 +136,13 @@ func interactionPath(i *discordgo.Interaction) string {
 		}
 		return p
 	case discordgo.InteractionMessageComponent:
-		return i.MessageComponentData().CustomID
+		if d, ok := i.Data.(discordgo.MessageComponentInteractionData); ok {
+			return d.CustomID
+		}
 	case discordgo.InteractionModalSubmit:
-		return i.ModalSubmitData().CustomID
+		if d, ok := i.Data.(discordgo.ModalSubmitInteractionData); ok {
+			return d.CustomID
+		}
 	}
 	return ""
 }
