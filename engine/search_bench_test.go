@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // chooseBenchCase is one position the bot is timed choosing a move in.
@@ -49,16 +50,21 @@ func BenchmarkChoose(b *testing.B) {
 	for _, c := range chooseBenchCases {
 		b.Run(c.variant+"/"+c.play, func(b *testing.B) {
 			rng := rand.New(rand.NewPCG(1, 2))
+			defer lockThread()()
+			var cpu time.Duration
 			for b.Loop() {
 				if c.cold {
 					b.StopTimer()
 					resetKaylesCache()
 					b.StartTimer()
 				}
+				t0 := threadCPU()
 				if _, err := c.rules.Choose(c.pos, Perfect, rng); err != nil {
 					b.Fatal(err)
 				}
+				cpu += threadCPU() - t0
 			}
+			reportCPU(b, cpu)
 		})
 	}
 }
@@ -71,14 +77,19 @@ func BenchmarkKaylesMisereLimit(b *testing.B) {
 	r := Rules{Variant: Kayles, Misere: true}
 	for _, shape := range kaylesLimitShapes(kaylesMisereMaxTotal) {
 		b.Run(shapeName(shape), func(b *testing.B) {
+			defer lockThread()()
+			var cpu time.Duration
 			for b.Loop() {
 				b.StopTimer()
 				resetKaylesCache()
 				b.StartTimer()
+				t0 := threadCPU()
 				if _, err := r.Analyze(Position{Heaps: shape}); err != nil {
 					b.Fatal(err)
 				}
+				cpu += threadCPU() - t0
 			}
+			reportCPU(b, cpu)
 		})
 	}
 }
@@ -95,6 +106,12 @@ func kaylesLimitShapes(total int64) [][]int64 {
 		{1, 2, 3, 14, total - 20},
 		{1, 1, 11, total - 13},
 	}
+}
+
+// reportCPU adds the thread's CPU time per call, in ms, beside the wall
+// time: on this shared machine wall time includes other jobs' slices.
+func reportCPU(b *testing.B, cpu time.Duration) {
+	b.ReportMetric(float64(cpu)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 }
 
 func shapeName(h []int64) string {
