@@ -876,3 +876,40 @@ func TestMalformedInteractions(t *testing.T) {
 		})
 	}
 }
+
+func TestStatusTypeAndFilters(t *testing.T) {
+	h := newHarness(t, 1)
+	h.command(alice, "start", "first", "me")
+	g := h.game()
+	first := h.message
+	resp := h.command(bob, "status")
+	if isEphemeral(resp) || !strings.Contains(text(resp), "<@"+alice+"> to move") {
+		t.Fatalf("status: %s", text(resp))
+	}
+	if got := h.game().MessageID; got == first || got != h.message {
+		t.Fatalf("status must make the re-posted board the one edited: %q (first %q, new %q)", got, first, h.message)
+	}
+	m := h.click(alice, id("type", g.ID, 0))
+	if m.Type != discordgo.InteractionResponseModal || m.Data.CustomID != id("typed", g.ID, 0) || len(m.Data.Title) > 45 {
+		t.Fatalf("type a move: %+v", m.Data)
+	}
+	wantUserError(t, h.click(bob, id("type", g.ID, 0)), "You are not playing")
+	h.click(alice, id("resign", g.ID, 0))
+	for _, v := range engine.Variants() {
+		want := variantTitle(v)
+		if strings.ContainsAny(want, "({,") || want == "" {
+			t.Fatalf("title of %s: %q", v, want)
+		}
+		st := h.command(alice, "stats", "variant", string(v))
+		if !strings.Contains(text(st), want) {
+			t.Fatalf("stats for %s: %s", v, text(st))
+		}
+		if v == engine.Nim && !strings.Contains(text(st), "**0** wins · **1** losses") {
+			t.Fatalf("stats for nim after a resignation: %s", text(st))
+		}
+		lb := h.command(alice, "leaderboard", "variant", string(v))
+		if !strings.Contains(text(lb), want) {
+			t.Fatalf("leaderboard for %s: %s", v, text(lb))
+		}
+	}
+}

@@ -7,7 +7,6 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"nimbot/engine"
-	"nimbot/store"
 )
 
 // rulesText explains each variant to a new player.
@@ -127,14 +126,16 @@ func (s *Service) leaderboard(r *request) (*discordgo.InteractionResponse, error
 
 // variantTitle is a variant's display name without parameters.
 func variantTitle(v engine.Variant) string {
-	if n, err := (engine.Rules{Variant: v}).Normalize(); err == nil {
-		name := n.Name()
-		if i := strings.IndexAny(name, "(S{"); i > 0 && v == engine.Subtraction {
-			name = strings.TrimSpace(name[:i])
-		}
-		return name
+	n, err := (engine.Rules{Variant: v, Misere: v == engine.TwentyOne}).Normalize()
+	if err != nil {
+		return string(v)
 	}
-	return string(v)
+	name := n.Name()
+	// Drop the default parameters Name adds: "Subtraction S(1..3)", "Moore's Nim (k=2)".
+	for _, cut := range []string{" S(", " {", " (", ", "} {
+		if i := strings.Index(name, cut); i > 0 {
+			name = name[:i]
+		}
+	}
+	return name
 }
-
-var _ = store.BotID
