@@ -913,3 +913,29 @@ func TestStatusTypeAndFilters(t *testing.T) {
 		}
 	}
 }
+
+// BoardSent records boards only: a hint (ephemeral, with hint/ controls) or
+// a stats message must not take the board's place.
+func TestBoardSentIgnoresOtherMessages(t *testing.T) {
+	h := newHarness(t, 1)
+	h.command(alice, "start", "first", "me")
+	g := h.game()
+	board := g.MessageID
+	hint := h.click(alice, id("hint", g.ID, g.Ply))
+	ctx := context.Background()
+	i := h.interaction("message_component.json", fields{UserID: alice, CustomID: id("hint", g.ID, g.Ply), ComponentType: 2})
+	msgs := []*discordgo.Message{
+		{ID: "1260000000000000001", Flags: discordgo.MessageFlagsEphemeral, Components: hint.Data.Components, Embeds: hint.Data.Embeds},
+		{ID: "1260000000000000002", Components: hint.Data.Components, Embeds: hint.Data.Embeds}, // flags lost on the way
+		{ID: "1260000000000000003", Embeds: h.command(alice, "stats").Data.Embeds},
+		nil,
+	}
+	for _, m := range msgs {
+		if err := h.svc.BoardSent(ctx, i, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := h.game().MessageID; got != board {
+		t.Fatalf("the board moved to %q (was %q)", got, board)
+	}
+}

@@ -258,7 +258,7 @@ func countSeat(ms []engine.Mistake, seat int) int {
 }
 
 // maxListedWinning caps the winning moves /nim analyze lists.
-const maxListedWinning = 15
+const maxListedWinning = 30
 
 // analyze answers /nim analyze: any position, no game needed.
 func (s *Service) analyze(r *request) (*discordgo.InteractionResponse, error) {

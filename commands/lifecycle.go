@@ -19,7 +19,9 @@ import (
 // are not boards (stats, rules) are ignored. Later edits go to the newest
 // board.
 func (s *Service) BoardSent(ctx context.Context, i *discordgo.Interaction, m *discordgo.Message) error {
-	if m == nil || m.ID == "" {
+	if m == nil || m.ID == "" || m.Flags&discordgo.MessageFlagsEphemeral != 0 {
+		// Hints and reviews are ephemeral and carry game controls too; they
+		// are never the board.
 		return nil
 	}
 	gameID, ok := boardGame(m)
@@ -43,19 +45,12 @@ func (s *Service) BoardSent(ctx context.Context, i *discordgo.Interaction, m *di
 }
 
 // boardGame finds the game a board message belongs to: every board control's
-// custom_id names it as its second segment, and the footer says "Game #N".
+// custom_id names it as its second segment. Hint and review messages carry
+// only hint/ and review/ controls, so they never count as boards.
 func boardGame(m *discordgo.Message) (int64, bool) {
 	for _, c := range m.Components {
 		if n, ok := componentGame(c); ok {
 			return n, true
-		}
-	}
-	for _, e := range m.Embeds {
-		if e != nil && e.Footer != nil {
-			var n int64
-			if _, err := fmt.Sscanf(e.Footer.Text, "Game #%d", &n); err == nil {
-				return n, true
-			}
 		}
 	}
 	return 0, false
@@ -87,7 +82,7 @@ func componentGame(c discordgo.MessageComponent) (int64, bool) {
 		return 0, false
 	}
 	switch parts[0] {
-	case "accept", "decline", "heap", "heapsel", "move", "play", "ask", "type", "hint", "resign", "rematch", "review":
+	case "accept", "decline", "heap", "heapsel", "move", "play", "ask", "type", "resign", "rematch":
 	default:
 		return 0, false
 	}
