@@ -155,11 +155,11 @@ func runLoad(ctx context.Context, o options, priv ed25519.PrivateKey, out io.Wri
 
 	rep := &report{opts: o, procs: runtime.GOMAXPROCS(0)}
 	if o.gamesStored > 0 {
-		took, err := prefill(ctx, dbPath, o.gamesStored, heaps)
+		took, cached, err := prefillCached(ctx, dbPath, o.gamesStored, heaps)
 		if err != nil {
 			return fmt.Errorf("pre-filling %d games: %w", o.gamesStored, err)
 		}
-		rep.prefillTook = took
+		rep.prefillTook, rep.prefillCached = took, cached
 	}
 
 	target := "http://" + o.addr

@@ -2,10 +2,15 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"nimbot/engine"
@@ -108,6 +113,64 @@ func prefill(ctx context.Context, path string, n int, heaps []int64) (time.Durat
 		}
 	}
 	return time.Since(start), nil
+}
+
+// cacheFrom is the smallest pre-fill worth keeping for the next run.
+const cacheFrom = 10000
+
+// prefillCached is prefill for a database that does not exist yet, from a
+// copy kept in the user's cache folder when there is one: 100,000 games
+// take minutes to store through the API, and the next run needs the same
+// file. The copy is named by schema version, count and heaps, so a schema
+// change makes a new one. An existing database is filled in place.
+func prefillCached(ctx context.Context, path string, n int, heaps []int64) (took time.Duration, cached bool, err error) {
+	start := time.Now()
+	_, statErr := os.Stat(path)
+	dir, cacheErr := os.UserCacheDir()
+	if n < cacheFrom || cacheErr != nil || !errors.Is(statErr, fs.ErrNotExist) {
+		took, err := prefill(ctx, path, n, heaps)
+		return took, false, err
+	}
+	cache := filepath.Join(dir, "nimbot-load", fmt.Sprintf("prefill-v%d-%d-%s.db", store.LatestSchemaVersion(), n, heapsName(heaps)))
+	if err := copyFile(cache, path); err == nil {
+		return time.Since(start), true, nil
+	}
+	if _, err := prefill(ctx, path, n, heaps); err != nil {
+		return 0, false, err
+	}
+	// prefill closed the store, which checkpointed the WAL into the file.
+	if err := os.MkdirAll(filepath.Dir(cache), 0o755); err == nil {
+		if err := copyFile(path, cache+".tmp"); err == nil {
+			os.Rename(cache+".tmp", cache)
+		}
+	}
+	return time.Since(start), false, nil
+}
+
+func heapsName(heaps []int64) string {
+	s := make([]string, len(heaps))
+	for i, h := range heaps {
+		s[i] = strconv.FormatInt(h, 10)
+	}
+	return strings.Join(s, "-")
+}
+
+func copyFile(from, to string) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		os.Remove(to)
+		return err
+	}
+	return out.Close()
 }
 
 // removeDB removes a database file and its WAL side files.

@@ -115,6 +115,7 @@ type report struct {
 	opts              options
 	procs             int
 	prefillTook       time.Duration
+	prefillCached     bool
 	verify1, verifyN  float64
 	commits           float64
 	passes            []passResult
@@ -137,7 +138,11 @@ func (r *report) print(out io.Writer) {
 	fmt.Fprintf(out, "nimbot load: %s; %d channels (%d%% person v person), heaps %q; %s, GOMAXPROCS %d, %s, host %s\n",
 		target, o.channels, int(o.people*100+0.5), o.heaps, runtime.Version(), r.procs, memTotal(), host)
 	if o.gamesStored > 0 {
-		fmt.Fprintf(out, "pre-filled %d finished games through the store API in %v\n", o.gamesStored, r.prefillTook.Round(time.Millisecond))
+		if r.prefillCached {
+			fmt.Fprintf(out, "pre-filled %d finished games: copied the store file an earlier run built through the store API (%v)\n", o.gamesStored, r.prefillTook.Round(time.Millisecond))
+		} else {
+			fmt.Fprintf(out, "pre-filled %d finished games through the store API in %v\n", o.gamesStored, r.prefillTook.Round(time.Millisecond))
+		}
 	}
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "pass\tmoves/s\trequests/s\tp50\tp99\tmax\tmove p99\terrors\tgames")
