@@ -658,6 +658,7 @@ func TestVariantControls(t *testing.T) {
 		}
 		h.channel = chanB
 		h.command(alice, "start", "variant", "kayles", "heaps", "3 4 5", "first", "me")
+		wantUserError(t, h.command(alice, "move", "heap", "B", "take", 2), "say which pin")
 		if resp := h.command(alice, "move", "heap", "B", "pin", 2, "take", 2); isEphemeral(resp) || !strings.Contains(text(resp), "B") {
 			t.Fatalf("kayles pins: %s", text(resp))
 		}

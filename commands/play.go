@@ -345,6 +345,8 @@ func moveNotation(g *store.Game, o options) (string, error) {
 		return fmt.Sprintf("AB%d", take), nil
 	case o.str(optSplit) != "":
 		return heap + "=" + strings.TrimSpace(o.str(optSplit)), nil
+	case g.Rules.Variant == engine.Kayles && !o.has(optPin):
+		return "", userErrorf("In Kayles, say which pin to knock down with the pin option (counted from 1 at the left of row %s), and take:2 to knock it and the next one.", heap)
 	case o.has(optPin):
 		pin := o.int(optPin)
 		if take == 2 {
