@@ -189,58 +189,91 @@ func (g kaylesGame) winning(p Position, max int) ([]Move, int64) {
 
 // kaylesSplits counts the ways to leave m pins as rows j and m−j (0 ≤ j ≤ m)
 // with g(j) ⊕ g(m−j) = w, and lists the first max values of j in increasing
-// order. Where both rows are past the period start, only j mod 12 matters,
-// so a long row's middle is counted by residue class instead of walked.
+// order. The count comes from kaylesSplitCount in constant time; the list
+// walks j only until it has max of them, skipping a long row's periodic
+// middle when no residue class there can match.
 func kaylesSplits(m, w int64, max int) ([]int64, int64) {
+	count := kaylesSplitCount(m, w)
+	if count == 0 || max <= 0 {
+		return nil, count
+	}
 	var js []int64
-	var count int64
-	hit := func(j int64) {
-		count++
-		if len(js) < max {
-			js = append(js, j)
+	try := func(lo, hi int64) {
+		for j := lo; j <= hi && len(js) < max; j++ {
+			if kaylesG(j)^kaylesG(m-j) == w {
+				js = append(js, j)
+			}
 		}
 	}
 	const p = kaylesPeriodStart
-	if m < 2*p+24 {
-		for j := int64(0); j <= m; j++ {
-			if kaylesG(j)^kaylesG(m-j) == w {
-				hit(j)
-			}
-		}
+	if m < kaylesLongRow {
+		try(0, m)
 		return js, count
 	}
-	for j := int64(0); j < p; j++ {
-		if kaylesG(j)^kaylesG(m-j) == w {
-			hit(j)
+	try(0, p-1)
+	if kaylesMiddleMatches(m, w) {
+		try(p, m-p)
+	}
+	try(m-p+1, m)
+	return js, count
+}
+
+// kaylesLongRow is where kaylesSplits stops walking every split: from here
+// on both ends (j < 71 and m−j < 71) see only periodic values opposite them.
+const kaylesLongRow = 2*kaylesPeriodStart + 24
+
+// kaylesMaxValue bounds the Grundy values of Kayles (all are below 16), so
+// XORs of them are below 16 too.
+const kaylesMaxValue = 16
+
+// kaylesShortCounts[m][w] counts the splits of m < kaylesLongRow pins into
+// two rows worth w together; kaylesEndCounts[m mod 12][w] counts those with
+// j < 71 for a long row (the other end mirrors it).
+var kaylesShortCounts, kaylesEndCounts = func() (short [kaylesLongRow][kaylesMaxValue]int64, ends [12][kaylesMaxValue]int64) {
+	for m := int64(0); m < kaylesLongRow; m++ {
+		for j := int64(0); j <= m; j++ {
+			short[m][kaylesG(j)^kaylesG(m-j)]++
 		}
 	}
-	// The middle, p ≤ j ≤ m−p, by residue class.
-	lo, hi := int64(p), m-p
-	var match [12]bool
-	any := false
+	for r := int64(0); r < 12; r++ {
+		m := kaylesLongRow + r // any long row with this residue
+		for j := int64(0); j < kaylesPeriodStart; j++ {
+			ends[(m%12)][kaylesG(j)^kaylesG(m-j)]++
+		}
+	}
+	return short, ends
+}()
+
+// kaylesMiddleMatches reports whether some j in a long row's middle
+// (both parts of 71 or more) has g(j) ⊕ g(m−j) = w.
+func kaylesMiddleMatches(m, w int64) bool {
 	for c := int64(0); c < 12; c++ {
 		if kaylesPeriod[c]^kaylesPeriod[((m-c)%12+12)%12] == w {
-			match[c] = true
-			any = true
+			return true
+		}
+	}
+	return false
+}
+
+// kaylesSplitCount is the number of j in 0..m with g(j) ⊕ g(m−j) = w.
+func kaylesSplitCount(m, w int64) int64 {
+	if w < 0 || w >= kaylesMaxValue || m < 0 {
+		return 0
+	}
+	if m < kaylesLongRow {
+		return kaylesShortCounts[m][w]
+	}
+	count := 2 * kaylesEndCounts[m%12][w]
+	lo, hi := int64(kaylesPeriodStart), m-kaylesPeriodStart
+	for c := int64(0); c < 12; c++ {
+		if kaylesPeriod[c]^kaylesPeriod[((m-c)%12+12)%12] == w {
 			first := lo + ((c-lo)%12+12)%12 // the least j ≥ lo with j ≡ c
 			if first <= hi {
 				count += (hi-first)/12 + 1
 			}
 		}
 	}
-	if any {
-		for j := lo; j <= hi && len(js) < max; j++ {
-			if match[j%12] {
-				js = append(js, j)
-			}
-		}
-	}
-	for j := m - p + 1; j <= m; j++ {
-		if kaylesG(j)^kaylesG(m-j) == w {
-			hit(j)
-		}
-	}
-	return js, count
+	return count
 }
 
 func (g kaylesGame) verdict(p Position) string {

@@ -88,7 +88,7 @@ func TestKaylesGrundy(t *testing.T) {
 // split, on rows long enough to use it.
 func TestKaylesSplits(t *testing.T) {
 	for m := int64(0); m <= 420; m++ {
-		for w := int64(0); w < 16; w++ {
+		for w := int64(-1); w < 20; w++ {
 			var want []int64
 			for j := int64(0); j <= m; j++ {
 				if kaylesG(j)^kaylesG(m-j) == w {
@@ -103,6 +103,22 @@ func TestKaylesSplits(t *testing.T) {
 				if got, c := kaylesSplits(m, w, 3); !slices.Equal(got, want[:3]) || c != int64(len(want)) {
 					t.Fatalf("m=%d w=%d cut at 3: got %v (%d)", m, w, got, c)
 				}
+			}
+		}
+	}
+}
+
+// TestKaylesSplitCount checks the constant-time count against counting
+// every split, for rows up to 1,500 pins.
+func TestKaylesSplitCount(t *testing.T) {
+	for m := int64(0); m <= 1500; m++ {
+		var want [20]int64
+		for j := int64(0); j <= m; j++ {
+			want[kaylesG(j)^kaylesG(m-j)]++
+		}
+		for w := range want {
+			if got := kaylesSplitCount(m, int64(w)); got != want[w] {
+				t.Fatalf("m=%d w=%d: count %d, want %d", m, w, got, want[w])
 			}
 		}
 	}
