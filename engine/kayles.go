@@ -238,7 +238,7 @@ var kaylesShortCounts, kaylesEndCounts = func() (short [kaylesLongRow][kaylesMax
 	for r := int64(0); r < 12; r++ {
 		m := kaylesLongRow + r // any long row with this residue
 		for j := int64(0); j < kaylesPeriodStart; j++ {
-			ends[(m%12)][kaylesG(j)^kaylesG(m-j)]++
+			ends[(m % 12)][kaylesG(j)^kaylesG(m-j)]++
 		}
 	}
 	return short, ends
