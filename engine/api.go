@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -411,8 +410,6 @@ func analyze(r Rules, g game, p Position) Analysis {
 	return Analysis{MoverWins: g.moverWins(p), Winning: moves, WinningCount: n}
 }
 
-// errorsIsInvalid reports whether err is a user error in the rules or notation.
-func errorsIsInvalid(err error) bool { return errors.Is(err, ErrInvalid) }
 
 // maxMooreK bounds Moore's k: a move touches at most this many heaps.
 const maxMooreK = 8
