@@ -197,9 +197,8 @@ func TestHTTPRejects(t *testing.T) {
 		}
 	})
 	t.Run("GenuineAccepted", func(t *testing.T) {
-		status, body := he.post(he.key.request(t, url, payload, now))
-		if status != http.StatusOK {
-			t.Fatalf("status %d: %s", status, body)
+		if resp := he.deliver(payload); ephemeral(resp) {
+			t.Fatalf("refused: %s", describe(resp))
 		}
 		if _, err := he.db.ChannelGame(context.Background(), testChannel); err != nil {
 			t.Errorf("the genuine request started no game: %v", err)
