@@ -222,6 +222,11 @@ func satAdd(a, b int64) int64 {
 // assignments in which every touched heap ends strictly smaller. In misère
 // play the results with only heaps of 0 and 1 follow the parity rule
 // instead, and are corrected by enumerating them directly.
+//
+// The count is exact (saturating at MaxInt64). The list is in canonical
+// order by touched heaps, and within one set of heaps by takes; when a set
+// has more winning moves than the list holds, the ones listed are the first
+// the DP meets (new sizes from the top bit down), then sorted.
 func (g mooreGame) winning(p Position, max int) ([]Move, int64) {
 	n := len(p.Heaps)
 	all := bitCounts(p.Heaps)
