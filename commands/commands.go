@@ -217,6 +217,11 @@ func decodeResponse(b []byte) (*discordgo.InteractionResponse, error) {
 	if raw.Data != nil {
 		d := raw.Data.InteractionResponseData
 		d.Components = nil
+		if raw.Data.Components != nil {
+			// [] (remove every control) and null (leave them) differ to
+			// Discord in an UPDATE_MESSAGE.
+			d.Components = make([]discordgo.MessageComponent, 0, len(raw.Data.Components))
+		}
 		for _, c := range raw.Data.Components {
 			mc, err := discordgo.MessageComponentFromJSON(c)
 			if err != nil {

@@ -387,8 +387,17 @@ var namePattern = regexp.MustCompile(`^[-_\p{Ll}\p{N}]{1,32}$`)
 // checkResponse enforces Discord's limits on everything nimbot sends.
 func checkResponse(t testing.TB, resp *discordgo.InteractionResponse) {
 	t.Helper()
-	if _, err := json.Marshal(resp); err != nil {
+	enc, err := encodeResponse(resp)
+	if err != nil {
 		t.Fatalf("response does not encode: %v", err)
+	}
+	// Every response can be saved and served again to a redelivery unchanged.
+	dec, err := decodeResponse(enc)
+	if err != nil {
+		t.Fatalf("saved response does not decode: %v", err)
+	}
+	if again, _ := encodeResponse(dec); string(again) != string(enc) {
+		t.Fatalf("saved response changes on the way back:\n%s\n%s", enc, again)
 	}
 	d := resp.Data
 	if d == nil {
