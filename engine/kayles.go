@@ -74,17 +74,8 @@ func (g kaylesGame) limits() Limits {
 	if g.misere {
 		return Limits{MaxHeaps: kaylesMisereMaxTotal, MaxHeap: kaylesMisereMaxTotal, MaxTotal: kaylesMisereMaxTotal}
 	}
-	return Limits{MaxHeaps: maxHeapsClosed, MaxHeap: kaylesNormalMaxTotal, MaxTotal: kaylesNormalMaxTotal}
+	return Limits{MaxHeaps: maxHeapsClosed, MaxHeap: MaxHeapSize}
 }
-
-// kaylesNormalMaxTotal bounds normal-play Kayles although its rule handles
-// rows of 10^12 (TestKaylesLarge): when the bot must hold out in a lost
-// position, or plays a random move, and the heaps hold more than 4,096 in
-// all, play.go tries Take moves, which Kayles does not have, and then falls
-// back on listing every legal move — 2·10^12 of them for a row of 10^12.
-// Within 4,096 pins it lists at most about 8,000. Lift this to MaxHeapSize
-// once that fallback knows Knock moves.
-const kaylesNormalMaxTotal = 4096
 
 func (g kaylesGame) over(p Position) bool { return allZero(p.Heaps) }
 

@@ -81,7 +81,7 @@ func TestVariantHints(t *testing.T) {
 		{Rules{Variant: Lasker, Misere: true}, Position{Heaps: []int64{1, 1, 1}}, "Grundy values", "3 of them (odd)"},
 		{Rules{Variant: Lasker}, Position{Heaps: []int64{1<<39 - 3, 1<<39 - 4}}, "Grundy values", "winning moves in all"},
 		{Rules{Variant: Kayles}, Position{Heaps: []int64{1, 5}}, "Grundy values", "XOR to 5"},
-		{Rules{Variant: Kayles}, Position{Heaps: []int64{4000, 3}}, "Grundy values", "period 12"},
+		{Rules{Variant: Kayles}, Position{Heaps: []int64{MaxHeapSize, 3}}, "Grundy values", "period 12"},
 		{Rules{Variant: Kayles, Misere: true}, Position{Heaps: []int64{8}}, "exhaustive search", "a row of 8"},
 		{Rules{Variant: Kayles, Misere: true}, Position{Heaps: []int64{1, 5}}, "exhaustive search", "every knock leaves your opponent a win"},
 	}
@@ -177,6 +177,8 @@ func TestVariantPlay(t *testing.T) {
 		{Lasker, []int64{MaxHeapSize, 3, 999999999999}, 12},
 		{Kayles, []int64{9, 6}, 0},
 		{Kayles, []int64{2000, 2000}, 12},
+		{Kayles, []int64{MaxHeapSize, MaxHeapSize}, 12}, // lost for the first player: the bot holds out
+		{Kayles, []int64{MaxHeapSize, 999999999971, 5}, 12},
 	}
 	for _, st := range starts {
 		for _, misere := range []bool{false, true} {
