@@ -22,25 +22,42 @@ type chooseBenchCase struct {
 // test file adds its own from an init function.
 var chooseBenchCases []chooseBenchCase
 
+// init adds Fibonacci, Wythoff, Lasker and Kayles: a small position (where
+// the bot also searches for the quickest win or longest hold-out), heaps of
+// up to 10^12 won and lost (played by the rule alone), and misère Kayles at
+// its published limit from an empty memo.
 func init() {
-	add := func(v Variant, heaps []int64, limit int64, cold bool) {
-		for _, misere := range []bool{false, true} {
+	add := func(name string, v Variant, heaps []int64, limit int64, plays ...bool) {
+		if len(plays) == 0 {
+			plays = []bool{false, true}
+		}
+		for _, misere := range plays {
 			play := "normal"
 			if misere {
 				play = "misere"
 			}
 			chooseBenchCases = append(chooseBenchCases, chooseBenchCase{
-				variant: string(v), play: play,
+				variant: name, play: play,
 				rules: Rules{Variant: v, Misere: misere},
 				pos:   Position{Heaps: heaps, Limit: limit},
-				cold:  cold && misere,
+				cold:  v == Kayles && misere,
 			})
 		}
 	}
-	add(Fibonacci, []int64{MaxHeapSize - 1}, MaxHeapSize-2, false)
-	add(Wythoff, []int64{MaxHeapSize - 12345, 618033988749}, 0, false)
-	add(Lasker, []int64{MaxHeapSize, 999999999999, 123456789011, 7, 3}, 0, false)
-	add(Kayles, []int64{15, 12, 10}, 0, true)
+	add("fibonacci", Fibonacci, []int64{20}, 19)
+	add("fibonacci-huge", Fibonacci, []int64{MaxHeapSize - 1}, MaxHeapSize-2)
+	add("fibonacci-huge-lost", Fibonacci, []int64{956722026041}, 956722026040, false) // a Fibonacci number
+	add("wythoff", Wythoff, []int64{7, 12}, 0)
+	add("wythoff-huge", Wythoff, []int64{MaxHeapSize - 12345, 618033988749}, 0)
+	add("wythoff-huge-lost", Wythoff, []int64{618033988749, 999999999999}, 0) // the pair with k = 381966011250
+	add("lasker", Lasker, []int64{5, 6, 7}, 0)
+	add("lasker-huge", Lasker, []int64{MaxHeapSize, 999999999999, 123456789011, 7, 3}, 0)
+	add("lasker-huge-lost", Lasker, []int64{999999999999, 999999999999, 5, 5}, 0)
+	add("kayles", Kayles, []int64{5, 6, 7}, 0)
+	add("kayles-37pins", Kayles, []int64{15, 12, 10}, 0)
+	add("kayles-40pins", Kayles, []int64{3, 11, 26}, 0, true) // misère: the published limit's slowest shape
+	add("kayles-huge", Kayles, []int64{MaxHeapSize, 999999999971, 5}, 0, false)
+	add("kayles-huge-lost", Kayles, []int64{MaxHeapSize, MaxHeapSize}, 0, false)
 }
 
 // BenchmarkChoose times Rules.Choose at Perfect (the full analysis, plus the
