@@ -612,7 +612,7 @@ func (fd *fakeDiscord) delivered(token string, payload json.RawMessage, resp *di
 }
 
 // fixture reads testdata/name.
-func fixture(t *testing.T, name string) []byte {
+func fixture(t testing.TB, name string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", name))
 	if err != nil {

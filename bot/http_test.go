@@ -37,7 +37,7 @@ func testKey(seed byte) signer {
 }
 
 // request builds a POST signed over timestamp+body.
-func (s signer) request(t *testing.T, url string, body []byte, ts time.Time) *http.Request {
+func (s signer) request(t testing.TB, url string, body []byte, ts time.Time) *http.Request {
 	t.Helper()
 	stamp := strconv.FormatInt(ts.Unix(), 10)
 	req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
