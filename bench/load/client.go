@@ -161,6 +161,8 @@ func (l *loader) pass(ctx context.Context, rate float64, d time.Duration) passRe
 	}
 	stats := make([]*passStats, len(l.players))
 	var wg sync.WaitGroup
+	var cpuFrom time.Duration
+	time.AfterFunc(time.Until(w.from), func() { cpuFrom = cpuTime() })
 	for i, p := range l.players {
 		st := &passStats{win: w}
 		stats[i] = st
@@ -171,7 +173,22 @@ func (l *loader) pass(ctx context.Context, rate float64, d time.Duration) passRe
 		}()
 	}
 	wg.Wait()
-	return merge(rate, w, stats)
+	r := merge(rate, w, stats)
+	if cpuFrom > 0 && r.requests > 0 {
+		// The channels stop at w.to and finish what is in flight; the CPU
+		// of that tail is small beside the window's.
+		r.cpuPerRequest = (cpuTime() - cpuFrom) / time.Duration(r.requests)
+	}
+	return r
+}
+
+// cpuTime is the CPU time this process has used, user and system.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // player is one channel and its one or two people.

@@ -26,7 +26,7 @@ func TestRun(t *testing.T) {
 	if strings.Contains(report, "error:") {
 		t.Errorf("the run reported errors:\n%s", report)
 	}
-	row := regexp.MustCompile(`(?m)^(max|50 moves/s)\s+(\d+)\s+(\d+)\s+.*\s(\d+)\s+(\d+)$`)
+	row := regexp.MustCompile(`(?m)^(max|50 moves/s)\s+(\d+)\s+(\d+)\s+.*\s(\d+)\s+(\d+)\s+(\d+ µs|unknown)$`)
 	rows := row.FindAllStringSubmatch(report, -1)
 	if len(rows) != 2 {
 		t.Fatalf("want the max and the 50 moves/s rows, got %q in\n%s", rows, report)
@@ -38,7 +38,7 @@ func TestRun(t *testing.T) {
 			t.Errorf("pass %s: %d moves/s, %d errors", r[1], moves, errs)
 		}
 	}
-	for _, want := range []string{"pre-filled 30 finished games", "peak RSS", "limits: Ed25519 VerifyInteraction", "nimbot vs the smaller limit"} {
+	for _, want := range []string{"pre-filled 30 finished games", "peak RSS", "limits: Ed25519 VerifyInteraction", "nimbot vs the smaller limit", "µs per move"} {
 		if !strings.Contains(report, want) {
 			t.Errorf("report lacks %q", want)
 		}

@@ -73,6 +73,9 @@ type passResult struct {
 	unanswered               []string
 	retries                  int
 	achievedMoves, achievedR float64
+	// cpuPerRequest is this process's CPU time per answered request in the
+	// window: in-process, the server's and the load generator's together.
+	cpuPerRequest time.Duration
 }
 
 func merge(rate float64, w window, stats []*passStats) passResult {
@@ -145,20 +148,30 @@ func (r *report) print(out io.Writer) {
 		}
 	}
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "pass\tmoves/s\trequests/s\tp50\tp99\tmax\tmove p99\terrors\tgames")
+	fmt.Fprintln(w, "pass\tmoves/s\trequests/s\tp50\tp99\tmax\tmove p99\terrors\tgames\tCPU/request")
 	for _, p := range r.passes {
 		name := "max"
 		if p.rate > 0 {
 			name = fmt.Sprintf("%.0f moves/s", p.rate)
 		}
-		fmt.Fprintf(w, "%s\t%.0f\t%.0f\t%s\t%s\t%s\t%s\t%d\t%d\n", name, p.achievedMoves, p.achievedR,
-			ms(quantile(p.lat, .5)), ms(quantile(p.lat, .99)), ms(quantile(p.lat, 1)), ms(quantile(p.moveLat, .99)), p.errors, p.games)
+		cpu := "unknown"
+		if r.rssKnown && p.cpuPerRequest > 0 {
+			cpu = fmt.Sprintf("%.0f µs", float64(p.cpuPerRequest)/float64(time.Microsecond))
+		}
+		fmt.Fprintf(w, "%s\t%.0f\t%.0f\t%s\t%s\t%s\t%s\t%d\t%d\t%s\n", name, p.achievedMoves, p.achievedR,
+			ms(quantile(p.lat, .5)), ms(quantile(p.lat, .99)), ms(quantile(p.lat, 1)), ms(quantile(p.moveLat, .99)), p.errors, p.games, cpu)
 	}
 	w.Flush()
 	for _, p := range r.passes {
 		for _, e := range p.errSample {
 			fmt.Fprintf(out, "  error: %s\n", e)
 		}
+	}
+	if r.rssKnown && len(r.passes) > 0 && r.passes[0].cpuPerRequest > 0 && r.passes[0].requests > 0 {
+		p := r.passes[0]
+		perMove := p.cpuPerRequest * time.Duration(p.requests) / time.Duration(max(p.moves, 1))
+		fmt.Fprintf(out, "CPU (server and load generator, user+system): %.0f µs per request, %.0f µs per move; %d CPUs fully used would give about %.0f moves/s\n",
+			float64(p.cpuPerRequest)/float64(time.Microsecond), float64(perMove)/float64(time.Microsecond), r.procs, float64(r.procs)*float64(time.Second)/float64(perMove))
 	}
 	if r.rssKnown {
 		since := "while serving"
