@@ -28,7 +28,7 @@ func laskerChildren(p Position) []Position {
 }
 
 func TestLaskerAgreement(t *testing.T) {
-	bounds := []int64{30, 15, 10, 6}
+	bounds := []int64{30, 15, 12, 6}
 	if testing.Short() || raceEnabled {
 		bounds = []int64{16, 8, 5}
 	}
