@@ -214,11 +214,18 @@ func (g fibonacciGame) explain(p Position) Explanation {
 		step("The smallest term, %d, is at most the limit %d, so the player to move wins.", z, p.Limit)
 		ms, _ := g.winning(p, MaxListedMoves)
 		rest := e - z
-		if rest == 0 {
-			step("Taking %d empties it.", z)
-		} else {
-			step("Taking %d leaves %d = %s with a limit of %d, below its smallest term %d: the opponent cannot take that term, and whatever they take you can answer the same way.",
-				z, rest, joinInts(terms[:len(terms)-1], " + "), 2*z, zmin(rest))
+		switch {
+		case rest == 0 && g.misere:
+			step("Taking %d leaves only the last token, which the opponent must take.", z)
+		case rest == 0:
+			step("Taking %d empties the heap.", z)
+		default:
+			left := ""
+			if g.misere {
+				left = fmt.Sprintf(" (%d with the last token)", rest+1)
+			}
+			step("Taking %d leaves %d = %s%s with a limit of %d, below its smallest term %d: the opponent cannot take that term, and whatever they take you can answer the same way.",
+				z, rest, joinInts(terms[:len(terms)-1], " + "), left, 2*z, zmin(rest))
 		}
 		if len(ms) > 1 {
 			var ts []int64

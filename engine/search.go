@@ -365,7 +365,7 @@ func kaylesMisereExplain(p Position) Explanation {
 		step("No pins are left: the game is over, and in misère play the player who cannot move wins.")
 		return ex
 	}
-	step("Misère Kayles (whoever knocks down the last pin loses) has no formula a player can apply, so the engine searched every position reachable from here, treating rows as a set (their order does not matter).")
+	step("Misère Kayles (whoever knocks down the last pin loses) has no formula a player can apply, so the engine solves it by exhaustive search: it plays out the positions reachable from here (rows as a set, since their order does not matter), remembering each one's outcome.")
 	x := kaylesXOR(p.Heaps)
 	big := false
 	ones := 0
