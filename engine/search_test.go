@@ -273,3 +273,44 @@ func TestKaylesMisereConcurrent(t *testing.T) {
 		t.Errorf("%s: a concurrent analysis disagreed", e)
 	}
 }
+
+// checkLegal compares Rules.Legal with the brute-force move generator: the
+// legal moves, applied, reach exactly the generator's positions, each once.
+func checkLegal(t *testing.T, r Rules, p Position, children func(Position) []Position) {
+	t.Helper()
+	var got, want []string
+	for _, m := range r.Legal(p) {
+		q, err := r.Apply(p, m)
+		if err != nil {
+			t.Fatalf("%s %v: legal move %+v: %v", r.Name(), p, m, err)
+		}
+		got = append(got, posKey(q))
+	}
+	for _, c := range children(p) {
+		want = append(want, posKey(c))
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Fatalf("%s %v: Legal reaches %v, the rules of play %v", r.Name(), p, got, want)
+	}
+}
+
+// TestVariantLegal checks Legal for every small position of Fibonacci,
+// Wythoff, Lasker and Kayles.
+func TestVariantLegal(t *testing.T) {
+	for _, misere := range []bool{false, true} {
+		r := Rules{Variant: Fibonacci, Misere: misere}
+		for n := int64(0); n <= 20; n++ {
+			for l := int64(0); l <= 42; l++ {
+				checkLegal(t, r, Position{Heaps: []int64{n}, Limit: l}, fibonacciChildren)
+			}
+		}
+		r = Rules{Variant: Wythoff, Misere: misere}
+		eachHeaps(2, 12, func(h []int64) { checkLegal(t, r, Position{Heaps: h}, wythoffChildren) })
+		r = Rules{Variant: Lasker, Misere: misere}
+		eachSmall([]int64{12, 8, 4}, func(p Position) { checkLegal(t, r, p, laskerChildren) })
+		r = Rules{Variant: Kayles, Misere: misere}
+		eachSmall([]int64{12, 8, 4}, func(p Position) { checkLegal(t, r, p, kaylesChildren) })
+	}
+}
