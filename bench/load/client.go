@@ -12,6 +12,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -199,11 +200,7 @@ type player struct {
 	guild   string
 	// users[0] starts the channel's games; users[1] is the other person, or
 	// "" in a channel that plays nimbot.
-	users [2]string
-	// seats are the current game's players in turn order (Players in the
-	// store: seats[ply%2] is to move); challenger made the pending challenge.
-	seats      [2]string
-	challenger string
+	users      [2]string
 	started    bool // the channel's first /nim start was sent
 	b          *board
 	recovering bool
@@ -325,21 +322,19 @@ func (p *player) next() *request {
 		}
 		who := p.users[0]
 		if p.isPeople() {
-			who = p.seats[p.rng.IntN(2)]
+			who = p.users[p.rng.IntN(2)]
 		}
 		rq := p.click(who, c.id, "", "rematch")
 		return rq
 	}
 	if c := b.find("accept/"); c != nil {
-		who := p.seats[0]
-		if who == p.challenger {
-			who = p.seats[1]
-		}
-		return p.click(who, c.id, "", "accept")
+		// The board names who is challenged.
+		return p.click(b.mentioned(challengedRe, p.users[1]), c.id, "", "accept")
 	}
 	who := p.users[0]
 	if p.isPeople() {
-		who = p.seats[b.ply%2]
+		// The board says whose turn it is.
+		who = b.mentioned(toMoveRe, p.users[0])
 	}
 	// Every move the board offers, by button or menu option.
 	type choice struct {
@@ -387,6 +382,28 @@ func (p *player) next() *request {
 	return p.command(p.users[0], "status", nil, nil)
 }
 
+// What a person reads on a board between people: the embed says who is
+// challenged, and whose turn it is.
+var (
+	challengedRe = regexp.MustCompile(`challenges <@!?(\d+)>`)
+	toMoveRe     = regexp.MustCompile(`<@!?(\d+)> to move`)
+)
+
+// mentioned returns the user re finds in the board's embeds, or def.
+func (b *board) mentioned(re *regexp.Regexp, def string) string {
+	var embeds []struct {
+		Description string `json:"description"`
+	}
+	if json.Unmarshal(b.embeds, &embeds) == nil {
+		for _, e := range embeds {
+			if m := re.FindStringSubmatch(e.Description); m != nil {
+				return m[1]
+			}
+		}
+	}
+	return def
+}
+
 func (b *board) find(prefix string) *control {
 	for i := range b.controls {
 		if strings.HasPrefix(b.controls[i].id, prefix) {
@@ -415,7 +432,8 @@ func (p *player) start() *request {
 }
 
 func user(id string) map[string]any {
-	return map[string]any{"id": id, "username": "player" + id[len(id)-4:], "global_name": "Player " + id[len(id)-4:], "discriminator": "0", "avatar": nil, "public_flags": 0}
+	short := id[max(0, len(id)-4):]
+	return map[string]any{"id": id, "username": "player" + short, "global_name": "Player " + short, "discriminator": "0", "avatar": nil, "public_flags": 0}
 }
 
 // interaction is the part of an interaction payload both kinds share,
@@ -554,15 +572,45 @@ type component struct {
 
 // receive checks an answer and takes the board it carries.
 func (p *player) receive(rq *request, res result, st *passStats) error {
-	if st != nil {
+	var r response
+	if res.status == http.StatusOK {
+		if err := json.Unmarshal(res.body, &r); err != nil {
+			return fmt.Errorf("%s: decoding the answer: %v", rq.what, err)
+		}
+	}
+	if r.Type == 5 || r.Type == 6 {
+		// A deferral: bot sends the answer through the webhook once it has
+		// it, and the person sees it then.
+		if st != nil {
+			st.deferred++
+		}
+		if p.l.rest == nil {
+			if st != nil {
+				st.record(rq, res)
+			}
+			return fmt.Errorf("%s: deferred, and the follow-up goes to Discord, not here", rq.what)
+		}
+		b, ok := p.l.rest.followUp(rq.token, 30*time.Second)
+		res.to = time.Now()
+		if st != nil {
+			st.record(rq, res)
+		}
+		if !ok {
+			return fmt.Errorf("%s: deferred, and no answer followed within 30 s", rq.what)
+		}
+		r.Data = nil
+		if err := json.Unmarshal(b, &r.Data); err != nil {
+			return fmt.Errorf("%s: decoding the deferred answer: %v", rq.what, err)
+		}
+		r.Type = 7 // an update of the clicked board, or of the "thinking" message
+		if rq.what == "start" || rq.what == "status" || rq.what == "rematch" {
+			p.b = nil
+		}
+	} else if st != nil {
 		st.record(rq, res)
 	}
 	if res.status != http.StatusOK {
 		return fmt.Errorf("%s: HTTP %d: %.200s", rq.what, res.status, res.body)
-	}
-	var r response
-	if err := json.Unmarshal(res.body, &r); err != nil {
-		return fmt.Errorf("%s: decoding the answer: %v", rq.what, err)
 	}
 	if r.Data == nil {
 		return fmt.Errorf("%s: answer of type %d without data", rq.what, r.Type)
@@ -632,14 +680,6 @@ func (p *player) receive(rq *request, res result, st *passStats) error {
 	walk(comps)
 	if nb.game < 0 || len(nb.controls) == 0 {
 		return fmt.Errorf("%s: the answer carries no board", rq.what)
-	}
-	switch rq.what {
-	case "start":
-		p.seats = [2]string{p.users[0], p.users[1]}
-		p.challenger = p.users[0]
-	case "rematch":
-		p.seats = [2]string{p.seats[1], p.seats[0]}
-		p.challenger = rq.user
 	}
 	if rq.move != nil && st != nil && st.win.has(res.to) {
 		st.moves++

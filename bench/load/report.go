@@ -27,6 +27,7 @@ type passStats struct {
 	errors    int
 	errSample []string
 	retries   int
+	deferred  int // answers bot deferred (not ready within 2 s)
 
 	// Outcomes of the requests sent around a SIGTERM.
 	answered, refused int
@@ -72,6 +73,7 @@ type passResult struct {
 	answered, refused        int
 	unanswered               []string
 	retries                  int
+	deferred                 int
 	achievedMoves, achievedR float64
 	// cpuPerRequest is this process's CPU time per answered request in the
 	// window: in-process, the server's and the load generator's together.
@@ -86,6 +88,7 @@ func merge(rate float64, w window, stats []*passStats) passResult {
 		r.games += s.games
 		r.errors += s.errors
 		r.retries += s.retries
+		r.deferred += s.deferred
 		r.answered += s.answered
 		r.refused += s.refused
 		r.unanswered = append(r.unanswered, s.unanswered...)
@@ -163,6 +166,9 @@ func (r *report) print(out io.Writer) {
 	}
 	w.Flush()
 	for _, p := range r.passes {
+		if p.deferred > 0 {
+			fmt.Fprintf(out, "  %d answers were deferred (not ready within bot's 2 s); their latency runs to the follow-up\n", p.deferred)
+		}
 		for _, e := range p.errSample {
 			fmt.Fprintf(out, "  error: %s\n", e)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/ed25519"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -90,22 +91,63 @@ func (s *server) close() error {
 // @original, and the stand-in returns the message the client recorded for
 // that interaction token (waiting briefly, as the client may record it just
 // after bot asks).
+//
+// When bot answered with a deferral, the real answer arrives here as an edit
+// of @original or a follow-up message; the stand-in hands it to the client
+// waiting for it, as Discord would show it.
 type standIn struct {
-	mu   sync.Mutex
-	msgs map[string]chan []byte
+	mu     sync.Mutex
+	msgs   map[string]chan []byte // token → the message the client posted
+	follow map[string]chan []byte // token → the answer sent after a deferral
 }
 
-func newStandIn() *standIn { return &standIn{msgs: map[string]chan []byte{}} }
+func newStandIn() *standIn {
+	return &standIn{msgs: map[string]chan []byte{}, follow: map[string]chan []byte{}}
+}
 
-func (d *standIn) slot(token string) chan []byte {
+func (d *standIn) slot(token string) chan []byte { return d.slotIn(d.msgs, token) }
+
+func (d *standIn) slotIn(m map[string]chan []byte, token string) chan []byte {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	c := d.msgs[token]
+	c := m[token]
 	if c == nil {
 		c = make(chan []byte, 1)
-		d.msgs[token] = c
+		m[token] = c
 	}
 	return c
+}
+
+// followUp waits for the answer bot sends after a deferral.
+func (d *standIn) followUp(token string, wait time.Duration) ([]byte, bool) {
+	c := d.slotIn(d.follow, token)
+	defer func() {
+		d.mu.Lock()
+		delete(d.follow, token)
+		d.mu.Unlock()
+	}()
+	select {
+	case b := <-c:
+		return b, true
+	case <-time.After(wait):
+		return nil, false
+	}
+}
+
+// delivered records an answer bot sent through the webhook, and returns the
+// message Discord would return for it.
+func (d *standIn) delivered(token string, body []byte) []byte {
+	select {
+	case d.slotIn(d.follow, token) <- body:
+	default:
+	}
+	var msg map[string]any
+	if json.Unmarshal(body, &msg) != nil {
+		msg = map[string]any{}
+	}
+	msg["id"] = snowflake()
+	out, _ := json.Marshal(msg)
+	return out
 }
 
 // posted records the message a response created, as Discord would.
@@ -120,16 +162,23 @@ func (d *standIn) posted(token string, msg []byte) {
 // follow-ups, and channel message edits; anything else is a 404 as Discord
 // would send it.
 func (d *standIn) RoundTrip(req *http.Request) (*http.Response, error) {
+	var body []byte
 	if req.Body != nil {
-		io.Copy(io.Discard, req.Body)
+		body, _ = io.ReadAll(req.Body)
 		req.Body.Close()
 	}
 	segs := strings.Split(strings.TrimPrefix(req.URL.Path, "/"), "/")
+	// api/v9/webhooks/{app}/{token}: a follow-up message.
+	if len(segs) == 5 && segs[2] == "webhooks" && req.Method == http.MethodPost {
+		return jsonResponse(req, http.StatusOK, d.delivered(segs[4], body)), nil
+	}
 	// api/v9/webhooks/{app}/{token}/messages/@original
 	if len(segs) >= 7 && segs[2] == "webhooks" && segs[5] == "messages" && segs[6] == "@original" {
 		token := segs[4]
 		switch req.Method {
-		case http.MethodGet, http.MethodPatch:
+		case http.MethodPatch:
+			return jsonResponse(req, http.StatusOK, d.delivered(token, body)), nil
+		case http.MethodGet:
 			c := d.slot(token)
 			t := time.NewTimer(3 * time.Second)
 			defer t.Stop()
