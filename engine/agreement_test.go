@@ -154,4 +154,15 @@ func TestMooreAgreement(t *testing.T) {
 			exhaustive(t, Rules{Variant: Moore, K: k}, mooreChildren(k), 4, size)
 		})
 	}
+	// More heaps than k+1, so that many sets of touched heaps compete.
+	for k := 2; k <= 4; k++ {
+		t.Run(fmt.Sprintf("k=%d/5heaps", k), func(t *testing.T) {
+			r := Rules{Variant: Moore, K: k}
+			for _, misere := range []bool{false, true} {
+				r.Misere = misere
+				g := &treeGame{misere: misere, children: mooreChildren(k)}
+				eachHeaps(5, 3, func(h []int64) { checkAgreement(t, r, g, Position{Heaps: h}) })
+			}
+		})
+	}
 }

@@ -60,7 +60,7 @@ func ParseGame(s string) (Rules, Position, error) {
 				r.Misere = f != "normal"
 				continue
 			}
-			if _, ok := variantNames[f]; ok {
+			if _, ok := variantNames[f]; ok && !isDigits(f) {
 				return Rules{}, Position{}, invalidf("name the game first: %q comes after other words", f)
 			}
 			heapText = append(heapText, f)
@@ -165,7 +165,9 @@ func FormatGame(r Rules, p Position) string {
 		r = n
 	}
 	var parts []string
-	if r.Variant != Nim || r.Misere {
+	// Bare heaps mean Nim, except that a first heap of 21 would read as the
+	// 21 game.
+	if r.Variant != Nim || r.Misere || (len(p.Heaps) > 0 && p.Heaps[0] == 21) {
 		parts = append(parts, string(r.Variant))
 	}
 	if r.Variant == TwentyOne {

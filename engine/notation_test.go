@@ -33,6 +33,9 @@ func TestParseGameRoundTrip(t *testing.T) {
 		{"lasker 4 7", "lasker 4 7", Rules{Variant: Lasker}, []int64{4, 7}, 0},
 		{"kayles 5 8", "kayles 5 8", Rules{Variant: Kayles}, []int64{5, 8}, 0},
 		{"greedy misere 3 3 1", "greedy misere 3 3 1", Rules{Variant: Greedy, Misere: true}, []int64{3, 3, 1}, 0},
+		{"nim 21 4", "nim 21 4", Rules{Variant: Nim}, []int64{21, 4}, 0},
+		{"nim 21", "nim 21", Rules{Variant: Nim}, []int64{21}, 0},
+		{"21 4", "21 k=3 target=21 count=4", Rules{Variant: TwentyOne, Misere: true, K: 3, Target: 21}, []int64{17}, 0},
 		{"1000000000000 7", "1000000000000 7", Rules{Variant: Nim}, []int64{1_000_000_000_000, 7}, 0},
 	}
 	for _, tt := range tests {
