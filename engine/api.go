@@ -410,6 +410,5 @@ func analyze(r Rules, g game, p Position) Analysis {
 	return Analysis{MoverWins: g.moverWins(p), Winning: moves, WinningCount: n}
 }
 
-
 // maxMooreK bounds Moore's k: a move touches at most this many heaps.
 const maxMooreK = 8
