@@ -247,16 +247,49 @@ type searcher struct {
 	aborted bool
 }
 
-// newSearcher returns a searcher when p's game tree is plausibly small, else nil.
+// newSearcher returns a searcher when p's game tree is plausibly small enough
+// to finish within the budget, else nil (a search that gives up is wasted
+// time). Where moves only shrink heaps, the product of (heap+1) bounds the
+// positions; where they split rows (Lasker, Kayles), the number of ways to
+// write every total up to p's as a sum of rows does.
 func newSearcher(g game, misere bool, p Position) *searcher {
 	size := 1.0
+	var total int64
 	for _, h := range p.Heaps {
 		size *= float64(h + 1)
+		total += h
 		if size > 1e5 {
 			return nil
 		}
 	}
+	splits := false
+	for _, m := range g.legal(p) {
+		if m.Kind == Split || m.Kind == Knock {
+			splits = true
+			break
+		}
+	}
+	if splits && partitionsUpTo(total) > searchBudget {
+		return nil
+	}
 	return &searcher{g: g, misere: misere, memo: map[string]int{}}
+}
+
+// partitionsUpTo is the number of multisets of positive rows with sum at
+// most n: p(0) + p(1) + … + p(n).
+func partitionsUpTo(n int64) float64 {
+	parts := make([]float64, n+1)
+	parts[0] = 1
+	for k := int64(1); k <= n; k++ {
+		for j := k; j <= n; j++ {
+			parts[j] += parts[j-k]
+		}
+	}
+	var sum float64
+	for _, v := range parts {
+		sum += v
+	}
+	return sum
 }
 
 // canonKey identifies a position up to heap order and empty heaps, which no
