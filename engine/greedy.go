@@ -196,7 +196,7 @@ func (g greedyGame) explain(p Position) Explanation {
 		e.Steps = append(e.Steps, "Every move leaves a won position for the opponent: the player to move loses against perfect play.")
 	} else {
 		m := ms[0]
-		e.Steps = append(e.Steps, fmt.Sprintf("Take %d from %s, for example (%d winning moves in all), to leave your opponent a lost count.", m.Take, HeapLabel(m.Heap), n))
+		e.Steps = append(e.Steps, fmt.Sprintf("Take %d from %s, for example (%s in all), to leave your opponent a lost count.", m.Take, HeapLabel(m.Heap), plural(n, "winning move")))
 	}
 	return e
 }

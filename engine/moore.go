@@ -488,7 +488,7 @@ func (g mooreGame) explain(p Position) Explanation {
 	if n == 0 {
 		e.Steps = append(e.Steps, "Here every count is already right for your opponent: the player to move loses against perfect play.")
 	} else {
-		e.Steps = append(e.Steps, fmt.Sprintf("A winning move: %s (%d winning moves in all).", describeMove(p, ms[0]), n))
+		e.Steps = append(e.Steps, fmt.Sprintf("A winning move: %s (%s in all).", describeMove(p, ms[0]), plural(n, "winning move")))
 	}
 	return e
 }

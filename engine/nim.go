@@ -148,6 +148,10 @@ func (g nimGame) verdict(p Position) string {
 		}
 		return fmt.Sprintf("Losing: only heaps of 1 are left and there are %d of them (odd); in misère play you will take the last one.", s.ones)
 	}
+	if g.misere && s.big == 1 {
+		// The winning move here leaves only 0s and 1s: the switch, not the nim-sum.
+		return "Winning: only one heap holds 2 or more; cut it to 0 or 1 so that an odd number of 1-heaps is left (the misère endgame switch)."
+	}
 	if s.x != 0 {
 		return fmt.Sprintf("Winning: the nim-sum is %d, not 0, so a move can make it 0.", s.x)
 	}

@@ -271,6 +271,9 @@ func (g *subGame) verdict(p Position) string {
 		}
 		return fmt.Sprintf("Losing: every heap's value is 0 or 1 and %d of them are 1 (odd).", s.ones)
 	}
+	if g.misere && s.big == 1 {
+		return "Winning: only one heap has a value of 2 or more; move it to value 0 or 1 so that an odd number of values 1 is left (the misère endgame switch)."
+	}
 	if s.x != 0 {
 		return fmt.Sprintf("Winning: %s is %d, not 0.", what, s.x)
 	}

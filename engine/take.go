@@ -111,3 +111,11 @@ func applyTake(p Position, m Move) Position {
 func takeMove(p Position, i int, v int64) Move {
 	return Move{Kind: Take, Heap: i, Take: p.Heaps[i] - v}
 }
+
+// plural writes "1 winning move", "3 winning moves".
+func plural(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
