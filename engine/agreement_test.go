@@ -69,16 +69,16 @@ func TestSubtractionAgreement(t *testing.T) {
 
 // TestSubtractionMisereSets checks the unproven "misère Nim on the Grundy
 // values" rule the engine relies on for subtraction sets, against exhaustive
-// search, for every set S ⊆ {1..7} (and a few larger ones), as far as the
-// test budget allows.
+// search, for every set S ⊆ {1..8} on 2 heaps ≤ 24 and 3 heaps ≤ 11, as far
+// as the test budget allows (NIM.md reports it for S ⊆ {1..9} on larger bounds).
 func TestSubtractionMisereSets(t *testing.T) {
-	two, three := int64(24), int64(11)
+	two, three, maxElem := int64(24), int64(11), 8
 	if testing.Short() {
-		two, three = 14, 7
+		two, three, maxElem = 14, 7, 6
 	}
-	for mask := 1; mask < 1<<7; mask++ {
+	for mask := 1; mask < 1<<maxElem; mask++ {
 		var set []int
-		for b := 0; b < 7; b++ {
+		for b := 0; b < maxElem; b++ {
 			if mask>>b&1 == 1 {
 				set = append(set, b+1)
 			}

@@ -1,8 +1,8 @@
 package engine
 
 import (
-	"fmt"
 	"slices"
+	"strconv"
 	"testing"
 )
 
@@ -18,7 +18,21 @@ type treeGame struct {
 	memo     map[string]bool
 }
 
-func posKey(p Position) string { return fmt.Sprint(p.Heaps, "/", p.Limit) }
+// posKey writes p as fmt.Sprint(p.Heaps, "/", p.Limit) would ("[1 2 3]/0"),
+// several times faster: the brute force spends most of its time here.
+func posKey(p Position) string {
+	b := make([]byte, 0, 4*len(p.Heaps)+8)
+	b = append(b, '[')
+	for i, h := range p.Heaps {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = strconv.AppendInt(b, h, 10)
+	}
+	b = append(b, "]/"...)
+	b = strconv.AppendInt(b, p.Limit, 10)
+	return string(b)
+}
 
 // wins reports whether the player to move wins with perfect play.
 func (g *treeGame) wins(p Position) bool {
