@@ -29,8 +29,9 @@ const (
 // and their XOR is 0) or (every value ≤ 1 and an odd number of them are 1).
 // For S(1..k) this is proven (NIM.md). For other sets it is NOT proven: it
 // held with no exception for every S ⊆ {1..9} on 2 heaps ≤ 40, 3 heaps ≤ 20
-// and 4 heaps ≤ 12 (NIM.md), and subtraction_test.go checks it against
-// exhaustive search for the sets and bounds its budget allows.
+// and 4 heaps ≤ 12 (NIM.md), and TestSubtractionMisereSets checks it against
+// exhaustive search for every S ⊆ {1..8} on 2 heaps ≤ 24 and 3 heaps ≤ 11.
+// Beyond those sets and sizes the engine trusts the rule unproven.
 type subGame struct {
 	misere bool
 	k      int64    // S(1..k) when set is nil
