@@ -666,3 +666,41 @@ func TestChooseHugeEveryVariant(t *testing.T) {
 		}
 	}
 }
+
+// TestGrundyTableMatchesMex compares the periodic table with the plain mex
+// recurrence far past the detected period, for every S ⊆ {1..6} and a few
+// sets with large amounts.
+func TestGrundyTableMatchesMex(t *testing.T) {
+	sets := [][]int{{7, 13, 20}, {5, 17, 31, 64}, {1, 64}, {3, 4, 9, 11, 40, 41, 50, 63}}
+	for mask := 1; mask < 1<<6; mask++ {
+		var set []int
+		for b := 0; b < 6; b++ {
+			if mask>>b&1 == 1 {
+				set = append(set, b+1)
+			}
+		}
+		sets = append(sets, set)
+	}
+	for _, set := range sets {
+		tab, err := grundyTable(set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 3*(tab.start+tab.period) + 500
+		g := make([]int64, n)
+		for i := range g {
+			seen := map[int64]bool{}
+			for _, s := range set {
+				if s <= i {
+					seen[g[i-s]] = true
+				}
+			}
+			for seen[g[i]] {
+				g[i]++
+			}
+			if got := tab.at(int64(i)); got != g[i] {
+				t.Fatalf("%v: g(%d) = %d by mex, %d by the table (period %d from %d)", set, i, g[i], got, tab.period, tab.start)
+			}
+		}
+	}
+}
