@@ -56,6 +56,9 @@ type loader struct {
 	retry         bool
 	stopOnRefused bool
 	ackMoves      bool
+	// signalled is when SIGTERM was sent (Unix ns), to count the requests
+	// in flight at that moment.
+	signalled atomic.Int64
 }
 
 func newLoader(url string, priv ed25519.PrivateKey, o options, heaps []int64, srv *server) *loader {
@@ -608,6 +611,9 @@ func (p *player) receive(rq *request, res result, st *passStats) error {
 		}
 	} else if st != nil {
 		st.record(rq, res)
+	}
+	if at := p.l.signalled.Load(); at != 0 && st != nil && res.from.UnixNano() < at && res.to.UnixNano() > at {
+		st.inFlight++
 	}
 	if res.status != http.StatusOK {
 		return fmt.Errorf("%s: HTTP %d: %.200s", rq.what, res.status, res.body)

@@ -372,6 +372,7 @@ func termScenario(ctx context.Context, c *child, o options, priv ed25519.Private
 	}
 	time.Sleep(time.Second)
 	sent := time.Now()
+	l.signalled.Store(sent.UnixNano())
 	c.cmd.Process.Signal(syscall.SIGTERM)
 	var exitErr error
 	select {
@@ -402,8 +403,8 @@ func termScenario(ctx context.Context, c *child, o options, priv ed25519.Private
 			return err
 		}
 	}
-	fmt.Fprintf(out, "SIGTERM under load: %d requests answered (%d errors), %d refused after the listener closed, %d cut off unread (never processed: %d), %d processed but unanswered; exit %v after %v\n",
-		r.requests, r.errors, r.refused, len(r.unanswered), len(r.unanswered)-processed, processed, exitStatus(exitErr), took.Round(time.Millisecond))
+	fmt.Fprintf(out, "SIGTERM under load: %d requests sent: %d answered (%d of them in flight when SIGTERM was sent; %d errors), %d refused after the listener closed, %d cut off unread (never processed: %d), %d processed but unanswered; exit %v after %v\n",
+		r.requests+r.refused+len(r.unanswered), r.requests, r.inFlight, r.errors, r.refused, len(r.unanswered), len(r.unanswered)-processed, processed, exitStatus(exitErr), took.Round(time.Millisecond))
 	if exitErr != nil || processed > 0 || r.errors > 0 {
 		return fmt.Errorf("exit %v, %d processed requests unanswered, %d errors: %s", exitStatus(exitErr), processed, r.errors, c.tail())
 	}

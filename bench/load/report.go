@@ -32,6 +32,7 @@ type passStats struct {
 	// Outcomes of the requests sent around a SIGTERM.
 	answered, refused int
 	unanswered        []string // interaction ids sent but not answered
+	inFlight          int      // answered, and in flight when SIGTERM was sent
 }
 
 func (s *passStats) record(rq *request, res result) {
@@ -72,6 +73,7 @@ type passResult struct {
 	lat, moveLat             []time.Duration // sorted
 	answered, refused        int
 	unanswered               []string
+	inFlight                 int
 	retries                  int
 	deferred                 int
 	achievedMoves, achievedR float64
@@ -91,6 +93,7 @@ func merge(rate float64, w window, stats []*passStats) passResult {
 		r.deferred += s.deferred
 		r.answered += s.answered
 		r.refused += s.refused
+		r.inFlight += s.inFlight
 		r.unanswered = append(r.unanswered, s.unanswered...)
 		r.lat = append(r.lat, s.lat...)
 		r.moveLat = append(r.moveLat, s.moveLat...)
