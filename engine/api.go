@@ -28,10 +28,21 @@ func tooLargef(format string, args ...any) error {
 	return &tooLargeError{msg: fmt.Sprintf(format, args...)}
 }
 
-type tooLargeError struct{ msg string }
+type tooLargeError struct {
+	msg     string
+	invalid bool // also matches ErrInvalid (a notation that names too much)
+}
 
-func (e *tooLargeError) Error() string        { return e.msg }
-func (e *tooLargeError) Is(target error) bool { return target == ErrTooLarge }
+func (e *tooLargeError) Error() string { return e.msg }
+func (e *tooLargeError) Is(target error) bool {
+	return target == ErrTooLarge || (e.invalid && target == ErrInvalid)
+}
+
+// tooLargeInputf is for text that asks for more than any game holds: the
+// notation is wrong (ErrInvalid) and the position would be too large (ErrTooLarge).
+func tooLargeInputf(format string, args ...any) error {
+	return &tooLargeError{msg: fmt.Sprintf(format, args...), invalid: true}
+}
 
 // Normalize fills in the variant's defaults (Subtraction: K=3 unless Set is
 // given; TwentyOne: K=3, Target=21; Moore: K=2) and validates the rules. Its
@@ -295,14 +306,14 @@ func checkShape(name string, p Position, maxHeaps int, maxHeap int64) error {
 		return invalidf("%s: give at least one heap", name)
 	}
 	if len(p.Heaps) > maxHeaps {
-		return invalidf("%s: at most %d heaps, not %d", name, maxHeaps, len(p.Heaps))
+		return tooLargef("%s: at most %d heaps, not %d", name, maxHeaps, len(p.Heaps))
 	}
 	for i, h := range p.Heaps {
 		if h < 0 {
 			return invalidf("%s: heap %s has %d; heaps cannot be negative", name, HeapLabel(i), h)
 		}
 		if h > maxHeap {
-			return invalidf("%s: heap %s has %d; heaps hold at most %d", name, HeapLabel(i), h, maxHeap)
+			return tooLargef("%s: heap %s has %d; heaps hold at most %d", name, HeapLabel(i), h, maxHeap)
 		}
 	}
 	if p.Limit != 0 {

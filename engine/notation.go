@@ -226,19 +226,19 @@ func ParseHeaps(s string) ([]int64, error) {
 		return nil, invalidf("heaps cannot be negative")
 	}
 	if len(parts) > maxHeapsClosed {
-		return nil, invalidf("at most %d heaps, not %d", maxHeapsClosed, len(parts))
+		return nil, tooLargeInputf("at most %d heaps, not %d", maxHeapsClosed, len(parts))
 	}
 	heaps := make([]int64, len(parts))
 	for i, p := range parts {
 		n, err := strconv.ParseInt(p, 10, 64)
 		if err != nil || n < 0 {
 			if isDigits(p) {
-				return nil, invalidf("heap %s: %s is too large; heaps hold at most %d", HeapLabel(i), p, MaxHeapSize)
+				return nil, tooLargeInputf("heap %s: %s is too large; heaps hold at most %d", HeapLabel(i), p, MaxHeapSize)
 			}
 			return nil, invalidf("heap %s: %q is not a heap size; write whole numbers like 3 4 5", HeapLabel(i), p)
 		}
 		if n > MaxHeapSize {
-			return nil, invalidf("heap %s: %d is too large; heaps hold at most %d", HeapLabel(i), n, MaxHeapSize)
+			return nil, tooLargeInputf("heap %s: %d is too large; heaps hold at most %d", HeapLabel(i), n, MaxHeapSize)
 		}
 		heaps[i] = n
 	}

@@ -85,6 +85,9 @@ func TestParseGameErrors(t *testing.T) {
 			}
 		})
 	}
+	if _, _, err := ParseGame("3 2000000000000"); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("a heap over 10^12: error %v, want ErrTooLarge as well as ErrInvalid", err)
+	}
 	if _, _, err := ParseGame("kayles misere 200 200"); !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("kayles misere 200 200: error %v, want ErrTooLarge", err)
 	}

@@ -156,8 +156,14 @@ func TestApplyErrors(t *testing.T) {
 }
 
 func TestStartLimits(t *testing.T) {
-	if _, err := (Rules{Variant: Nim}).Start(make([]int64, 10_001)); !errors.Is(err, ErrTooLarge) && !errors.Is(err, ErrInvalid) {
-		t.Fatalf("10,001 heaps: %v", err)
+	if _, err := (Rules{Variant: Nim}).Start(make([]int64, 10_001)); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("10,001 heaps: %v, want ErrTooLarge", err)
+	}
+	if _, err := (Rules{Variant: Greedy}).Start([]int64{MaxHeapSize + 1}); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("a heap over 10^12: %v, want ErrTooLarge", err)
+	}
+	if _, err := (Rules{Variant: Moore}).Start(make([]int64, 100)); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("Moore with 100 heaps: %v, want ErrTooLarge", err)
 	}
 	p, err := (Rules{Variant: Nim}).Start([]int64{MaxHeapSize, 7})
 	if err != nil {
