@@ -119,28 +119,36 @@ func best(r Rules, g game, p Position, a Analysis) Move {
 		rem     int
 		replies int64
 	}
-	var bestM Move
-	var bestS score
+	if len(cands) == 0 {
+		if len(a.Winning) > 0 {
+			return a.Winning[0]
+		}
+		return Move{} // unreachable for a game that is not over
+	}
+	scores := make([]score, len(cands))
 	for i, m := range cands {
 		q := g.apply(clonePos(p), m)
-		sc := score{rem: -1}
-		if s != nil {
-			sc.rem = s.remoteness(q)
-			if s.aborted {
-				s = nil
-				sc.rem = -1
-			}
+		scores[i].rem = -1
+		if s != nil && !s.aborted {
+			scores[i].rem = s.remoteness(q)
 		}
-		if isOver(g, q) {
-			sc.replies = 0
-		} else {
-			_, sc.replies = g.winning(q, 0)
-		}
-		if i == 0 || sc.rem > bestS.rem || (sc.rem == bestS.rem && sc.replies < bestS.replies) {
-			bestM, bestS = m, sc
+		if !isOver(g, q) {
+			_, scores[i].replies = g.winning(q, 0)
 		}
 	}
-	return bestM
+	if s != nil && s.aborted {
+		// Remoteness known for only some candidates would bias the choice.
+		for i := range scores {
+			scores[i].rem = -1
+		}
+	}
+	best := 0
+	for i, sc := range scores {
+		if sc.rem > scores[best].rem || (sc.rem == scores[best].rem && sc.replies < scores[best].replies) {
+			best = i
+		}
+	}
+	return cands[best]
 }
 
 // maxHoldoutWork bounds the work of judging a lost position's candidate
@@ -183,6 +191,16 @@ func holdoutCandidates(g game, p Position) []Move {
 		try(Move{Kind: Knock, Heap: i, Take: 2, Parts: [2]int64{0, h - 2}})
 		try(Move{Kind: Split, Heap: i, Parts: [2]int64{1, h - 1}})
 		try(Move{Kind: Split, Heap: i, Parts: [2]int64{h / 2, h - h/2}})
+	}
+	// Subtraction sets may allow none of those takes: try every amount a
+	// set can hold, heap by heap, until some are found.
+	for i, h := range p.Heaps {
+		if len(ms) > 0 {
+			break
+		}
+		for t := int64(1); t <= min(h, maxSetElement); t++ {
+			try(Move{Kind: Take, Heap: i, Take: t})
+		}
 	}
 	return ms
 }

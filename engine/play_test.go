@@ -617,6 +617,23 @@ func TestLegalBounded(t *testing.T) {
 
 // TestChooseBigMoore: heaps small in total but with billions of combined
 // moves must not be listed.
+// TestChooseLostSubtractionSet: in a lost position with huge heaps, the
+// hold-out candidates must include the set's amounts.
+func TestChooseLostSubtractionSet(t *testing.T) {
+	r := Rules{Variant: Subtraction, Set: []int{5, 17}}
+	p := Position{Heaps: []int64{MaxHeapSize, MaxHeapSize}} // equal values: nim-sum 0
+	if a, _ := r.Analyze(p); a.MoverWins {
+		t.Fatal("want a lost position")
+	}
+	m, err := r.Choose(p, Perfect, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Apply(p, m); err != nil {
+		t.Fatalf("chose %+v: %v", m, err)
+	}
+}
+
 func TestChooseBigMoore(t *testing.T) {
 	r, p, err := ParseGame("moore k=3 1365 1365 1365 1")
 	if err != nil {
