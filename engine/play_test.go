@@ -727,3 +727,46 @@ func TestGrundyTableMatchesMex(t *testing.T) {
 		}
 	}
 }
+
+// TestChooseRandomHuge: random positions with heaps up to 10^12, won and
+// lost, in rules with awkward moves; every difficulty must play legally.
+func TestChooseRandomHuge(t *testing.T) {
+	rulesList := []Rules{
+		{Variant: Subtraction, Set: []int{5, 17}}, {Variant: Subtraction, Set: []int{64}, Misere: true},
+		{Variant: Subtraction, K: 1_000_000}, {Variant: Subtraction, K: 2, Misere: true},
+		{Variant: Greedy, Misere: true}, {Variant: Nim, Misere: true}, {Variant: Moore, K: 4, Misere: true},
+		{Variant: TwentyOne, K: 7, Target: 1_000_000_000},
+	}
+	for _, r := range rulesList {
+		rng := rand.New(rand.NewPCG(5, 5))
+		for range 20 {
+			n := 1 + rng.IntN(6)
+			heaps := make([]int64, n)
+			for i := range heaps {
+				heaps[i] = rng.Int64N(MaxHeapSize + 1)
+			}
+			if rng.IntN(2) == 0 && n > 1 {
+				heaps[1] = heaps[0] // often a lost position
+			}
+			p, err := r.Start(heaps)
+			if r.Variant == TwentyOne {
+				p, err = r.Start([]int64{rng.Int64N(1_000_000_000)})
+			}
+			if err != nil {
+				t.Fatalf("%s %v: %v", r.Name(), heaps, err)
+			}
+			if r.Over(p) {
+				continue
+			}
+			for _, d := range Difficulties() {
+				m, err := r.Choose(p, d, rng)
+				if err != nil {
+					t.Fatalf("%s %v %s: %v", r.Name(), p.Heaps, d, err)
+				}
+				if _, err := r.Apply(p, m); err != nil {
+					t.Fatalf("%s %v %s: illegal %+v: %v", r.Name(), p.Heaps, d, m, err)
+				}
+			}
+		}
+	}
+}
