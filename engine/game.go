@@ -25,6 +25,16 @@ type game interface {
 	explain(p Position) Explanation
 }
 
+// A game may also implement these optional interfaces, which the generic
+// code checks for with a type assertion:
+//
+//   - overer (api.go): tell a finished position without listing moves;
+//     without it, Over lists the legal moves, which huge heaps cannot afford.
+//   - starter (api.go): build the opening position from what a player typed.
+//   - verdicter (play.go): Hint's one-line verdict in the variant's theory.
+//   - coster (play.go): how much one winning() call costs, when that is more
+//     than a pass over the heaps, so the bot judges fewer hold-out moves.
+
 // variants maps each Variant to the constructor of its game; the rules passed
 // in are already normalized and validated. Each variant's file adds itself
 // from an init function.
