@@ -204,7 +204,6 @@ type player struct {
 	// users[0] starts the channel's games; users[1] is the other person, or
 	// "" in a channel that plays nimbot.
 	users      [2]string
-	started    bool // the channel's first /nim start was sent
 	b          *board
 	recovering bool
 	acks       []ack
@@ -240,13 +239,12 @@ type request struct {
 
 // clicked is the move a move click asked for, to check against the store.
 type clicked struct {
-	game      int64
-	ply       int
-	player    string
-	heap      int
-	take      int64
-	notation  string
-	boardPlys int
+	game     int64
+	ply      int
+	player   string
+	heap     int
+	take     int64
+	notation string
 }
 
 // ack is a move the server acknowledged with a 200 and a new board.
@@ -485,9 +483,6 @@ func (p *player) command(who, sub string, opts []map[string]any, resolved any) *
 	}
 	in.Data = data
 	body, _ := json.Marshal(in)
-	if sub == "start" {
-		p.started = true
-	}
 	return &request{id: id, token: token, body: body, what: sub, user: who}
 }
 

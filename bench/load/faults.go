@@ -290,6 +290,8 @@ func verifyDB(ctx context.Context, path string, acks []ack) (games, lost, corrup
 	defer db.Close()
 	moves := map[int64][]store.Move{}
 	rules := map[int64]engine.Rules{}
+	// before[id][ply] is the position a move at ply was played from.
+	before := map[int64][]engine.Position{}
 	for _, id := range ids {
 		g, err := db.Game(ctx, id)
 		if err != nil {
@@ -302,6 +304,7 @@ func verifyDB(ctx context.Context, path string, acks []ack) (games, lost, corrup
 		moves[id], rules[id] = ms, g.Rules
 		p := g.Start
 		for _, m := range ms {
+			before[id] = append(before[id], p)
 			if p, err = g.Rules.Apply(p, m.Move); err != nil {
 				break
 			}
@@ -321,8 +324,12 @@ func verifyDB(ctx context.Context, path string, acks []ack) (games, lost, corrup
 		}
 		got := ms[m.ply]
 		ok := got.Player == m.player
-		if m.heap >= 0 {
+		switch {
+		case m.heap >= 0:
 			ok = ok && got.Move.Kind == engine.Take && got.Move.Heap == m.heap && got.Move.Take == m.take
+		case m.notation != "" && m.ply < len(before[m.game]):
+			// A move picked from a menu: its value is the move in notation.
+			ok = ok && rules[m.game].FormatMove(before[m.game][m.ply], got.Move) == m.notation
 		}
 		if !ok {
 			lost++

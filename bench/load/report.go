@@ -30,9 +30,9 @@ type passStats struct {
 	deferred  int // answers bot deferred (not ready within 2 s)
 
 	// Outcomes of the requests sent around a SIGTERM.
-	answered, refused int
-	unanswered        []string // interaction ids sent but not answered
-	inFlight          int      // answered, and in flight when SIGTERM was sent
+	refused    int
+	unanswered []string // interaction ids sent but not answered
+	inFlight   int      // answered, and in flight when SIGTERM was sent
 }
 
 func (s *passStats) record(rq *request, res result) {
@@ -71,7 +71,7 @@ type passResult struct {
 	errors                   int
 	errSample                []string
 	lat, moveLat             []time.Duration // sorted
-	answered, refused        int
+	refused                  int
 	unanswered               []string
 	inFlight                 int
 	retries                  int
@@ -91,7 +91,6 @@ func merge(rate float64, w window, stats []*passStats) passResult {
 		r.errors += s.errors
 		r.retries += s.retries
 		r.deferred += s.deferred
-		r.answered += s.answered
 		r.refused += s.refused
 		r.inFlight += s.inFlight
 		r.unanswered = append(r.unanswered, s.unanswered...)
