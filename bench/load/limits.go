@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/ed25519"
+	"database/sql"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -111,4 +112,46 @@ func measureCommits(ctx context.Context, dir string, d time.Duration) (float64, 
 		return 0, errors.New("no commit finished")
 	}
 	return float64(ply) / time.Since(start).Seconds(), nil
+}
+
+// measureRawTx returns durable transactions per second of the smallest
+// read-then-write: BEGIN IMMEDIATE, one SELECT, one UPDATE, COMMIT, on one
+// connection with WAL and synchronous=FULL, as the store configures SQLite.
+// Beside measureCommits it shows how much of a move's cost is the fsync
+// every durable commit pays and how much is the store's own work.
+func measureRawTx(ctx context.Context, dir string, d time.Duration) (float64, error) {
+	path := filepath.Join(dir, fmt.Sprintf("raw-%d.db", time.Now().UnixNano()))
+	defer removeDB(path)
+	db, err := sql.Open("sqlite3", "file:"+path+"?_journal_mode=WAL&_synchronous=FULL&_txlock=immediate&_busy_timeout=5000")
+	if err != nil {
+		return 0, err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	if _, err := db.ExecContext(ctx, `CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER NOT NULL); INSERT INTO t VALUES (1, 0)`); err != nil {
+		return 0, err
+	}
+	start := time.Now()
+	deadline := start.Add(d)
+	k := 0
+	for time.Now().Before(deadline) {
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			return 0, err
+		}
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT n FROM t WHERE id = 1`).Scan(&n); err != nil {
+			tx.Rollback()
+			return 0, err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE t SET n = ? WHERE id = 1`, n+1); err != nil {
+			tx.Rollback()
+			return 0, err
+		}
+		if err := tx.Commit(); err != nil {
+			return 0, err
+		}
+		k++
+	}
+	return float64(k) / time.Since(start).Seconds(), nil
 }

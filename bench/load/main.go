@@ -192,6 +192,10 @@ func runLoad(ctx context.Context, o options, priv ed25519.PrivateKey, out io.Wri
 		if err != nil {
 			return fmt.Errorf("measuring store commits: %w", err)
 		}
+		rep.rawTx, err = measureRawTx(ctx, dir, o.limitsFor)
+		if err != nil {
+			return fmt.Errorf("measuring SQLite transactions: %w", err)
+		}
 	}
 	rep.rssKnown = o.addr == ""
 	if rep.rssKnown {

@@ -126,6 +126,7 @@ type report struct {
 	prefillCached     bool
 	verify1, verifyN  float64
 	commits           float64
+	rawTx             float64 // the smallest durable read-then-write transaction
 	passes            []passResult
 	rssKnown          bool
 	rssReset          bool // VmHWM was reset after set-up
@@ -196,6 +197,7 @@ func (r *report) print(out io.Writer) {
 	if r.verify1 > 0 {
 		fmt.Fprintf(out, "limits: Ed25519 VerifyInteraction %.0f/s on one core, %.0f/s on %d; durable store.Commit (synchronous=FULL, one connection) %.0f/s\n",
 			r.verify1, r.verifyN, r.procs, r.commits)
+		fmt.Fprintf(out, "        (for scale: the smallest durable SQLite read-then-write, BEGIN IMMEDIATE + SELECT + UPDATE, %.0f/s)\n", r.rawTx)
 		lim, name := r.verifyN, "Ed25519 on all cores"
 		if r.commits < lim {
 			lim, name = r.commits, "durable commits"
