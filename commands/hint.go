@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -131,56 +130,10 @@ func explanation(e engine.Explanation) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// renderTable draws a Table in a code block: columns padded, numbers right
-// aligned, the total under a rule.
+// renderTable draws a Table in a code block, so Discord keeps its columns
+// (the binary digits of a nim-sum) aligned.
 func renderTable(t *engine.Table) string {
-	rows := [][]string{}
-	if len(t.Header) > 0 {
-		rows = append(rows, t.Header)
-	}
-	rows = append(rows, t.Rows...)
-	if len(t.Total) > 0 {
-		rows = append(rows, t.Total)
-	}
-	var widths []int
-	for _, row := range rows {
-		for c, cell := range row {
-			if c >= len(widths) {
-				widths = append(widths, 0)
-			}
-			widths[c] = max(widths[c], utf8.RuneCountInString(cell))
-		}
-	}
-	line := func(row []string) string {
-		cells := make([]string, len(row))
-		for c, cell := range row {
-			pad := strings.Repeat(" ", widths[c]-utf8.RuneCountInString(cell))
-			if c == 0 {
-				cells[c] = cell + pad
-			} else {
-				cells[c] = pad + cell
-			}
-		}
-		return strings.TrimRight(strings.Join(cells, "  "), " ")
-	}
-	total := 0
-	for _, w := range widths {
-		total += w + 2
-	}
-	var b strings.Builder
-	b.WriteString("```\n")
-	if len(t.Header) > 0 {
-		b.WriteString(line(t.Header) + "\n")
-	}
-	for _, row := range t.Rows {
-		b.WriteString(line(row) + "\n")
-	}
-	if len(t.Total) > 0 {
-		b.WriteString(strings.Repeat("─", max(total-2, 1)) + "\n")
-		b.WriteString(line(t.Total) + "\n")
-	}
-	b.WriteString("```")
-	return b.String()
+	return "```\n" + strings.Join(t.Lines(), "\n") + "\n```"
 }
 
 // review shows, only to whoever asks, each side's mistakes in a finished

@@ -468,56 +468,10 @@ func writeExplanation(w io.Writer, e engine.Explanation) {
 		fmt.Fprintf(w, "  %d. %s\n", i+1, s)
 	}
 	if e.Table != nil {
-		for _, line := range tableLines(*e.Table) {
+		for _, line := range e.Table.Lines() {
 			fmt.Fprintln(w, "  "+line)
 		}
 	}
-}
-
-// tableLines lays out t as aligned text lines.
-func tableLines(t engine.Table) []string {
-	rows := [][]string{}
-	if len(t.Header) > 0 {
-		rows = append(rows, t.Header)
-	}
-	rows = append(rows, t.Rows...)
-	if len(t.Total) > 0 {
-		rows = append(rows, t.Total)
-	}
-	var widths []int
-	for _, row := range rows {
-		for j, cell := range row {
-			if j >= len(widths) {
-				widths = append(widths, 0)
-			}
-			widths[j] = max(widths[j], utf8.RuneCountInString(cell))
-		}
-	}
-	format := func(row []string) string {
-		cells := make([]string, len(row))
-		for j, cell := range row {
-			cells[j] = pad(cell, widths[j], j > 0)
-		}
-		return strings.TrimRight(strings.Join(cells, "  "), " ")
-	}
-	total := 0
-	for j, wd := range widths {
-		if j > 0 {
-			total += 2
-		}
-		total += wd
-	}
-	var lines []string
-	if len(t.Header) > 0 {
-		lines = append(lines, format(t.Header), strings.Repeat("-", total))
-	}
-	for _, row := range t.Rows {
-		lines = append(lines, format(row))
-	}
-	if len(t.Total) > 0 {
-		lines = append(lines, strings.Repeat("-", total), format(t.Total))
-	}
-	return lines
 }
 
 // pad widens s to width runes, on the left when right is set.

@@ -318,25 +318,6 @@ func TestAnalyzeBadInput(t *testing.T) {
 	}
 }
 
-func TestTableLines(t *testing.T) {
-	got := tableLines(engine.Table{
-		Header: []string{"heap", "size", "binary"},
-		Rows:   [][]string{{"A", "3", "011"}, {"B", "12", "1100"}},
-		Total:  []string{"nim-sum", "15", "1111"},
-	})
-	want := []string{
-		"heap     size  binary",
-		"---------------------",
-		"A           3     011",
-		"B          12    1100",
-		"---------------------",
-		"nim-sum    15    1111",
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
-}
-
 // FuzzAnalyze: no command line makes analyze panic; it exits 0, 1 or 2,
 // and what it prints on success is one JSON object. (--json keeps the fuzzer
 // off the explanation, which the engine computes separately.)
