@@ -2,7 +2,9 @@ package commands
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -836,28 +838,65 @@ func TestStatusMakesAPendingBotMove(t *testing.T) {
 	}
 }
 
-// A start whose game was created but whose answer never went out (the
-// process died between CreateGame and saving the response) is answered,
-// on redelivery or a second try, with that game's board.
+// A start is one store transaction with its saved answer (and, when nimbot
+// moves first, its opening move). If the answer cannot be saved — the
+// process dying before it, or here a failing disk — no game is left
+// behind, so the redelivered interaction is answered with its board, not
+// "This channel already has a game".
 func TestStartAfterCrashShowsTheUnpostedBoard(t *testing.T) {
-	h := newHarness(t, 1)
-	rules, _ := engine.Rules{Variant: engine.Nim}.Normalize()
-	pos, _ := rules.Start([]int64{2, 5})
-	g := &store.Game{GuildID: guildID, ChannelID: chanA, Rules: rules, Start: pos, Position: pos,
-		Players: [2]string{alice, store.BotID}, Status: store.Active, Difficulty: engine.Easy, Hints: true,
-		TurnTimeout: time.Hour, Deadline: h.now.Add(time.Hour), CreatedBy: alice}
-	if err := h.db.CreateGame(context.Background(), g); err != nil {
+	for _, first := range []string{firstMe, firstOpponent} {
+		t.Run(first, func(t *testing.T) {
+			h := newHarness(t, 1)
+			ctx := context.Background()
+			failSaves(t, h, true)
+			start := h.interaction("application_command.json", fields{UserID: alice, Sub: "start", Options: opts("heaps", "2 5", "first", first), Type: 2})
+			if resp := h.handle(start); !strings.Contains(resp.Data.Content, "reference") {
+				t.Fatalf("want an apology while answers cannot be saved: %s", text(resp))
+			}
+			if g, err := h.db.ChannelGame(ctx, chanA); !errors.Is(err, store.ErrNotFound) {
+				t.Fatalf("a game was left behind without its answer: %+v, %v", g, err)
+			}
+			failSaves(t, h, false)
+			resp := h.handle(start)
+			if isEphemeral(resp) || !hasID(resp, "heap/") {
+				t.Fatalf("want the board: %s", text(resp))
+			}
+			g := h.game()
+			if wantPly := map[string]int{firstMe: 0, firstOpponent: 1}[first]; g.Ply != wantPly {
+				t.Fatalf("game at ply %d, want %d", g.Ply, wantPly)
+			}
+			// Redelivered again, it gets the very same board.
+			again := h.handle(start)
+			a, _ := json.Marshal(resp)
+			b, _ := json.Marshal(again)
+			if string(a) != string(b) {
+				t.Fatalf("redelivered start answered differently:\n%s\n%s", a, b)
+			}
+			wantUserError(t, h.command(bob, "start"), fmt.Sprintf("already has a game (game #%d)", g.ID))
+			h.boardSent(resp)
+			if got := h.game(); got.ID != g.ID || got.Ply != g.Ply || got.MessageID != h.message {
+				t.Fatalf("board not recorded: %+v", got)
+			}
+		})
+	}
+}
+
+// failSaves makes every attempt to save an interaction's answer fail (as a
+// full disk would), or stops doing so.
+func failSaves(t *testing.T, h *harness, fail bool) {
+	t.Helper()
+	db, err := sql.Open("sqlite3", h.path)
+	if err != nil {
 		t.Fatal(err)
 	}
-	wantUserError(t, h.command(bob, "start"), fmt.Sprintf("already has a game (game #%d)", g.ID))
-	resp := h.command(alice, "start", "heaps", "7 7")
-	if isEphemeral(resp) || !strings.Contains(text(resp), "B │ ●●●●● 5") {
-		t.Fatalf("want the unposted board of 2 5: %s", text(resp))
+	defer db.Close()
+	q := `DROP TRIGGER fail_saves`
+	if fail {
+		q = `CREATE TRIGGER fail_saves BEFORE INSERT ON interactions BEGIN SELECT RAISE(ABORT, 'disk full'); END`
 	}
-	if got := h.game(); got.ID != g.ID || got.MessageID != h.message {
-		t.Fatalf("board not recorded: %+v", got)
+	if _, err := db.Exec(q); err != nil {
+		t.Fatal(err)
 	}
-	wantUserError(t, h.command(alice, "start"), "https://discord.com/channels/")
 }
 
 // Interactions nimbot cannot make sense of are answered, never a panic.

@@ -468,17 +468,23 @@ func (s *Service) commitTurn(r *request, g, next *store.Game, moves []engine.Mov
 	case errors.Is(err, store.ErrStale):
 		return nil, s.staleError(r, g.ID)
 	case errors.Is(err, store.ErrDuplicate):
-		saved, rerr := s.db.Response(r.ctx, r.i.ID)
-		if rerr != nil {
-			return nil, fmt.Errorf("duplicate interaction without a saved response: %w", rerr)
-		}
-		r.saved = true
-		return decodeResponse(saved)
+		return s.savedResponse(r)
 	case err != nil:
 		return nil, fmt.Errorf("commit turn of game %d: %w", g.ID, err)
 	}
 	r.saved = r.i.ID != ""
 	return resp, nil
+}
+
+// savedResponse answers an interaction that a concurrent delivery of it
+// already committed, as that delivery did.
+func (s *Service) savedResponse(r *request) (*discordgo.InteractionResponse, error) {
+	saved, err := s.db.Response(r.ctx, r.i.ID)
+	if err != nil {
+		return nil, fmt.Errorf("duplicate interaction without a saved response: %w", err)
+	}
+	r.saved = true
+	return decodeResponse(saved)
 }
 
 func playersChange(g, next *store.Game) *[2]string {
@@ -565,9 +571,9 @@ func (s *Service) status(r *request) (*discordgo.InteractionResponse, error) {
 		return nil, err
 	}
 	if g.Status == store.Active && g.ToMove() == store.BotID {
-		// Only a failure between creating a game and nimbot's opening move
-		// leaves nimbot to move; status is where a stuck player ends up, so
-		// it makes that move now.
+		// Only a game created before the opening move joined CreateGame's
+		// transaction can be left waiting for nimbot; status is where a
+		// stuck player ends up, so it makes that move now.
 		return s.botMove(r, g, discordgo.InteractionResponseChannelMessageWithSource)
 	}
 	b, err := s.loadBoard(r, g)

@@ -19,8 +19,8 @@ import (
 func (s *Service) start(r *request) (*discordgo.InteractionResponse, error) {
 	o := subOptions(r.i)
 	user := r.userID()
-	if resp, err := s.checkChannelFree(r); resp != nil || err != nil {
-		return resp, err
+	if err := s.checkChannelFree(r); err != nil {
+		return nil, err
 	}
 	rules, pos, err := s.startPosition(o)
 	if err != nil {
@@ -85,76 +85,91 @@ func validDifficulty(d engine.Difficulty) bool {
 }
 
 // create stores a new game and posts its board as a new message; against
-// nimbot, when nimbot moves first, its opening move is made at once.
+// nimbot, when nimbot moves first, its opening move is made at once. The
+// game, that move and the saved answer are one store transaction, so a
+// redelivered start gets its board back whatever happened in between.
 func (s *Service) create(r *request, g *store.Game) (*discordgo.InteractionResponse, error) {
-	err := s.db.CreateGame(r.ctx, g)
+	newMessage := discordgo.InteractionResponseChannelMessageWithSource
+	var opening []engine.Move
+	opts := []store.CreateOption{}
+	if g.Status == store.Active && g.ToMove() == store.BotID {
+		bm, next, err := s.botChoice(g, r.now)
+		if err != nil {
+			return nil, err
+		}
+		opening = []engine.Move{bm}
+		opts = append(opts, store.FirstTurn(store.Change{
+			Moves: opening, Position: next.Position,
+			Status: next.Status, Winner: next.Winner, Deadline: next.Deadline,
+		}))
+	}
+	var resp *discordgo.InteractionResponse
+	opts = append(opts, store.Respond(r.i.ID, func(created *store.Game) ([]byte, error) {
+		var moves []store.Move
+		for ply, m := range opening {
+			moves = append(moves, store.Move{GameID: created.ID, Ply: ply, Player: created.Players[ply%2], Move: m, At: r.now})
+		}
+		resp = board{g: created, moves: moves, selected: -1}.response(newMessage)
+		return encodeResponse(resp)
+	}))
+	err := s.db.CreateGame(r.ctx, g, opts...)
 	var busy *store.BusyError
 	switch {
 	case errors.As(err, &busy):
-		return s.busy(r, busy.Game)
+		return nil, busyError(busy.Game)
 	case errors.Is(err, store.ErrChannelBusy):
 		return nil, userErrorf("This channel already has a game. Use /nim status to see it, or /nim end to end it.")
+	case errors.Is(err, store.ErrDuplicate):
+		return s.savedResponse(r)
 	case err != nil:
 		return nil, fmt.Errorf("create game: %w", err)
 	}
-	newMessage := discordgo.InteractionResponseChannelMessageWithSource
-	if g.Status == store.Active && g.ToMove() == store.BotID {
-		return s.botMove(r, g, newMessage)
-	}
-	return board{g: g, selected: -1}.response(newMessage), nil
+	r.saved = r.i.ID != ""
+	return resp, nil
 }
 
-// botMove makes nimbot's move in g when nimbot is to move on its own (its
-// opening move), committed with the response like any turn.
-func (s *Service) botMove(r *request, g *store.Game, t discordgo.InteractionResponseType) (*discordgo.InteractionResponse, error) {
+// botChoice picks nimbot's move in g, where nimbot is to move, and returns
+// it with the game after it.
+func (s *Service) botChoice(g *store.Game, now time.Time) (engine.Move, *store.Game, error) {
 	var bm engine.Move
 	var cerr error
 	s.withRand(func(rng *rand.Rand) { bm, cerr = g.Rules.Choose(g.Position, g.Difficulty, rng) })
 	if cerr != nil {
-		return nil, fmt.Errorf("nimbot's move in game %d: %w", g.ID, cerr)
+		return bm, nil, fmt.Errorf("nimbot's move in game %d: %w", g.ID, cerr)
 	}
 	pos, err := g.Rules.Apply(g.Position, bm)
 	if err != nil {
-		return nil, fmt.Errorf("nimbot's move %v in game %d: %w", bm, g.ID, err)
+		return bm, nil, fmt.Errorf("nimbot's move %v in game %d: %w", bm, g.ID, err)
 	}
 	next := *g
 	next.Position, next.Ply = pos, g.Ply+1
-	s.settle(&next, store.BotID, r.now)
-	return s.commitTurn(r, g, &next, []engine.Move{bm}, t)
+	s.settle(&next, store.BotID, now)
+	return bm, &next, nil
 }
 
-// checkChannelFree refuses a second game in a channel, linking to the
-// first. When the channel's game is the user's own and its board never
-// reached Discord, it answers with that board instead (resp != nil).
-func (s *Service) checkChannelFree(r *request) (*discordgo.InteractionResponse, error) {
-	g, err := s.db.ChannelGame(r.ctx, r.i.ChannelID)
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		return nil, nil
-	case err != nil:
-		return nil, fmt.Errorf("load channel game: %w", err)
-	}
-	return s.busy(r, g)
-}
-
-// busy answers a start in a channel that has game g. A game with no board
-// message was created but never shown: the process stopped between
-// CreateGame and the answer (whose redelivery lands here, since CreateGame
-// and the saved response are two transactions), or Discord never got the
-// answer. If the user created it, its board is the answer they wanted.
-func (s *Service) busy(r *request, g *store.Game) (*discordgo.InteractionResponse, error) {
-	if g.MessageID != "" || g.CreatedBy != r.userID() {
-		return nil, busyError(g)
-	}
-	newMessage := discordgo.InteractionResponseChannelMessageWithSource
-	if g.Status == store.Active && g.ToMove() == store.BotID {
-		return s.botMove(r, g, newMessage)
-	}
-	b, err := s.loadBoard(r, g)
+// botMove makes nimbot's move in g when nimbot is to move on its own,
+// committed with the response like any turn. Games started since the
+// opening move became part of CreateGame never need it; older databases may
+// hold a game left waiting for it.
+func (s *Service) botMove(r *request, g *store.Game, t discordgo.InteractionResponseType) (*discordgo.InteractionResponse, error) {
+	bm, next, err := s.botChoice(g, r.now)
 	if err != nil {
 		return nil, err
 	}
-	return b.response(newMessage), nil
+	return s.commitTurn(r, g, next, []engine.Move{bm}, t)
+}
+
+// checkChannelFree refuses a second game in a channel, linking to the
+// first.
+func (s *Service) checkChannelFree(r *request) error {
+	g, err := s.db.ChannelGame(r.ctx, r.i.ChannelID)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return nil
+	case err != nil:
+		return fmt.Errorf("load channel game: %w", err)
+	}
+	return busyError(g)
 }
 
 // busyError points at the channel's game.
@@ -431,8 +446,8 @@ func (s *Service) rematch(r *request) (*discordgo.InteractionResponse, error) {
 	case user != g.Players[0] && user != g.Players[1]:
 		return nil, userErrorf("Only the players can ask for a rematch. Start your own game with /nim start.")
 	}
-	if resp, err := s.checkChannelFree(r); resp != nil || err != nil {
-		return resp, err
+	if err := s.checkChannelFree(r); err != nil {
+		return nil, err
 	}
 	n := &store.Game{
 		GuildID: r.i.GuildID, ChannelID: r.i.ChannelID,

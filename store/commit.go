@@ -59,100 +59,132 @@ type Change struct {
 // Either all of it lands or none does, crash or not. It returns the game as
 // committed.
 func (db *DB) Commit(ctx context.Context, c Change) (*Game, error) {
-	if !c.From.valid() {
-		return nil, fmt.Errorf("%w: Change.From %q is not a status", ErrInvalid, c.From)
-	}
-	if !c.Status.valid() {
-		return nil, fmt.Errorf("%w: Change.Status %q is not a status", ErrInvalid, c.Status)
-	}
-	if c.Status.decided() != (c.Winner != "") {
-		return nil, fmt.Errorf("%w: a game %s has winner %q", ErrInvalid, c.Status, c.Winner)
-	}
-	moves := make([]string, len(c.Moves))
-	for i, m := range c.Moves {
-		var err error
-		if moves[i], err = marshal(m); err != nil {
-			return nil, err
-		}
-	}
-	keepPosition := len(c.Moves) == 0 && c.Position.Heaps == nil
-	position, err := marshal(c.Position)
+	p, err := prepare(c)
 	if err != nil {
 		return nil, err
 	}
 	var out *Game
 	err = db.withTx(ctx, func(tx *sql.Tx, now time.Time) error {
-		if c.InteractionID != "" {
-			var one int
-			err := tx.QueryRowContext(ctx, `SELECT 1 FROM interactions WHERE id = ?`, c.InteractionID).Scan(&one)
-			if err == nil {
-				return fmt.Errorf("interaction %s: %w", c.InteractionID, ErrDuplicate)
-			}
-			if !errors.Is(err, sql.ErrNoRows) {
-				return err
-			}
-		}
-		g, err := getGame(ctx, tx, c.GameID)
-		if err != nil {
-			return fmt.Errorf("game %d: %w", c.GameID, err)
-		}
-		if g.Ply != c.Ply || g.Status != c.From {
-			return fmt.Errorf("%w (game %d is at ply %d, %s; the request was for ply %d, %s)",
-				ErrStale, g.ID, g.Ply, g.Status, c.Ply, c.From)
-		}
-		if g.Status.Finished() {
-			return fmt.Errorf("%w (game %d is over: %s)", ErrStale, g.ID, g.Status)
-		}
-		players := g.Players
-		if c.Players != nil {
-			players = *c.Players
-			if _, err := tx.ExecContext(ctx, `UPDATE games SET player0 = ?, player1 = ? WHERE id = ?`,
-				players[0], players[1], g.ID); err != nil {
-				return err
-			}
-		}
-		if c.Winner != "" && c.Winner != players[0] && c.Winner != players[1] {
-			return fmt.Errorf("%w: winner %q is not a player of game %d", ErrInvalid, c.Winner, g.ID)
-		}
-		for i, m := range moves {
-			ply := c.Ply + i
-			player := players[ply%2]
-			// The triggers on moves check the ply again and advance games.ply.
-			if _, err := tx.ExecContext(ctx, `INSERT INTO moves (game_id, ply, player, move, hinted, at)
-				VALUES (?, ?, ?, ?, EXISTS (SELECT 1 FROM hints WHERE game_id = ? AND ply = ? AND user_id = ?), ?)`,
-				g.ID, ply, player, m, g.ID, ply, player, toMillis(now)); err != nil {
-				return fmt.Errorf("game %d ply %d: %w", g.ID, ply, err)
-			}
-		}
-		if keepPosition {
-			_, err = tx.ExecContext(ctx, `UPDATE games SET status = ?, winner = ?, deadline = ?, updated_at = ? WHERE id = ?`,
-				string(c.Status), c.Winner, toNullMillis(c.Deadline), toMillis(now), g.ID)
-		} else {
-			_, err = tx.ExecContext(ctx, `UPDATE games SET position = ?, status = ?, winner = ?, deadline = ?, updated_at = ? WHERE id = ?`,
-				position, string(c.Status), c.Winner, toNullMillis(c.Deadline), toMillis(now), g.ID)
-		}
-		if err != nil {
-			return err
-		}
-		if out, err = getGame(ctx, tx, g.ID); err != nil {
-			return err
-		}
-		if out.Status.Finished() {
-			if err := recordResult(ctx, tx, out, now); err != nil {
-				return fmt.Errorf("game %d: recording the result: %w", g.ID, err)
-			}
-		}
-		if c.InteractionID != "" {
-			if err := saveResponse(ctx, tx, c.InteractionID, g.ID, c.Response, now); err != nil {
-				return err
-			}
-		}
-		return nil
+		out, err = applyChange(ctx, tx, now, p)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// prepared is a Change checked and encoded, ready to apply in a transaction.
+type prepared struct {
+	Change
+	moves        []string
+	position     string
+	keepPosition bool
+}
+
+// prepare checks c and encodes its values, outside any transaction.
+func prepare(c Change) (prepared, error) {
+	if !c.From.valid() {
+		return prepared{}, fmt.Errorf("%w: Change.From %q is not a status", ErrInvalid, c.From)
+	}
+	if !c.Status.valid() {
+		return prepared{}, fmt.Errorf("%w: Change.Status %q is not a status", ErrInvalid, c.Status)
+	}
+	if c.Status.decided() != (c.Winner != "") {
+		return prepared{}, fmt.Errorf("%w: a game %s has winner %q", ErrInvalid, c.Status, c.Winner)
+	}
+	p := prepared{Change: c, moves: make([]string, len(c.Moves))}
+	for i, m := range c.Moves {
+		var err error
+		if p.moves[i], err = marshal(m); err != nil {
+			return prepared{}, err
+		}
+	}
+	p.keepPosition = len(c.Moves) == 0 && c.Position.Heaps == nil
+	var err error
+	if p.position, err = marshal(c.Position); err != nil {
+		return prepared{}, err
+	}
+	return p, nil
+}
+
+// applyChange is Commit's transaction body; CreateGame's first turn uses it too.
+func applyChange(ctx context.Context, tx *sql.Tx, now time.Time, c prepared) (*Game, error) {
+	if c.InteractionID != "" {
+		if err := checkNew(ctx, tx, c.InteractionID); err != nil {
+			return nil, err
+		}
+	}
+	g, err := getGame(ctx, tx, c.GameID)
+	if err != nil {
+		return nil, fmt.Errorf("game %d: %w", c.GameID, err)
+	}
+	if g.Ply != c.Ply || g.Status != c.From {
+		return nil, fmt.Errorf("%w (game %d is at ply %d, %s; the request was for ply %d, %s)",
+			ErrStale, g.ID, g.Ply, g.Status, c.Ply, c.From)
+	}
+	if g.Status.Finished() {
+		return nil, fmt.Errorf("%w (game %d is over: %s)", ErrStale, g.ID, g.Status)
+	}
+	players := g.Players
+	if c.Players != nil {
+		players = *c.Players
+		if _, err := tx.ExecContext(ctx, `UPDATE games SET player0 = ?, player1 = ? WHERE id = ?`,
+			players[0], players[1], g.ID); err != nil {
+			return nil, err
+		}
+	}
+	if c.Winner != "" && c.Winner != players[0] && c.Winner != players[1] {
+		return nil, fmt.Errorf("%w: winner %q is not a player of game %d", ErrInvalid, c.Winner, g.ID)
+	}
+	for i, m := range c.moves {
+		ply := c.Ply + i
+		player := players[ply%2]
+		// The triggers on moves check the ply again and advance games.ply.
+		if _, err := tx.ExecContext(ctx, `INSERT INTO moves (game_id, ply, player, move, hinted, at)
+			VALUES (?, ?, ?, ?, EXISTS (SELECT 1 FROM hints WHERE game_id = ? AND ply = ? AND user_id = ?), ?)`,
+			g.ID, ply, player, m, g.ID, ply, player, toMillis(now)); err != nil {
+			return nil, fmt.Errorf("game %d ply %d: %w", g.ID, ply, err)
+		}
+	}
+	if c.keepPosition {
+		_, err = tx.ExecContext(ctx, `UPDATE games SET status = ?, winner = ?, deadline = ?, updated_at = ? WHERE id = ?`,
+			string(c.Status), c.Winner, toNullMillis(c.Deadline), toMillis(now), g.ID)
+	} else {
+		_, err = tx.ExecContext(ctx, `UPDATE games SET position = ?, status = ?, winner = ?, deadline = ?, updated_at = ? WHERE id = ?`,
+			c.position, string(c.Status), c.Winner, toNullMillis(c.Deadline), toMillis(now), g.ID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	out, err := getGame(ctx, tx, g.ID)
+	if err != nil {
+		return nil, err
+	}
+	if out.Status.Finished() {
+		if err := recordResult(ctx, tx, out, now); err != nil {
+			return nil, fmt.Errorf("game %d: recording the result: %w", g.ID, err)
+		}
+	}
+	if c.InteractionID != "" {
+		if err := saveResponse(ctx, tx, c.InteractionID, g.ID, c.Response, now); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// checkNew fails with ErrDuplicate if the interaction was already answered.
+func checkNew(ctx context.Context, tx *sql.Tx, interactionID string) error {
+	var one int
+	err := tx.QueryRowContext(ctx, `SELECT 1 FROM interactions WHERE id = ?`, interactionID).Scan(&one)
+	if err == nil {
+		return fmt.Errorf("interaction %s: %w", interactionID, ErrDuplicate)
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
+	return nil
 }
 
 // RecordHint notes that userID asked for a hint at the game's ply, so the

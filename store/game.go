@@ -216,13 +216,48 @@ func marshal(v any) (string, error) {
 	return string(b), err
 }
 
+// CreateOption adds to what CreateGame writes in its one transaction.
+type CreateOption func(*createOptions)
+
+type createOptions struct {
+	interactionID string
+	render        func(*Game) ([]byte, error)
+	turn          *Change
+}
+
+// Respond records the interaction that asked for the game as answered, in
+// CreateGame's transaction, so a crash leaves both the game and its answer
+// or neither, and a redelivery gets the answer back instead of finding its
+// own game in the way. render gets the game as committed (its ID set, after
+// any FirstTurn) and returns the response to save; if it fails, nothing is
+// written. With interactionID "" render still runs but nothing is recorded.
+func Respond(interactionID string, render func(g *Game) ([]byte, error)) CreateOption {
+	return func(o *createOptions) { o.interactionID, o.render = interactionID, render }
+}
+
+// FirstTurn plays a first turn in the new game within CreateGame's
+// transaction (nimbot's opening move), applied as Commit applies a Change.
+// CreateGame fills in its GameID, Ply and From; record the interaction with
+// Respond rather than the Change's InteractionID.
+func FirstTurn(c Change) CreateOption {
+	return func(o *createOptions) { o.turn = &c }
+}
+
 // CreateGame inserts g, which must be Pending or Active with no moves yet
 // (Ply 0), and sets g.ID, g.CreatedAt and g.UpdatedAt. A zero g.Position
 // means g.Start. If the channel already has a pending or active game, the
 // error is a *BusyError (wrapping ErrChannelBusy) carrying that game: the
 // partial unique index games_one_live_per_channel decides, so two people
 // starting a game at once cannot both succeed.
-func (db *DB) CreateGame(ctx context.Context, g *Game) error {
+//
+// With FirstTurn, the turn is played in the same transaction and *g becomes
+// the game after it; with Respond, the interaction is recorded with it
+// (ErrDuplicate, and nothing written, if it already was).
+func (db *DB) CreateGame(ctx context.Context, g *Game, opts ...CreateOption) error {
+	var o createOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
 	if g.Status != Pending && g.Status != Active {
 		return fmt.Errorf("%w: a new game must be pending or active, not %q", ErrInvalid, g.Status)
 	}
@@ -250,7 +285,21 @@ func (db *DB) CreateGame(ctx context.Context, g *Game) error {
 	if err != nil {
 		return err
 	}
-	return db.withTx(ctx, func(tx *sql.Tx, now time.Time) error {
+	var turn prepared
+	if o.turn != nil {
+		c := *o.turn
+		c.Ply, c.From = 0, g.Status
+		if turn, err = prepare(c); err != nil {
+			return err
+		}
+	}
+	created := *g
+	err = db.withTx(ctx, func(tx *sql.Tx, now time.Time) error {
+		if o.interactionID != "" {
+			if err := checkNew(ctx, tx, o.interactionID); err != nil {
+				return err
+			}
+		}
 		res, err := tx.ExecContext(ctx, `INSERT INTO games (guild_id, channel_id, variant, misere, rules, start, position,
 				player0, player1, status, difficulty, hints, turn_timeout, deadline, created_by, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -271,13 +320,37 @@ func (db *DB) CreateGame(ctx context.Context, g *Game) error {
 		if err != nil {
 			return err
 		}
-		g.ID = id
-		g.CreatedAt = truncMillis(now)
-		g.UpdatedAt = g.CreatedAt
-		g.Deadline = truncMillis(g.Deadline)
-		g.TurnTimeout = g.TurnTimeout.Truncate(time.Millisecond)
+		created.ID = id
+		created.CreatedAt = truncMillis(now)
+		created.UpdatedAt = created.CreatedAt
+		created.Deadline = truncMillis(g.Deadline)
+		created.TurnTimeout = g.TurnTimeout.Truncate(time.Millisecond)
+		if o.turn != nil {
+			turn.GameID = id
+			after, err := applyChange(ctx, tx, now, turn)
+			if err != nil {
+				return fmt.Errorf("first turn: %w", err)
+			}
+			created = *after
+		}
+		if o.render != nil {
+			response, err := o.render(&created)
+			if err != nil {
+				return fmt.Errorf("game %d: rendering the answer: %w", id, err)
+			}
+			if o.interactionID != "" {
+				if err := saveResponse(ctx, tx, o.interactionID, id, response, now); err != nil {
+					return err
+				}
+			}
+		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	*g = created
+	return nil
 }
 
 // Game returns the game with the given id, or ErrNotFound.

@@ -249,6 +249,110 @@ func TestCreateGame(t *testing.T) {
 			t.Fatalf("%d games created in one channel", created)
 		}
 	})
+	t.Run("Respond", func(t *testing.T) {
+		db := mustOpen(t)
+		g := newGame("c1", [2]string{"alice", BotID}, 3, 4)
+		var rendered int64
+		err := db.CreateGame(ctx, g, Respond("i1", func(g *Game) ([]byte, error) {
+			rendered = g.ID
+			return []byte(fmt.Sprintf("board of game %d", g.ID)), nil
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.ID == 0 || rendered != g.ID {
+			t.Fatalf("rendered game %d, created %d", rendered, g.ID)
+		}
+		if resp, err := db.Response(ctx, "i1"); err != nil || string(resp) != fmt.Sprintf("board of game %d", g.ID) {
+			t.Fatalf("Response: %q, %v", resp, err)
+		}
+		// The redelivery finds its answer, not its own game in the way.
+		again := newGame("c1", [2]string{"alice", BotID}, 3, 4)
+		if err := db.CreateGame(ctx, again, Respond("i1", func(*Game) ([]byte, error) { return []byte("x"), nil })); !errors.Is(err, ErrDuplicate) {
+			t.Fatalf("redelivered: %v", err)
+		}
+	})
+	t.Run("RespondIsAtomic", func(t *testing.T) {
+		db := mustOpen(t)
+		// An interaction already answered, or an answer that cannot be
+		// rendered: no game is left behind.
+		if err := db.SaveResponse(ctx, "i1", []byte("earlier")); err != nil {
+			t.Fatal(err)
+		}
+		err := db.CreateGame(ctx, newGame("c1", [2]string{"alice", BotID}, 3), Respond("i1", func(*Game) ([]byte, error) { return []byte("x"), nil }))
+		if !errors.Is(err, ErrDuplicate) {
+			t.Fatalf("duplicate interaction: %v", err)
+		}
+		boom := errors.New("boom")
+		err = db.CreateGame(ctx, newGame("c1", [2]string{"alice", BotID}, 3), Respond("i2", func(*Game) ([]byte, error) { return nil, boom }))
+		if !errors.Is(err, boom) {
+			t.Fatalf("render failed: %v", err)
+		}
+		// The answer itself failing to save (here a trigger standing in for
+		// a full disk) takes the game with it.
+		if _, err := db.w.ExecContext(ctx, `CREATE TRIGGER fail_save BEFORE INSERT ON interactions
+			BEGIN SELECT RAISE(ABORT, 'disk full'); END`); err != nil {
+			t.Fatal(err)
+		}
+		err = db.CreateGame(ctx, newGame("c1", [2]string{"alice", BotID}, 3), Respond("i3", func(*Game) ([]byte, error) { return []byte("x"), nil }))
+		if err == nil || !strings.Contains(err.Error(), "disk full") {
+			t.Fatalf("failed save: %v", err)
+		}
+		if g, err := db.ChannelGame(ctx, "c1"); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("a game was left behind: %+v, %v", g, err)
+		}
+		if _, err := db.Response(ctx, "i2"); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("i2 recorded: %v", err)
+		}
+	})
+	t.Run("FirstTurn", func(t *testing.T) {
+		db := mustOpen(t)
+		g := newGame("c1", [2]string{BotID, "alice"}, 3, 4)
+		g.Deadline = epoch.Add(time.Hour)
+		var seen Game
+		err := db.CreateGame(ctx, g,
+			FirstTurn(Change{Moves: []engine.Move{take(1, 1)}, Position: engine.Position{Heaps: []int64{3, 3}},
+				Status: Active, Deadline: epoch.Add(2 * time.Hour)}),
+			Respond("i1", func(g *Game) ([]byte, error) { seen = *g; return []byte("board"), nil }))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := db.Game(ctx, g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Ply != 1 || !reflect.DeepEqual(got.Position.Heaps, []int64{3, 3}) || !got.Deadline.Equal(epoch.Add(2*time.Hour)) {
+			t.Fatalf("after the first turn: %+v", got)
+		}
+		if !reflect.DeepEqual(*got, *g) || !reflect.DeepEqual(seen, *g) {
+			t.Fatalf("caller's game\n%+v\nrendered\n%+v\nstored\n%+v", g, seen, got)
+		}
+		if ms, _ := db.Moves(ctx, g.ID); len(ms) != 1 || ms[0].Player != BotID {
+			t.Fatalf("moves: %+v", ms)
+		}
+		if resp, err := db.Response(ctx, "i1"); err != nil || string(resp) != "board" {
+			t.Fatalf("Response: %q, %v", resp, err)
+		}
+		// An opening move that ends the game records the result with it.
+		h := newGame("c2", [2]string{BotID, "alice"}, 2)
+		err = db.CreateGame(ctx, h, FirstTurn(Change{Moves: []engine.Move{take(0, 2)}, Position: engine.Position{Heaps: []int64{0}},
+			Status: Won, Winner: BotID}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.Status != Won || h.Winner != BotID || h.Ply != 1 {
+			t.Fatalf("won at once: %+v", h)
+		}
+		// An illegal first turn leaves no game.
+		err = db.CreateGame(ctx, newGame("c3", [2]string{BotID, "alice"}, 2),
+			FirstTurn(Change{Moves: []engine.Move{take(0, 1)}, Status: Won, Winner: "carol"}))
+		if !errors.Is(err, ErrInvalid) {
+			t.Fatalf("bad winner: %v", err)
+		}
+		if _, err := db.ChannelGame(ctx, "c3"); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("a game was left behind: %v", err)
+		}
+	})
 	t.Run("ErrInvalid", func(t *testing.T) {
 		db := mustOpen(t)
 		for name, g := range map[string]*Game{
