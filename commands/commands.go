@@ -158,7 +158,10 @@ func (s *Service) recoverer(next handler) handler {
 // idempotent answers a redelivered interaction with the response it got the
 // first time, and stores each new response under its interaction id. Turns
 // store theirs inside store.Commit (r.saved); internal errors are not
-// stored, so a retry can succeed.
+// stored, so a retry can succeed; nor are the answers of replayable routes
+// that changed nothing (a heap pick, a stale click, a second look at a
+// hint), which a redelivery simply gets again: each saved answer costs a
+// durable write, and heap picks alone are half of all clicks.
 func (s *Service) idempotent(next handler) handler {
 	return func(r *request) (*discordgo.InteractionResponse, error) {
 		if r.i.Type == discordgo.InteractionApplicationCommandAutocomplete || r.i.ID == "" {
@@ -173,7 +176,7 @@ func (s *Service) idempotent(next handler) handler {
 		if msg, ok := isUserError(err); ok {
 			resp, err = ephemeral(msg), nil
 		}
-		if err != nil || r.saved {
+		if err != nil || r.saved || r.replayable {
 			return resp, err
 		}
 		b, merr := json.Marshal(resp)

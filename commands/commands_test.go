@@ -979,3 +979,85 @@ func TestBoardSentIgnoresOtherMessages(t *testing.T) {
 		t.Fatalf("the board moved to %q (was %q)", got, board)
 	}
 }
+
+// Answers that change nothing on replayable routes are not saved (each save
+// is a durable write); a redelivery of one is answered afresh, the same way.
+// Answers that change something are saved with the change, and a
+// redelivery gets them back.
+func TestOnlyAnswersThatChangeSomethingAreSaved(t *testing.T) {
+	h := newHarness(t, 1)
+	ctx := context.Background()
+	saved := func(t *testing.T, interactionID string, want bool) {
+		t.Helper()
+		_, err := h.db.Response(ctx, interactionID)
+		switch {
+		case want && err != nil:
+			t.Fatalf("interaction %s: answer not saved: %v", interactionID, err)
+		case !want && !errors.Is(err, store.ErrNotFound):
+			t.Fatalf("interaction %s: answer saved (%v), though it changed nothing", interactionID, err)
+		}
+	}
+	same := func(t *testing.T, a, b *discordgo.InteractionResponse) {
+		t.Helper()
+		ja, _ := json.Marshal(a)
+		jb, _ := json.Marshal(b)
+		if string(ja) != string(jb) {
+			t.Fatalf("redelivery answered differently:\n%s\n%s", ja, jb)
+		}
+	}
+	start := h.interaction("application_command.json", fields{UserID: alice, Sub: "start", Options: opts("first", "me", "heaps", "3 4 5"), Type: 2, ID: "1390000000000000201"})
+	resp := h.handle(start)
+	h.boardSent(resp)
+	saved(t, start.ID, true)
+	g := h.game()
+
+	t.Run("HeapPick", func(t *testing.T) {
+		pick := h.clickID(alice, id("heap", g.ID, g.Ply, 1), "1390000000000000202")
+		if !hasID(pick, id("move", g.ID, g.Ply, 1, 4)) {
+			t.Fatalf("pick: %s", text(pick))
+		}
+		saved(t, "1390000000000000202", false)
+		same(t, pick, h.clickID(alice, id("heap", g.ID, g.Ply, 1), "1390000000000000202"))
+	})
+	t.Run("UserError", func(t *testing.T) {
+		wrong := h.clickID(bob, id("heap", g.ID, g.Ply, 1), "1390000000000000203")
+		wantUserError(t, wrong, "not playing")
+		saved(t, "1390000000000000203", false)
+		same(t, wrong, h.clickID(bob, id("heap", g.ID, g.Ply, 1), "1390000000000000203"))
+	})
+	t.Run("Hints", func(t *testing.T) {
+		// The first hint at a ply is recorded, with its answer; another look
+		// at the same ply changes nothing.
+		first := h.clickID(alice, id("hint", g.ID, g.Ply), "1390000000000000204")
+		saved(t, "1390000000000000204", true)
+		level2 := h.clickID(alice, id("hint", g.ID, g.Ply, 2), "1390000000000000205")
+		saved(t, "1390000000000000205", false)
+		same(t, level2, h.clickID(alice, id("hint", g.ID, g.Ply, 2), "1390000000000000205"))
+		same(t, first, h.clickID(alice, id("hint", g.ID, g.Ply), "1390000000000000204"))
+		// /nim hint names no ply: replayed later it could record a hint
+		// the player never asked for, so its answer is always saved.
+		cmd := h.interaction("application_command.json", fields{UserID: alice, Sub: "hint", Type: 2, ID: "1390000000000000206"})
+		h.handle(cmd)
+		saved(t, cmd.ID, true)
+	})
+	t.Run("Move", func(t *testing.T) {
+		m := winningMove(t, g)
+		move := h.clickID(alice, id("move", g.ID, g.Ply, m.Heap, m.Take), "1390000000000000207")
+		if move.Type != discordgo.InteractionResponseUpdateMessage {
+			t.Fatalf("move: %s", text(move))
+		}
+		saved(t, "1390000000000000207", true)
+		same(t, move, h.clickID(alice, id("move", g.ID, g.Ply, m.Heap, m.Take), "1390000000000000207"))
+		if got := h.game(); got.Ply != g.Ply+2 {
+			t.Fatalf("game at ply %d after a redelivered move, want %d", got.Ply, g.Ply+2)
+		}
+		// The pick from before, redelivered now: stale, still unsaved.
+		wantUserError(t, h.clickID(alice, id("heap", g.ID, g.Ply, 1), "1390000000000000202"), "out of date")
+		saved(t, "1390000000000000202", false)
+	})
+	t.Run("ReadOnly", func(t *testing.T) {
+		rules := h.interaction("application_command.json", fields{UserID: alice, Sub: "rules", Type: 2, ID: "1390000000000000208"})
+		same(t, h.handle(rules), h.handle(rules))
+		saved(t, rules.ID, false)
+	})
+}

@@ -34,8 +34,13 @@
 // rendered response saved under the interaction id. A stale board or a double
 // click fails the commit's ply check (store.ErrStale) and is answered with an
 // ephemeral note; a redelivered interaction gets its saved response back and
-// never moves twice. The database is the only state: no game lives in memory,
-// so a restart, or several processes over one database, change nothing.
+// never moves twice. A start is one store.CreateGame with its answer (and
+// nimbot's opening move), a first hint one store.RecordHint with its answer.
+// Answers that change nothing on a board control pinned to its ply (a heap
+// pick, a stale click) or on a read-only view are not saved: a redelivery is
+// answered afresh and can change nothing either. The database is the only
+// state: no game lives in memory, so a restart, or several processes over
+// one database, change nothing.
 //
 // # Errors
 //

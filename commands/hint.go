@@ -76,9 +76,6 @@ func (s *Service) hint(r *request, g *store.Game, level int, t discordgo.Interac
 		}
 		return nil, fmt.Errorf("hint for game %d: %w", g.ID, err)
 	}
-	if err := s.db.RecordHint(r.ctx, g.ID, g.Ply, user); err != nil && !errors.Is(err, store.ErrDuplicate) {
-		return nil, fmt.Errorf("record hint: %w", err)
-	}
 	var d []string
 	d = append(d, "**"+h.Verdict+"**")
 	if level >= 2 {
@@ -108,10 +105,27 @@ func (s *Service) hint(r *request, g *store.Game, level int, t discordgo.Interac
 	if len(btns) > 0 {
 		comps = append(comps, discordgo.ActionsRow{Components: btns})
 	}
-	return &discordgo.InteractionResponse{Type: t, Data: &discordgo.InteractionResponseData{
+	resp := &discordgo.InteractionResponse{Type: t, Data: &discordgo.InteractionResponseData{
 		Embeds: []*discordgo.MessageEmbed{embed}, Components: comps,
 		Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noMentions(),
-	}}, nil
+	}}
+	// The hint is recorded with its answer; a hint already recorded at this
+	// ply (a second look, the level 2 and 3 buttons) changes nothing.
+	b, err := encodeResponse(resp)
+	if err != nil {
+		return nil, fmt.Errorf("encode response: %w", err)
+	}
+	recorded, err := s.db.RecordHint(r.ctx, store.Hint{GameID: g.ID, Ply: g.Ply, UserID: user, InteractionID: r.i.ID, Response: b})
+	switch {
+	case errors.Is(err, store.ErrDuplicate):
+		return s.savedResponse(r)
+	case errors.Is(err, store.ErrStale):
+		return nil, s.staleError(r, g.ID)
+	case err != nil:
+		return nil, fmt.Errorf("record hint: %w", err)
+	}
+	r.saved = recorded && r.i.ID != ""
+	return resp, nil
 }
 
 // explanation renders the engine's reasoning: the theory, the steps, and

@@ -23,6 +23,25 @@ type request struct {
 	// interaction id (in store.Commit), so the idempotency middleware must
 	// not store it again.
 	saved bool
+	// replayable is set by routes whose answers, when they change nothing,
+	// can be computed again for a redelivery (see replayable).
+	replayable bool
+}
+
+// replayable marks a route whose answers need not be saved when they change
+// nothing: a board control pinned to its game's ply, or a read-only view.
+// Answering such a redelivery afresh cannot change anything either (at
+// another ply the control is stale; at the same ply the same checks fail
+// the same way), and gives the same answer while the game stays where it
+// was. Answers that change something are saved with the change, as
+// everywhere. Slash commands that act on the channel's current game are not
+// replayable: a redelivered "/nim move" refused as not your turn could play
+// once it is.
+func replayable(h handler) handler {
+	return func(r *request) (*discordgo.InteractionResponse, error) {
+		r.replayable = true
+		return h(r)
+	}
 }
 
 // handler answers one routed interaction. A returned error goes to the one

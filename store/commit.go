@@ -187,22 +187,69 @@ func checkNew(ctx context.Context, tx *sql.Tx, interactionID string) error {
 	return nil
 }
 
-// RecordHint notes that userID asked for a hint at the game's ply, so the
-// move played at that ply is marked hinted. Asking twice is recorded once.
-// ErrStale if the game is past that ply or over, ErrNotFound if unknown.
-func (db *DB) RecordHint(ctx context.Context, gameID int64, ply int, userID string) error {
-	return db.withTx(ctx, func(tx *sql.Tx, now time.Time) error {
-		g, err := getGame(ctx, tx, gameID)
+// Hint is a hint asked for, as RecordHint records it.
+type Hint struct {
+	GameID int64
+	Ply    int
+	UserID string
+	// InteractionID and Response, when InteractionID is not "", record the
+	// interaction as answered with the hint, in the same transaction.
+	InteractionID string
+	Response      []byte
+}
+
+// RecordHint notes that h.UserID asked for a hint at the game's ply h.Ply,
+// so the move played at that ply is marked hinted, and reports whether the
+// hint is new. Only a new hint writes anything, its interaction with it:
+// asking again at the same ply changes nothing, so it is not recorded, and
+// costs no write transaction. ErrStale if the game is past that ply or over,
+// ErrNotFound if unknown, ErrDuplicate if the interaction was already
+// answered.
+func (db *DB) RecordHint(ctx context.Context, h Hint) (bool, error) {
+	check := func(q queryer) (bool, error) {
+		var (
+			ply    int
+			status string
+			used   bool
+		)
+		err := q.QueryRowContext(ctx, `SELECT ply, status,
+			EXISTS (SELECT 1 FROM hints WHERE game_id = games.id AND ply = ? AND user_id = ?) FROM games WHERE id = ?`,
+			h.Ply, h.UserID, h.GameID).Scan(&ply, &status, &used)
+		if errors.Is(err, sql.ErrNoRows) {
+			return false, fmt.Errorf("game %d: %w", h.GameID, ErrNotFound)
+		}
 		if err != nil {
-			return fmt.Errorf("game %d: %w", gameID, err)
+			return false, err
 		}
-		if g.Ply != ply || g.Status.Finished() {
-			return fmt.Errorf("%w (game %d is at ply %d, %s; the hint was for ply %d)", ErrStale, g.ID, g.Ply, g.Status, ply)
+		if ply != h.Ply || Status(status).Finished() {
+			return false, fmt.Errorf("%w (game %d is at ply %d, %s; the hint was for ply %d)", ErrStale, h.GameID, ply, status, h.Ply)
 		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO hints (game_id, ply, user_id, at) VALUES (?, ?, ?, ?)
-			ON CONFLICT DO NOTHING`, gameID, ply, userID, toMillis(now))
-		return err
+		return used, nil
+	}
+	if used, err := check(db.r); err != nil || used {
+		return false, err
+	}
+	recorded := false
+	err := db.withTx(ctx, func(tx *sql.Tx, now time.Time) error {
+		if used, err := check(tx); err != nil || used {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO hints (game_id, ply, user_id, at) VALUES (?, ?, ?, ?)`,
+			h.GameID, h.Ply, h.UserID, toMillis(now)); err != nil {
+			return err
+		}
+		if h.InteractionID != "" {
+			if err := saveResponse(ctx, tx, h.InteractionID, h.GameID, h.Response, now); err != nil {
+				return err
+			}
+		}
+		recorded = true
+		return nil
 	})
+	if err != nil {
+		return false, err
+	}
+	return recorded, nil
 }
 
 // HintUsed reports whether userID recorded a hint for the game at ply, that

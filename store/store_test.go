@@ -377,11 +377,19 @@ func TestCommit(t *testing.T) {
 		if used, err := db.HintUsed(ctx, g.ID, 0, "alice"); err != nil || used {
 			t.Fatalf("HintUsed before any hint: %v, %v", used, err)
 		}
-		if err := db.RecordHint(ctx, g.ID, 0, "alice"); err != nil {
-			t.Fatal(err)
+		if recorded, err := db.RecordHint(ctx, Hint{GameID: g.ID, Ply: 0, UserID: "alice", InteractionID: "h1", Response: []byte("hint")}); err != nil || !recorded {
+			t.Fatalf("first hint: %v, %v", recorded, err)
 		}
-		if err := db.RecordHint(ctx, g.ID, 0, "alice"); err != nil { // asking twice is fine
-			t.Fatal(err)
+		// Asking twice is fine, recorded once; the second interaction
+		// changed nothing, so it is not recorded either.
+		if recorded, err := db.RecordHint(ctx, Hint{GameID: g.ID, Ply: 0, UserID: "alice", InteractionID: "h2", Response: []byte("again")}); err != nil || recorded {
+			t.Fatalf("second hint: %v, %v", recorded, err)
+		}
+		if resp, err := db.Response(ctx, "h1"); err != nil || string(resp) != "hint" {
+			t.Fatalf("first hint's answer: %q, %v", resp, err)
+		}
+		if _, err := db.Response(ctx, "h2"); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("second hint's answer was recorded: %v", err)
 		}
 		for _, tt := range []struct {
 			ply  int
@@ -438,7 +446,7 @@ func TestCommit(t *testing.T) {
 		if _, err := db.Commit(ctx, Change{GameID: g.ID, Ply: 1, From: Resigned, Status: Ended}); !errors.Is(err, ErrStale) {
 			t.Fatalf("change to a finished game: %v", err)
 		}
-		if err := db.RecordHint(ctx, g.ID, 1, "bob"); !errors.Is(err, ErrStale) {
+		if _, err := db.RecordHint(ctx, Hint{GameID: g.ID, Ply: 1, UserID: "bob"}); !errors.Is(err, ErrStale) {
 			t.Fatalf("hint in a finished game: %v", err)
 		}
 		checkGames(t, db)
@@ -448,7 +456,7 @@ func TestCommit(t *testing.T) {
 		if _, err := db.Commit(ctx, Change{GameID: 9, From: Active, Status: Ended}); !errors.Is(err, ErrNotFound) {
 			t.Fatalf("got %v", err)
 		}
-		if err := db.RecordHint(ctx, 9, 0, "alice"); !errors.Is(err, ErrNotFound) {
+		if _, err := db.RecordHint(ctx, Hint{GameID: 9, Ply: 0, UserID: "alice"}); !errors.Is(err, ErrNotFound) {
 			t.Fatalf("got %v", err)
 		}
 	})
