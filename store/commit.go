@@ -64,7 +64,7 @@ func (db *DB) Commit(ctx context.Context, c Change) (*Game, error) {
 		return nil, err
 	}
 	var out *Game
-	err = db.withTx(ctx, func(tx *sql.Tx, now time.Time) error {
+	err = db.withTx(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		out, err = applyChange(ctx, tx, now, p)
 		return err
 	})
@@ -206,7 +206,7 @@ type Hint struct {
 // ErrNotFound if unknown, ErrDuplicate if the interaction was already
 // answered.
 func (db *DB) RecordHint(ctx context.Context, h Hint) (bool, error) {
-	check := func(q queryer) (bool, error) {
+	check := func(ctx context.Context, q queryer) (bool, error) {
 		var (
 			ply    int
 			status string
@@ -226,12 +226,12 @@ func (db *DB) RecordHint(ctx context.Context, h Hint) (bool, error) {
 		}
 		return used, nil
 	}
-	if used, err := check(db.r); err != nil || used {
+	if used, err := check(ctx, db.r); err != nil || used {
 		return false, err
 	}
 	recorded := false
-	err := db.withTx(ctx, func(tx *sql.Tx, now time.Time) error {
-		if used, err := check(tx); err != nil || used {
+	err := db.withTx(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+		if used, err := check(ctx, tx); err != nil || used {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO hints (game_id, ply, user_id, at) VALUES (?, ?, ?, ?)`,
@@ -276,7 +276,7 @@ func (db *DB) Response(ctx context.Context, interactionID string) ([]byte, error
 // nothing else (an error message, a hint), so a redelivery gets the same
 // answer. ErrDuplicate if the interaction already has one; the first stays.
 func (db *DB) SaveResponse(ctx context.Context, interactionID string, response []byte) error {
-	return db.withTx(ctx, func(tx *sql.Tx, now time.Time) error {
+	return db.withTx(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		return saveResponse(ctx, tx, interactionID, 0, response, now)
 	})
 }
@@ -299,7 +299,7 @@ func saveResponse(ctx context.Context, tx *sql.Tx, id string, gameID int64, resp
 // (15 minutes), so a day's margin is plenty.
 func (db *DB) PruneInteractions(ctx context.Context, before time.Time) (int64, error) {
 	var n int64
-	err := db.withTx(ctx, func(tx *sql.Tx, now time.Time) error {
+	err := db.withTx(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM interactions WHERE at < ?`, toMillis(before))
 		if err != nil {
 			return err

@@ -294,7 +294,7 @@ func (db *DB) CreateGame(ctx context.Context, g *Game, opts ...CreateOption) err
 		}
 	}
 	created := *g
-	err = db.withTx(ctx, func(tx *sql.Tx, now time.Time) error {
+	err = db.withTx(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		if o.interactionID != "" {
 			if err := checkNew(ctx, tx, o.interactionID); err != nil {
 				return err
@@ -407,7 +407,7 @@ func (db *DB) Due(ctx context.Context, now time.Time, limit int) ([]*Game, error
 
 // SetMessageID records the game's board message, or returns ErrNotFound.
 func (db *DB) SetMessageID(ctx context.Context, gameID int64, messageID string) error {
-	return db.withTx(ctx, func(tx *sql.Tx, now time.Time) error {
+	return db.withTx(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		res, err := tx.ExecContext(ctx, `UPDATE games SET message_id = ?, updated_at = ? WHERE id = ?`,
 			messageID, toMillis(now), gameID)
 		if err != nil {

@@ -51,6 +51,9 @@ type DB struct {
 	// r holds read-only connections; in WAL mode they read a consistent
 	// snapshot without waiting for the writer.
 	r *sql.DB
+	// wr runs every write transaction on w, committing those that queue up
+	// together (see writer.go).
+	wr *writer
 }
 
 // busyTimeout is how long a write waits for another process's lock before
@@ -149,7 +152,7 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		r.Close()
 		return fail(err)
 	}
-	return &DB{path: path, now: now, w: w, r: r}, nil
+	return &DB{path: path, now: now, w: w, r: r, wr: newWriter(w, now)}, nil
 }
 
 // dsn builds a go-sqlite3 data source name. The file: URI form lets SQLite
@@ -335,9 +338,11 @@ func migrate(ctx context.Context, db *sql.DB) error {
 	return nil
 }
 
-// Close closes the database. The last connection to close checkpoints the
-// write-ahead log into the main file.
+// Close closes the database, after the writes already asked for have run;
+// later ones fail with ErrClosed. The last connection to close checkpoints
+// the write-ahead log into the main file.
 func (db *DB) Close() error {
+	db.wr.close()
 	return errors.Join(db.r.Close(), db.w.Close())
 }
 
@@ -370,19 +375,14 @@ func LatestSchemaVersion() int64 {
 	return v
 }
 
-// withTx runs fn in one BEGIN IMMEDIATE transaction and commits it if fn
-// returns nil. The now it passes is read once, so every row the transaction
-// writes carries the same time.
-func (db *DB) withTx(ctx context.Context, fn func(tx *sql.Tx, now time.Time) error) error {
-	tx, err := db.w.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if err := fn(tx, db.now()); err != nil {
-		return err
-	}
-	return tx.Commit()
+// withTx runs fn in a BEGIN IMMEDIATE transaction and commits it if fn
+// returns nil; if fn fails, nothing it wrote remains. Transactions that
+// queue up meanwhile share one COMMIT, each in its own savepoint (see
+// writer.go); withTx returns only once fn's outcome is durable. The now it
+// passes is read once, so every row the transaction writes carries the same
+// time; the ctx it passes is the writer's, for fn's statements.
+func (db *DB) withTx(ctx context.Context, fn txFunc) error {
+	return db.wr.do(ctx, fn)
 }
 
 // isConstraint reports whether err is a SQLite constraint violation with one
