@@ -13,8 +13,12 @@
 // BEGIN IMMEDIATE transaction: it takes SQLite's write lock before reading,
 // so a read-then-write (check the ply, then apply the move) can neither see a
 // stale row nor fail half-way with "database is locked" on upgrade. Within a
-// process writers queue on a single pooled connection (cheaper than SQLite's
-// sleeping busy handler); across processes the busy timeout (5 s) applies.
+// process writers queue for a single connection (cheaper than SQLite's
+// sleeping busy handler), and the writes that queue while one commits share
+// the next transaction, each in its own savepoint, so one fsync makes them
+// all durable (group commit; a failing write fails alone, and no caller
+// hears of its write before the COMMIT); across processes the busy timeout
+// (5 s) applies.
 // Reads use a separate pool of read-only connections and, in WAL mode, never
 // wait for writers.
 //
