@@ -173,11 +173,23 @@ func (s *Service) idempotent(next handler) handler {
 			return nil, fmt.Errorf("look up response: %w", err)
 		}
 		resp, err := next(r)
-		if msg, ok := isUserError(err); ok {
+		msg, refused := isUserError(err)
+		if refused {
 			resp, err = ephemeral(msg), nil
 		}
-		if err != nil || r.saved || r.replayable {
+		if err != nil || r.saved {
 			return resp, err
+		}
+		if r.replayable {
+			if refused {
+				// A concurrent delivery of this interaction may have changed
+				// the game since the lookup above (so this one found the
+				// board stale): answer as it did.
+				if b, err := s.db.Response(r.ctx, r.i.ID); err == nil {
+					return decodeResponse(b)
+				}
+			}
+			return resp, nil
 		}
 		b, merr := json.Marshal(resp)
 		if merr != nil {

@@ -77,3 +77,30 @@ func TestConcurrentRedelivery(t *testing.T) {
 		t.Fatalf("%d moves stored, want 2", len(ms))
 	}
 }
+
+// Two deliveries of one click: the second looks for a saved answer before
+// the first has committed, and handles the click after it has, so the board
+// it holds is stale by then. It must answer as the first did, not "out of
+// date" (which a replayable route does not save, so nothing else would
+// catch it).
+func TestRedeliveryRacingItsFirstDelivery(t *testing.T) {
+	h := newHarness(t, 1)
+	ctx := context.Background()
+	h.command(alice, "start", "first", "me")
+	g := h.game()
+	click := h.interaction("message_component.json", fields{UserID: alice, CustomID: id("move", g.ID, g.Ply, 0, 1), ComponentType: 2, ID: "1390000000000000301", MessageID: h.message})
+	var first *discordgo.InteractionResponse
+	chain := h.svc.idempotent(func(r *request) (*discordgo.InteractionResponse, error) {
+		first = h.svc.Handle(ctx, click)
+		return h.svc.router.serve(r)
+	})
+	second, err := chain(&request{ctx: ctx, i: click, path: interactionPath(click), now: h.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := json.Marshal(first)
+	b, _ := json.Marshal(second)
+	if first.Type != discordgo.InteractionResponseUpdateMessage || string(a) != string(b) {
+		t.Fatalf("two deliveries answered differently:\n%s\n%s", a, b)
+	}
+}
