@@ -64,7 +64,7 @@ func (db *DB) Commit(ctx context.Context, c Change) (*Game, error) {
 		return nil, err
 	}
 	var out *Game
-	err = db.withTx(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	err = db.withTx(ctx, func(ctx context.Context, tx *txn, now time.Time) error {
 		out, err = applyChange(ctx, tx, now, p)
 		return err
 	})
@@ -109,7 +109,7 @@ func prepare(c Change) (prepared, error) {
 }
 
 // applyChange is Commit's transaction body; CreateGame's first turn uses it too.
-func applyChange(ctx context.Context, tx *sql.Tx, now time.Time, c prepared) (*Game, error) {
+func applyChange(ctx context.Context, tx *txn, now time.Time, c prepared) (*Game, error) {
 	if c.InteractionID != "" {
 		if err := checkNew(ctx, tx, c.InteractionID); err != nil {
 			return nil, err
@@ -175,7 +175,7 @@ func applyChange(ctx context.Context, tx *sql.Tx, now time.Time, c prepared) (*G
 }
 
 // checkNew fails with ErrDuplicate if the interaction was already answered.
-func checkNew(ctx context.Context, tx *sql.Tx, interactionID string) error {
+func checkNew(ctx context.Context, tx *txn, interactionID string) error {
 	var one int
 	err := tx.QueryRowContext(ctx, `SELECT 1 FROM interactions WHERE id = ?`, interactionID).Scan(&one)
 	if err == nil {
@@ -226,11 +226,11 @@ func (db *DB) RecordHint(ctx context.Context, h Hint) (bool, error) {
 		}
 		return used, nil
 	}
-	if used, err := check(ctx, db.r); err != nil || used {
+	if used, err := check(ctx, db.reads); err != nil || used {
 		return false, err
 	}
 	recorded := false
-	err := db.withTx(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	err := db.withTx(ctx, func(ctx context.Context, tx *txn, now time.Time) error {
 		if used, err := check(ctx, tx); err != nil || used {
 			return err
 		}
@@ -257,7 +257,7 @@ func (db *DB) RecordHint(ctx context.Context, h Hint) (bool, error) {
 // that render a board before committing the move use it to draw the mark.
 func (db *DB) HintUsed(ctx context.Context, gameID int64, ply int, userID string) (bool, error) {
 	var used bool
-	err := db.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM hints WHERE game_id = ? AND ply = ? AND user_id = ?)`,
+	err := db.reads.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM hints WHERE game_id = ? AND ply = ? AND user_id = ?)`,
 		gameID, ply, userID).Scan(&used)
 	return used, err
 }
@@ -265,7 +265,7 @@ func (db *DB) HintUsed(ctx context.Context, gameID int64, ply int, userID string
 // Response returns the response saved for an interaction, or ErrNotFound.
 func (db *DB) Response(ctx context.Context, interactionID string) ([]byte, error) {
 	var resp []byte
-	err := db.r.QueryRowContext(ctx, `SELECT response FROM interactions WHERE id = ?`, interactionID).Scan(&resp)
+	err := db.reads.QueryRowContext(ctx, `SELECT response FROM interactions WHERE id = ?`, interactionID).Scan(&resp)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("interaction %s: %w", interactionID, ErrNotFound)
 	}
@@ -276,12 +276,12 @@ func (db *DB) Response(ctx context.Context, interactionID string) ([]byte, error
 // nothing else (an error message, a hint), so a redelivery gets the same
 // answer. ErrDuplicate if the interaction already has one; the first stays.
 func (db *DB) SaveResponse(ctx context.Context, interactionID string, response []byte) error {
-	return db.withTx(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	return db.withTx(ctx, func(ctx context.Context, tx *txn, now time.Time) error {
 		return saveResponse(ctx, tx, interactionID, 0, response, now)
 	})
 }
 
-func saveResponse(ctx context.Context, tx *sql.Tx, id string, gameID int64, response []byte, now time.Time) error {
+func saveResponse(ctx context.Context, tx *txn, id string, gameID int64, response []byte, now time.Time) error {
 	if response == nil {
 		response = []byte{} // the column is NOT NULL; nil would bind as NULL
 	}
@@ -299,7 +299,7 @@ func saveResponse(ctx context.Context, tx *sql.Tx, id string, gameID int64, resp
 // (15 minutes), so a day's margin is plenty.
 func (db *DB) PruneInteractions(ctx context.Context, before time.Time) (int64, error) {
 	var n int64
-	err := db.withTx(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	err := db.withTx(ctx, func(ctx context.Context, tx *txn, now time.Time) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM interactions WHERE at < ?`, toMillis(before))
 		if err != nil {
 			return err

@@ -294,7 +294,7 @@ func (db *DB) CreateGame(ctx context.Context, g *Game, opts ...CreateOption) err
 		}
 	}
 	created := *g
-	err = db.withTx(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	err = db.withTx(ctx, func(ctx context.Context, tx *txn, now time.Time) error {
 		if o.interactionID != "" {
 			if err := checkNew(ctx, tx, o.interactionID); err != nil {
 				return err
@@ -355,17 +355,17 @@ func (db *DB) CreateGame(ctx context.Context, g *Game, opts ...CreateOption) err
 
 // Game returns the game with the given id, or ErrNotFound.
 func (db *DB) Game(ctx context.Context, id int64) (*Game, error) {
-	return getGame(ctx, db.r, id)
+	return getGame(ctx, db.reads, id)
 }
 
 // ChannelGame returns the channel's pending or active game, or ErrNotFound.
 func (db *DB) ChannelGame(ctx context.Context, channelID string) (*Game, error) {
-	return channelGame(ctx, db.r, channelID)
+	return channelGame(ctx, db.reads, channelID)
 }
 
 // Moves returns the game's moves in order (none for an unknown game).
 func (db *DB) Moves(ctx context.Context, gameID int64) ([]Move, error) {
-	rows, err := db.r.QueryContext(ctx,
+	rows, err := db.reads.QueryContext(ctx,
 		`SELECT game_id, ply, player, move, hinted, at FROM moves WHERE game_id = ? ORDER BY ply`, gameID)
 	if err != nil {
 		return nil, err
@@ -407,7 +407,7 @@ func (db *DB) Due(ctx context.Context, now time.Time, limit int) ([]*Game, error
 
 // SetMessageID records the game's board message, or returns ErrNotFound.
 func (db *DB) SetMessageID(ctx context.Context, gameID int64, messageID string) error {
-	return db.withTx(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	return db.withTx(ctx, func(ctx context.Context, tx *txn, now time.Time) error {
 		res, err := tx.ExecContext(ctx, `UPDATE games SET message_id = ?, updated_at = ? WHERE id = ?`,
 			messageID, toMillis(now), gameID)
 		if err != nil {

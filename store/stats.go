@@ -46,7 +46,7 @@ func eloDelta(winner, loser int) int {
 
 // recordResult writes the result of g, which has just become final, and
 // updates the players' statistics. It runs inside Commit's transaction.
-func recordResult(ctx context.Context, tx *sql.Tx, g *Game, now time.Time) error {
+func recordResult(ctx context.Context, tx *txn, g *Game, now time.Time) error {
 	winner, loser := g.Winner, ""
 	if g.Status.decided() {
 		if winner == g.Players[0] {

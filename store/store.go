@@ -54,6 +54,8 @@ type DB struct {
 	// wr runs every write transaction on w, committing those that queue up
 	// together (see writer.go).
 	wr *writer
+	// reads runs the frequent reads on r with prepared statements.
+	reads reader
 }
 
 // busyTimeout is how long a write waits for another process's lock before
@@ -152,7 +154,7 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		r.Close()
 		return fail(err)
 	}
-	return &DB{path: path, now: now, w: w, r: r, wr: newWriter(w, now)}, nil
+	return &DB{path: path, now: now, w: w, r: r, wr: newWriter(w, now), reads: reader{newStmtCache(r, true)}}, nil
 }
 
 // dsn builds a go-sqlite3 data source name. The file: URI form lets SQLite
@@ -343,6 +345,7 @@ func migrate(ctx context.Context, db *sql.DB) error {
 // the write-ahead log into the main file.
 func (db *DB) Close() error {
 	db.wr.close()
+	db.reads.c.close()
 	return errors.Join(db.r.Close(), db.w.Close())
 }
 

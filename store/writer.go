@@ -30,7 +30,7 @@ var ErrClosed = errors.New("store: the database is closed")
 // txFunc is one write transaction's body. ctx is the writer's, not the
 // caller's: a caller giving up must not interrupt a statement of a batch
 // others share (SQLite rolls back the whole transaction on an interrupt).
-type txFunc func(ctx context.Context, tx *sql.Tx, now time.Time) error
+type txFunc func(ctx context.Context, tx *txn, now time.Time) error
 
 // job is one caller's transaction waiting for, or in, a batch.
 type job struct {
@@ -44,8 +44,9 @@ type job struct {
 // writer queues jobs for the one writer connection and commits them in
 // batches.
 type writer struct {
-	w   *sql.DB
-	now func() time.Time
+	w     *sql.DB
+	now   func() time.Time
+	stmts *stmtCache
 
 	mu     sync.Mutex
 	queue  []*job
@@ -59,7 +60,7 @@ type writer struct {
 }
 
 func newWriter(w *sql.DB, now func() time.Time) *writer {
-	wr := &writer{w: w, now: now, wake: make(chan struct{}, 1), exited: make(chan struct{})}
+	wr := &writer{w: w, now: now, stmts: newStmtCache(w, false), wake: make(chan struct{}, 1), exited: make(chan struct{})}
 	go wr.run()
 	return wr
 }
@@ -105,6 +106,7 @@ func (wr *writer) close() {
 		}
 	}
 	<-wr.exited
+	wr.stmts.close()
 }
 
 // run is the writer's loop.
@@ -167,11 +169,13 @@ func (wr *writer) commit(batch []*job) {
 // every job that succeeded.
 func (wr *writer) try(batch []*job) (retry []*job, err error) {
 	ctx := context.Background()
-	tx, err := wr.w.BeginTx(ctx, nil)
+	wr.stmts.prepareWanted(ctx)
+	sqlTx, err := wr.w.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
-	defer tx.Rollback()
+	defer sqlTx.Rollback()
+	tx := &txn{Tx: sqlTx, c: wr.stmts}
 	if len(batch) == 1 {
 		// Alone, a write needs no savepoint: if it fails, nothing commits.
 		j := batch[0]
@@ -238,7 +242,7 @@ func (wr *writer) count(n int) {
 }
 
 // call runs fn, turning a panic into a value to raise in the caller.
-func call(ctx context.Context, fn txFunc, tx *sql.Tx, now time.Time) (err error, p any) {
+func call(ctx context.Context, fn txFunc, tx *txn, now time.Time) (err error, p any) {
 	defer func() {
 		if v := recover(); v != nil {
 			p = v

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"sync"
@@ -18,7 +17,7 @@ func holdWriter(t *testing.T, db *DB) (release func()) {
 	t.Helper()
 	held, hold := make(chan struct{}), make(chan struct{})
 	go func() {
-		_ = db.withTx(context.Background(), func(context.Context, *sql.Tx, time.Time) error {
+		_ = db.withTx(context.Background(), func(context.Context, *txn, time.Time) error {
 			close(held)
 			<-hold
 			return nil
@@ -140,7 +139,7 @@ func TestGroupCommit(t *testing.T) {
 		wg.Go(func() { a, errA = db.Commit(ctx, mustChange(t, a, "ia")) })
 		waitQueued(t, db, 1)
 		wg.Go(func() {
-			errX = db.withTx(ctx, func(ctx context.Context, tx *sql.Tx, _ time.Time) error {
+			errX = db.withTx(ctx, func(ctx context.Context, tx *txn, _ time.Time) error {
 				if _, err := tx.ExecContext(ctx, `ROLLBACK`); err != nil {
 					return err
 				}
