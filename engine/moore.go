@@ -187,16 +187,8 @@ func bitCounts(h []int64) [mooreBits + 1]int {
 
 func (g mooreGame) moverWins(p Position) bool {
 	if g.misere {
-		big, ones := 0, 0
-		for _, v := range p.Heaps {
-			if v >= 2 {
-				big++
-			} else if v == 1 {
-				ones++
-			}
-		}
-		if big == 0 {
-			return ones%(g.k+1) != 1
+		if s := statsOf(p.Heaps); s.big == 0 {
+			return s.ones%(g.k+1) != 1
 		}
 	}
 	for _, c := range bitCounts(p.Heaps) {
@@ -434,15 +426,8 @@ func (g mooreGame) digitDP(p Position, S []int, need [mooreBits + 1]int, skipSma
 
 func (g mooreGame) verdict(p Position) string {
 	if g.misere {
-		big, ones := 0, 0
-		for _, v := range p.Heaps {
-			if v >= 2 {
-				big++
-			} else if v == 1 {
-				ones++
-			}
-		}
-		if big == 0 {
+		if s := statsOf(p.Heaps); s.big == 0 {
+			ones := s.ones
 			if ones%(g.k+1) != 1 {
 				return fmt.Sprintf("Winning: only heaps of 1 are left, %d of them; leave a number that is 1 mod %d.", ones, g.k+1)
 			}
