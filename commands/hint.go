@@ -28,11 +28,7 @@ func (s *Service) hintCommand(r *request) (*discordgo.InteractionResponse, error
 // message) and the hint message's own "show the move" and "explain"
 // buttons (which update that message).
 func (s *Service) hintButton(r *request) (*discordgo.InteractionResponse, error) {
-	g, err := s.gameParam(r)
-	if err != nil {
-		return nil, err
-	}
-	ply, err := r.intParam("ply")
+	g, ply, err := s.controlGame(r)
 	if err != nil {
 		return nil, err
 	}

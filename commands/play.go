@@ -75,6 +75,20 @@ func (s *Service) gameParam(r *request) (*store.Game, error) {
 	return g, nil
 }
 
+// controlGame loads the game a board control names and the ply the control
+// was drawn for; each control decides for itself what a stale ply means.
+func (s *Service) controlGame(r *request) (*store.Game, int64, error) {
+	g, err := s.gameParam(r)
+	if err != nil {
+		return nil, 0, err
+	}
+	ply, err := r.intParam("ply")
+	if err != nil {
+		return nil, 0, err
+	}
+	return g, ply, nil
+}
+
 // channelGame loads the channel's pending or active game.
 func (s *Service) channelGame(r *request) (*store.Game, error) {
 	g, err := s.db.ChannelGame(r.ctx, r.i.ChannelID)
@@ -90,11 +104,7 @@ func (s *Service) channelGame(r *request) (*store.Game, error) {
 // turnGame loads the game a board control names and checks that the control
 // is current and that the user is the one to move.
 func (s *Service) turnGame(r *request) (*store.Game, error) {
-	g, err := s.gameParam(r)
-	if err != nil {
-		return nil, err
-	}
-	ply, err := r.intParam("ply")
+	g, ply, err := s.controlGame(r)
 	if err != nil {
 		return nil, err
 	}
@@ -506,11 +516,7 @@ func (s *Service) staleError(r *request, gameID int64) error {
 
 // resignButton resigns from the board.
 func (s *Service) resignButton(r *request) (*discordgo.InteractionResponse, error) {
-	g, err := s.gameParam(r)
-	if err != nil {
-		return nil, err
-	}
-	ply, err := r.intParam("ply")
+	g, ply, err := s.controlGame(r)
 	if err != nil {
 		return nil, err
 	}
