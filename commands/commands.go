@@ -191,7 +191,7 @@ func (s *Service) idempotent(next handler) handler {
 			}
 			return resp, nil
 		}
-		b, merr := json.Marshal(resp)
+		b, merr := encodeResponse(resp)
 		if merr != nil {
 			return nil, fmt.Errorf("encode response: %w", merr)
 		}
