@@ -3,12 +3,15 @@ module nimbot
 go 1.26.8
 
 require (
-	github.com/bwmarrin/discordgo v0.29.0 // indirect
-	github.com/gorilla/websocket v1.4.2 // indirect
-	github.com/joho/godotenv v1.5.1 // indirect
-	github.com/mattn/go-sqlite3 v1.14.53 // indirect
+	github.com/bwmarrin/discordgo v0.29.0
+	github.com/gorilla/websocket v1.4.2
+	github.com/joho/godotenv v1.5.1
+	github.com/mattn/go-sqlite3 v1.14.53
+	github.com/pressly/goose/v3 v3.29.0
+)
+
+require (
 	github.com/mfridman/interpolate v0.0.2 // indirect
-	github.com/pressly/goose/v3 v3.29.0 // indirect
 	github.com/sethvargo/go-retry v0.5.0 // indirect
 	go.uber.org/multierr v1.11.0 // indirect
 	golang.org/x/crypto v0.58.0 // indirect
