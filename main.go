@@ -75,6 +75,7 @@ type config struct {
 	DatabasePath, Synchronous           string
 	HTTPAddr                            string
 	BotTurn, PeopleTurn                 time.Duration
+	Retention                           time.Duration
 	LogLevel                            slog.Level
 }
 
@@ -160,6 +161,12 @@ func loadConfig() (config, error) {
 	if cfg.PeopleTurn, err = envDuration("PEOPLE_TURN_TIMEOUT", 24*time.Hour); err != nil {
 		return cfg, err
 	}
+	if cfg.Retention, err = envDuration("INTERACTION_RETENTION", bot.DefaultRetention); err != nil {
+		return cfg, err
+	}
+	if cfg.Retention < bot.TokenLife {
+		return cfg, fmt.Errorf("INTERACTION_RETENTION must be at least %v (an interaction token's life: Discord may redeliver until then), not %v", bot.TokenLife, cfg.Retention)
+	}
 	if err := cfg.LogLevel.UnmarshalText([]byte(envOr("LOG_LEVEL", "info"))); err != nil {
 		return cfg, fmt.Errorf("LOG_LEVEL must be debug, info, warn or error: %v", err)
 	}
@@ -218,7 +225,7 @@ func runGateway(ctx context.Context, cfg config, log *slog.Logger, errOut io.Wri
 		session.Close()
 		return err
 	}
-	stopScheduler := startScheduler(svc, session, log)
+	stopScheduler := startScheduler(svc, db, session, cfg.Retention, log)
 	log.Info("nimbot is running; press Ctrl+C to stop", "database", cfg.DatabasePath)
 
 	<-ctx.Done()
@@ -272,7 +279,7 @@ func runServe(ctx context.Context, cfg config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	stopScheduler := startScheduler(svc, session, log)
+	stopScheduler := startScheduler(svc, db, session, cfg.Retention, log)
 	defer stopScheduler()
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
@@ -290,12 +297,13 @@ func runServe(ctx context.Context, cfg config, log *slog.Logger) error {
 	return errors.Join(srv.Shutdown(shut), h.Wait(shut))
 }
 
-// startScheduler runs the deadline scheduler; the returned func stops it
-// and waits until its current pass is done.
-func startScheduler(svc bot.Service, session *discordgo.Session, log *slog.Logger) func() {
+// startScheduler runs the scheduler (turn deadlines, pruning saved
+// answers); the returned func stops it and waits until its current pass is
+// done.
+func startScheduler(svc bot.Service, db *store.DB, session *discordgo.Session, retention time.Duration, log *slog.Logger) func() {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	s := &bot.Scheduler{Service: svc, Session: session, Log: log}
+	s := &bot.Scheduler{Service: svc, Session: session, Log: log, PruneAnswers: db.PruneInteractions, Retention: retention}
 	go func() { defer close(done); s.Run(ctx) }()
 	var once sync.Once
 	return func() { once.Do(func() { cancel(); <-done }) }

@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -107,5 +108,30 @@ func TestSchedulerEditFails(t *testing.T) {
 	}
 	if end := he.game(g.ID); end.Status != store.Timeout {
 		t.Errorf("status %s, want timeout", end.Status)
+	}
+}
+
+// TestSchedulerPrunes: a Tick forgets the answers saved longer ago than the
+// retention, and keeps those a redelivery may still ask for.
+func TestSchedulerPrunes(t *testing.T) {
+	he := newHTTPEnv(t, nil)
+	peopleGame(t, he)
+	ctx := context.Background()
+	// The first interaction of the game: alice's /nim start.
+	const first = "1210000000000000001"
+	if _, err := he.db.Response(ctx, first); err != nil {
+		t.Fatalf("the answer to /nim start was not saved: %v", err)
+	}
+	sched := &bot.Scheduler{Service: he.svc, Session: he.fd.session(t), Log: he.log,
+		PruneAnswers: he.db.PruneInteractions, Retention: 20 * time.Minute, Now: he.clock.Now}
+	he.clock.Advance(19 * time.Minute)
+	sched.Tick(ctx)
+	if _, err := he.db.Response(ctx, first); err != nil {
+		t.Fatalf("an answer within the retention was pruned: %v", err)
+	}
+	he.clock.Advance(2 * time.Minute)
+	sched.Tick(ctx)
+	if _, err := he.db.Response(ctx, first); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("an answer past the retention is still saved: %v", err)
 	}
 }

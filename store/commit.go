@@ -294,18 +294,39 @@ func saveResponse(ctx context.Context, tx *txn, id string, gameID int64, respons
 	return err
 }
 
+// PruneBatch bounds the saved answers one pruning transaction deletes, so
+// pruning never holds the write lock for long: a batch of 1,000 rows is a
+// few milliseconds, and the moves queued meanwhile run between batches.
+const PruneBatch = 1000
+
 // PruneInteractions forgets interactions answered before before and returns
 // how many. Discord redelivers an interaction only while its token lives
-// (15 minutes), so a day's margin is plenty.
+// (15 minutes), so an answer older than that can never be asked for again.
+//
+// It deletes in transactions of at most PruneBatch rows, oldest first, each
+// queued behind the writes already waiting, until none is left or ctx ends;
+// an error or ctx ending keeps the batches already committed. The pages the
+// rows freed go on SQLite's free list and are reused by the next inserts, so
+// a database pruned on a schedule stops growing (BENCHMARKS.md, Uptime).
 func (db *DB) PruneInteractions(ctx context.Context, before time.Time) (int64, error) {
-	var n int64
-	err := db.withTx(ctx, func(ctx context.Context, tx *txn, now time.Time) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM interactions WHERE at < ?`, toMillis(before))
-		if err != nil {
-			return err
+	var total int64
+	for {
+		if err := ctx.Err(); err != nil {
+			return total, err
 		}
-		n, err = res.RowsAffected()
-		return err
-	})
-	return n, err
+		var n int64
+		err := db.withTx(ctx, func(ctx context.Context, tx *txn, now time.Time) error {
+			res, err := tx.ExecContext(ctx, `DELETE FROM interactions WHERE id IN
+				(SELECT id FROM interactions WHERE at < ? ORDER BY at LIMIT ?)`, toMillis(before), PruneBatch)
+			if err != nil {
+				return err
+			}
+			n, err = res.RowsAffected()
+			return err
+		})
+		total += n
+		if err != nil || n < PruneBatch {
+			return total, err
+		}
+	}
 }

@@ -913,3 +913,79 @@ func TestConnectionSettings(t *testing.T) {
 		})
 	}
 }
+
+// fillInteractions saves n answers of size bytes each, answered at at, in one
+// transaction.
+func fillInteractions(t *testing.T, db *DB, prefix string, n, size int, at time.Time) {
+	t.Helper()
+	resp := make([]byte, size)
+	err := db.withTx(context.Background(), func(ctx context.Context, tx *txn, _ time.Time) error {
+		for i := range n {
+			if err := saveResponse(ctx, tx, fmt.Sprint(prefix, i), 0, resp, at); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestPruneInteractionsBatches: pruning deletes in bounded transactions,
+// oldest first, so it never holds the write lock for the whole backlog, and
+// keeps every answer that could still be redelivered.
+func TestPruneInteractionsBatches(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t)
+	old := 2*PruneBatch + 500
+	fillInteractions(t, db, "old", old, 10, epoch)
+	fillInteractions(t, db, "new", 10, 10, epoch.Add(time.Hour))
+	before, _ := db.wr.stats()
+	n, err := db.PruneInteractions(ctx, epoch.Add(time.Minute))
+	if err != nil || n != int64(old) {
+		t.Fatalf("pruned %d, %v; want %d", n, err, old)
+	}
+	after, _ := db.wr.stats()
+	if commits := after - before; commits != 3 {
+		t.Errorf("pruning %d rows took %d transactions, want 3 of at most %d", old, commits, PruneBatch)
+	}
+	if _, err := db.Response(ctx, "new3"); err != nil {
+		t.Errorf("a recent answer was pruned: %v", err)
+	}
+	if _, err := db.Response(ctx, "old3"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("an old answer survived: %v", err)
+	}
+}
+
+// TestPruneReusesPages: the pages pruned answers free are reused by the next
+// ones, so a database pruned on a schedule stays the same size without
+// VACUUM.
+func TestPruneReusesPages(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t)
+	size := func() int64 {
+		t.Helper()
+		if _, err := db.w.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Stat(db.Path())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Size()
+	}
+	at := epoch
+	fillInteractions(t, db, "r0-", 2000, 900, at)
+	first := size()
+	for round := 1; round <= 3; round++ {
+		if _, err := db.PruneInteractions(ctx, at.Add(time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+		at = at.Add(time.Hour)
+		fillInteractions(t, db, fmt.Sprint("r", round, "-"), 2000, 900, at)
+		if got := size(); got > first+first/10 {
+			t.Fatalf("round %d: the file grew from %d to %d bytes", round, first, got)
+		}
+	}
+}
