@@ -17,7 +17,7 @@ func TestRun(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "nimbot.db")
 	var out, errOut bytes.Buffer
 	args := []string{"-channels", "6", "-duration", "1500ms", "-fixed-rate", "50", "-limits-for", "50ms",
-		"-games-stored", "30", "-db", db}
+		"-games-stored", "30", "-db", db, "-retention", "1s", "-size-every", "500ms"}
 	if code := run(context.Background(), args, &out, &errOut); code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, &out, &errOut)
 	}
@@ -38,7 +38,7 @@ func TestRun(t *testing.T) {
 			t.Errorf("pass %s: %d moves/s, %d errors", r[1], moves, errs)
 		}
 	}
-	for _, want := range []string{"pre-filled 30 finished games", "peak RSS", "limits: Ed25519 VerifyInteraction", "nimbot vs the smaller limit", "µs per move"} {
+	for _, want := range []string{"pre-filled 30 finished games", "peak RSS", "limits: Ed25519 VerifyInteraction", "nimbot vs the smaller limit", "µs per move", "database file every 500ms"} {
 		if !strings.Contains(report, want) {
 			t.Errorf("report lacks %q", want)
 		}

@@ -17,6 +17,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"nimbot/bot"
 )
 
 // options are the command-line flags.
@@ -36,6 +38,8 @@ type options struct {
 	limitsFor   time.Duration
 	key         string
 	keygen      bool
+	retention   time.Duration
+	sizeEvery   time.Duration
 }
 
 func parseFlags(args []string, errOut io.Writer) (options, error) {
@@ -57,6 +61,8 @@ func parseFlags(args []string, errOut io.Writer) (options, error) {
 	fs.DurationVar(&o.limitsFor, "limits-for", time.Second, "how long to measure each machine limit (0: skip)")
 	fs.StringVar(&o.key, "key", "", "hex Ed25519 seed to sign with (default: a new key pair; required with -addr)")
 	fs.BoolVar(&o.keygen, "keygen", false, "print a new signing seed and its DISCORD_PUBLIC_KEY, and exit")
+	fs.DurationVar(&o.retention, "retention", bot.DefaultRetention, "in-process server: how long saved answers are kept before pruning (nimbot's INTERACTION_RETENTION; below 15m only to measure)")
+	fs.DurationVar(&o.sizeEvery, "size-every", 30*time.Second, "sample the database file size this often during the passes (0: never)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -68,6 +74,10 @@ func parseFlags(args []string, errOut io.Writer) (options, error) {
 		return o, errors.New("-channels must be at least 1")
 	case o.duration <= 0:
 		return o, errors.New("-duration must be positive")
+	case o.retention <= 0:
+		return o, errors.New("-retention must be positive")
+	case o.sizeEvery < 0:
+		return o, errors.New("-size-every cannot be negative")
 	case o.rate < 0 || o.fixedRate < 0:
 		return o, errors.New("rates cannot be negative")
 	case o.people < 0 || o.people > 1:
@@ -165,7 +175,7 @@ func runLoad(ctx context.Context, o options, priv ed25519.PrivateKey, out io.Wri
 	target := "http://" + o.addr
 	var srv *server
 	if o.addr == "" {
-		srv, err = startServer(ctx, dbPath, priv.Public().(ed25519.PublicKey))
+		srv, err = startServer(ctx, dbPath, priv.Public().(ed25519.PublicKey), o.retention)
 		if err != nil {
 			return err
 		}
@@ -202,6 +212,10 @@ func runLoad(ctx context.Context, o options, priv ed25519.PrivateKey, out io.Wri
 		rep.rssReset = resetPeakRSS()
 	}
 
+	var sizes *sizeSampler
+	if o.sizeEvery > 0 && dbPath != "" {
+		sizes = startSizeSampler(dbPath, o.sizeEvery)
+	}
 	if o.cpuprofile != "" {
 		f, err := os.Create(o.cpuprofile)
 		if err != nil {
@@ -218,6 +232,9 @@ func runLoad(ctx context.Context, o options, priv ed25519.PrivateKey, out io.Wri
 	}
 	if o.fixedRate > 0 && ctx.Err() == nil {
 		rep.passes = append(rep.passes, l.pass(ctx, o.fixedRate, o.duration))
+	}
+	if sizes != nil {
+		rep.sizes = sizes.finish()
 	}
 	if rep.rssKnown {
 		rep.peakRSS, _ = procStatus("self", "VmHWM")

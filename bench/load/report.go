@@ -133,6 +133,7 @@ type report struct {
 	peakRSS           string
 	serverErrors      int
 	serverErrorSample []string
+	sizes             []sizeSample
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond)) }
@@ -191,6 +192,7 @@ func (r *report) print(out io.Writer) {
 	} else {
 		fmt.Fprintln(out, "peak RSS: unknown (the server is another process)")
 	}
+	printSizes(out, o.sizeEvery, o.retention, r.sizes)
 	if r.serverErrors > 0 {
 		fmt.Fprintf(out, "server logged %d warnings/errors, first: %s\n", r.serverErrors, strings.Join(r.serverErrorSample, " | "))
 	}

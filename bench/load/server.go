@@ -32,7 +32,7 @@ type server struct {
 	logs   *countingHandler
 }
 
-func startServer(ctx context.Context, path string, pub ed25519.PublicKey) (*server, error) {
+func startServer(ctx context.Context, path string, pub ed25519.PublicKey, retention time.Duration) (*server, error) {
 	db, err := store.Open(ctx, store.Config{Path: path, Synchronous: "FULL"})
 	if err != nil {
 		return nil, err
@@ -64,7 +64,7 @@ func startServer(ctx context.Context, path string, pub ed25519.PublicKey) (*serv
 	go srv.Serve(ln)
 	scCtx, stopSc := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	sc := &bot.Scheduler{Service: svc, Session: session, Log: log}
+	sc := &bot.Scheduler{Service: svc, Session: session, Log: log, PruneAnswers: db.PruneInteractions, Retention: retention}
 	go func() { defer close(done); sc.Run(scCtx) }()
 	return &server{url: "http://" + ln.Addr().String(), db: db, srv: srv, h: h, stopSc: stopSc, scDone: done, rest: rest, logs: logs}, nil
 }
