@@ -397,6 +397,15 @@ func (db *DB) LastGameBy(ctx context.Context, guildID, userID string) (*Game, er
 		WHERE guild_id = ? AND created_by = ? ORDER BY created_at DESC, id DESC LIMIT 1`, guildID, userID))
 }
 
+// LastChallengeBy returns the newest game between people the user created
+// in the guild at or after since (for the challenge cooldown: games against
+// nimbot in between must not reset it), or ErrNotFound.
+func (db *DB) LastChallengeBy(ctx context.Context, guildID, userID string, since time.Time) (*Game, error) {
+	return scanGame(db.r.QueryRowContext(ctx, `SELECT `+gameColumns+` FROM games
+		WHERE guild_id = ? AND created_by = ? AND created_at >= ? AND player0 != ? AND player1 != ?
+		ORDER BY created_at DESC, id DESC LIMIT 1`, guildID, userID, toMillis(since), BotID, BotID))
+}
+
 // Due returns up to limit pending or active games whose deadline is at or
 // before now, the most overdue first.
 func (db *DB) Due(ctx context.Context, now time.Time, limit int) ([]*Game, error) {
