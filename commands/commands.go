@@ -44,12 +44,14 @@ const (
 // is the single source of truth, so any number of Services (or processes)
 // may share one database.
 type Service struct {
-	db     *store.DB
-	now    func() time.Time
-	log    *slog.Logger
-	cfg    Config
-	router *router
-	chain  handler
+	db    *store.DB
+	now   func() time.Time
+	log   *slog.Logger
+	cfg   Config
+	mux   mux
+	chain handler
+	// declared are the options Definitions declares, to check requests by.
+	declared declaredOptions
 
 	// rngMu guards rng: Handle runs concurrently (discordgo calls handlers
 	// in their own goroutines) and *rand.Rand is not safe for that.
@@ -83,8 +85,9 @@ func New(cfg Config) *Service {
 		cfg.ChallengeCooldown = DefaultChallengeCooldown
 	}
 	s := &Service{db: cfg.DB, now: cfg.Now, log: cfg.Log, cfg: cfg, rng: cfg.Rand}
-	s.router = s.routes()
-	s.chain = s.recoverer(s.idempotent(s.router.serve))
+	s.mux = s.routes()
+	s.declared = declare(Definitions())
+	s.chain = s.recoverer(s.idempotent(s.mux.serve))
 	return s
 }
 
@@ -106,6 +109,9 @@ func (s *Service) Handle(ctx context.Context, i *discordgo.Interaction) *discord
 		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}
 	}
 	r := &request{ctx: ctx, i: i, path: interactionPath(i), now: s.now()}
+	if err := s.validate(i); err != nil {
+		return s.renderError(r, err)
+	}
 	resp, err := s.chain(r)
 	if err != nil {
 		return s.renderError(r, err)

@@ -122,7 +122,7 @@ func TestEveryVariantPlaysOut(t *testing.T) {
 				g := h.game()
 				// Every control drawn must be one the router knows.
 				for _, cid := range customIDs(resp) {
-					if hnd, _ := h.svc.router.match(cid); hnd == nil {
+					if hnd, _ := h.svc.mux[discordgo.InteractionMessageComponent].match(cid); hnd == nil {
 						t.Fatalf("board control %q has no route", cid)
 					}
 				}
@@ -279,7 +279,7 @@ func TestHints(t *testing.T) {
 		if !ms[0].Hinted || ms[1].Hinted {
 			t.Fatalf("hinted flags: %v %v", ms[0].Hinted, ms[1].Hinted)
 		}
-		wantUserError(t, h.command(alice, "hint", "level", 7), "Hint levels are 1")
+		wantUserError(t, h.command(alice, "hint", "level", 7), "The option level must be one of 1, 2, 3")
 		wantUserError(t, h.click(alice, id("hint", g.ID, 0)), "earlier turn")
 	})
 	t.Run("between people, per the game's setting", func(t *testing.T) {
@@ -381,7 +381,7 @@ func TestBadInput(t *testing.T) {
 		{"forged custom_id", func() *discordgo.InteractionResponse { return h.click(alice, "move/x/0/0/1") }, "not one nimbot understands"},
 		{"unknown game", func() *discordgo.InteractionResponse { return h.click(alice, "move/999/0/0/1") }, "no longer exists"},
 		{"bad analyze", func() *discordgo.InteractionResponse { return h.command(alice, "analyze", "position", "nim 3 x") }, "cannot read the position"},
-		{"unknown rules variant", func() *discordgo.InteractionResponse { return h.command(alice, "rules", "variant", "chess") }, "There is no game"},
+		{"unknown rules variant", func() *discordgo.InteractionResponse { return h.command(alice, "rules", "variant", "chess") }, "The option variant must be one of nim, "},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { wantUserError(t, c.do(), c.want) })
@@ -787,7 +787,7 @@ func TestDefinitionsWithinDiscordLimits(t *testing.T) {
 	// And every subcommand has a route.
 	s := New(Config{})
 	for name := range subs {
-		if hnd, _ := s.router.match("nim/" + name); hnd == nil {
+		if hnd, _ := s.mux[discordgo.InteractionApplicationCommand].match("nim/" + name); hnd == nil {
 			t.Errorf("no route for /nim %s", name)
 		}
 	}

@@ -92,7 +92,7 @@ func TestRedeliveryRacingItsFirstDelivery(t *testing.T) {
 	var first *discordgo.InteractionResponse
 	chain := h.svc.idempotent(func(r *request) (*discordgo.InteractionResponse, error) {
 		first = h.svc.Handle(ctx, click)
-		return h.svc.router.serve(r)
+		return h.svc.mux.serve(r)
 	})
 	second, err := chain(&request{ctx: ctx, i: click, path: interactionPath(click), now: h.now})
 	if err != nil {

@@ -149,9 +149,14 @@ func renderTable(t *engine.Table) string {
 // review shows, only to whoever asks, each side's mistakes in a finished
 // game: moves that turned a won position into a lost one.
 func (s *Service) review(r *request) (*discordgo.InteractionResponse, error) {
-	g, err := s.gameParam(r)
+	g, err := s.anyGameParam(r)
 	if err != nil {
 		return nil, err
+	}
+	if !mayReview(g, r) {
+		// Game ids are sequential: without this, anyone could read every
+		// server's games by counting.
+		return nil, userErrorf("That game was played elsewhere: a review is shown only in the server it was played in (or, for a game in DMs, to its players).")
 	}
 	if !g.Status.Finished() {
 		return nil, userErrorf("The review opens when the game is over — no peeking mid-game. Ask for a 💡 hint instead.")
@@ -208,6 +213,16 @@ func (s *Service) review(r *request) (*discordgo.InteractionResponse, error) {
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
 		Embeds: []*discordgo.MessageEmbed{embed}, Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noMentions(),
 	}}, nil
+}
+
+// mayReview reports whether r may see g's review: anyone in the server g
+// was played in, and for a game in DMs only its players.
+func mayReview(g *store.Game, r *request) bool {
+	if g.GuildID != "" {
+		return g.GuildID == r.i.GuildID
+	}
+	user := r.userID()
+	return user == g.Players[0] || user == g.Players[1]
 }
 
 func countSeat(ms []engine.Mistake, seat int) int {

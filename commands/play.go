@@ -14,53 +14,76 @@ import (
 	"nimbot/store"
 )
 
-// routes is the whole product's routing table.
-func (s *Service) routes() *router {
-	rt := &router{}
-	rt.add("nim/start", s.start)
-	rt.add("nim/move", s.moveCommand)
-	rt.add("nim/hint", s.hintCommand)
-	rt.add("nim/resign", s.resignCommand)
-	rt.add("nim/status", s.status)
-	rt.add("nim/rules", replayable(s.rules))
-	rt.add("nim/analyze", replayable(s.analyze))
-	rt.add("nim/stats", replayable(s.stats))
-	rt.add("nim/leaderboard", replayable(s.leaderboard))
-	rt.add("nim/end", s.end)
+// routes is the whole product's routing table, one table per interaction
+// type.
+func (s *Service) routes() mux {
+	cmd, auto, comp, modal := &router{}, &router{}, &router{}, &router{}
+	cmd.add("nim/start", s.start)
+	cmd.add("nim/move", s.moveCommand)
+	cmd.add("nim/hint", s.hintCommand)
+	cmd.add("nim/resign", s.resignCommand)
+	cmd.add("nim/status", s.status)
+	cmd.add("nim/rules", replayable(s.rules))
+	cmd.add("nim/analyze", replayable(s.analyze))
+	cmd.add("nim/stats", replayable(s.stats))
+	cmd.add("nim/leaderboard", replayable(s.leaderboard))
+	cmd.add("nim/end", s.end)
 
-	rt.add("autocomplete/nim/start", s.autocompleteStart)
-	rt.add("autocomplete/nim/move", s.autocompleteMove)
-	rt.add("autocomplete/nim/analyze", s.autocompleteAnalyze)
+	auto.add("autocomplete/nim/start", s.autocompleteStart)
+	auto.add("autocomplete/nim/move", s.autocompleteMove)
+	auto.add("autocomplete/nim/analyze", s.autocompleteAnalyze)
 
-	rt.add("accept/{game}", s.accept)
-	rt.add("decline/{game}", s.decline)
-	rt.add("heap/{game}/{ply}/{heap}", replayable(s.pickHeap))
-	rt.add("heapsel/{game}/{ply}", replayable(s.pickHeap))
-	rt.add("move/{game}/{ply}/{heap}/{take}", replayable(s.moveButton))
-	rt.add("play/{game}/{ply}/{slot}", replayable(s.moveSelect))
-	rt.add("ask/{game}/{ply}/{heap}", replayable(s.askAmount))
-	rt.add("amount/{game}/{ply}/{heap}", replayable(s.amountSubmit))
-	rt.add("type/{game}/{ply}", replayable(s.askMove))
-	rt.add("type/{game}/{ply}/{slot}", replayable(s.askMove))
-	rt.add("typed/{game}/{ply}", replayable(s.typedSubmit))
-	rt.add("hint/{game}/{ply}", replayable(s.hintButton))
-	rt.add("hint/{game}/{ply}/{level}", replayable(s.hintButton))
-	rt.add("resign/{game}/{ply}", replayable(s.resignButton))
-	rt.add("rematch/{game}", s.rematch)
-	rt.add("review/{game}", replayable(s.review))
-	return rt
+	comp.add("accept/{game}", s.accept)
+	comp.add("decline/{game}", s.decline)
+	comp.add("heap/{game}/{ply}/{heap}", replayable(s.pickHeap))
+	comp.add("heapsel/{game}/{ply}", replayable(s.pickHeap))
+	comp.add("move/{game}/{ply}/{heap}/{take}", replayable(s.moveButton))
+	comp.add("play/{game}/{ply}/{slot}", replayable(s.moveSelect))
+	comp.add("ask/{game}/{ply}/{heap}", replayable(s.askAmount))
+	comp.add("type/{game}/{ply}", replayable(s.askMove))
+	comp.add("type/{game}/{ply}/{slot}", replayable(s.askMove))
+	comp.add("hint/{game}/{ply}", replayable(s.hintButton))
+	comp.add("hint/{game}/{ply}/{level}", replayable(s.hintButton))
+	comp.add("resign/{game}/{ply}", replayable(s.resignButton))
+	comp.add("rematch/{game}", s.rematch)
+	comp.add("review/{game}", replayable(s.review))
+
+	modal.add("amount/{game}/{ply}/{heap}", replayable(s.amountSubmit))
+	modal.add("typed/{game}/{ply}", replayable(s.typedSubmit))
+	return mux{
+		discordgo.InteractionApplicationCommand:             cmd,
+		discordgo.InteractionApplicationCommandAutocomplete: auto,
+		discordgo.InteractionMessageComponent:               comp,
+		discordgo.InteractionModalSubmit:                    modal,
+	}
 }
 
 // Messages shared by several handlers.
 const (
-	msgNoGame     = "There is no game in this channel. Start one with /nim start."
-	msgStale      = "That board is out of date: the game has moved on since it was drawn, so nothing was changed. Use the newest board, or /nim status to post it again."
-	msgNotPlaying = "You are not playing in this game. Start your own with /nim start in another channel, or wait for this one to finish."
-	msgOver       = "This game is over. Click Rematch, or start a new one with /nim start."
+	msgNoGame       = "There is no game in this channel. Start one with /nim start."
+	msgStale        = "That board is out of date: the game has moved on since it was drawn, so nothing was changed. Use the newest board, or /nim status to post it again."
+	msgNotPlaying   = "You are not playing in this game. Start your own with /nim start in another channel, or wait for this one to finish."
+	msgOver         = "This game is over. Click Rematch, or start a new one with /nim start."
+	msgOtherChannel = "That control belongs to a game in another channel, so nothing was changed. Use the board in this channel, or /nim status to post it."
 )
 
-// gameParam loads the game a custom_id names.
+// gameParam loads the game a board control's custom_id names, and only if
+// it is the game of the channel (and server) the control was clicked in:
+// custom_ids come from the client, and a control naming another channel's
+// game would act on that game and draw its board over this channel's.
 func (s *Service) gameParam(r *request) (*store.Game, error) {
+	g, err := s.anyGameParam(r)
+	if err != nil {
+		return nil, err
+	}
+	if g.ChannelID != r.i.ChannelID || g.GuildID != r.i.GuildID {
+		return nil, userErrorf(msgOtherChannel)
+	}
+	return g, nil
+}
+
+// anyGameParam loads the game a custom_id names, wherever it is played.
+func (s *Service) anyGameParam(r *request) (*store.Game, error) {
 	gid, err := r.intParam("game")
 	if err != nil {
 		return nil, err

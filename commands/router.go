@@ -131,6 +131,47 @@ func (rt *router) serve(r *request) (*discordgo.InteractionResponse, error) {
 	return h(r)
 }
 
+// mux holds one routing table per interaction type. An interaction is routed
+// by its type first: a custom_id that names a route of another type (a
+// modal's "typed/..." on a button, "nim/start" on a select menu) would reach
+// a handler that reads data its interaction does not carry.
+type mux map[discordgo.InteractionType]*router
+
+// serve routes r by its type, then by its path.
+func (m mux) serve(r *request) (*discordgo.InteractionResponse, error) {
+	rt := m[r.i.Type]
+	if rt == nil {
+		return nil, userErrorf("nimbot does not handle this kind of interaction (type %d), so nothing was done.", int(r.i.Type))
+	}
+	if h, _ := rt.match(r.path); h == nil {
+		for t, other := range m {
+			if t == r.i.Type {
+				continue
+			}
+			if h, _ := other.match(r.path); h != nil {
+				return nil, userErrorf("Bad request: %q belongs to a %s, not to a %s, so nothing was done. Use /nim status for a fresh board.",
+					truncate(r.path, 100), interactionKind(t), interactionKind(r.i.Type))
+			}
+		}
+	}
+	return rt.serve(r)
+}
+
+// interactionKind names an interaction type for a user.
+func interactionKind(t discordgo.InteractionType) string {
+	switch t {
+	case discordgo.InteractionApplicationCommand:
+		return "slash command"
+	case discordgo.InteractionApplicationCommandAutocomplete:
+		return "slash command's suggestions"
+	case discordgo.InteractionMessageComponent:
+		return "button or menu"
+	case discordgo.InteractionModalSubmit:
+		return "form (modal)"
+	}
+	return fmt.Sprintf("interaction of type %d", int(t))
+}
+
 // interactionPath names an interaction for the router: slash commands by
 // command and subcommand, autocomplete under "autocomplete/", components and
 // modals by their custom_id.

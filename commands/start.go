@@ -216,17 +216,15 @@ func (s *Service) opponent(r *request, o options) (string, error) {
 	return id, nil
 }
 
-// checkCooldown keeps one user from flooding a channel with challenges.
+// checkCooldown keeps one user from flooding a channel with challenges
+// (by /nim start or rematch; games against nimbot do not count).
 func (s *Service) checkCooldown(r *request) error {
-	last, err := s.db.LastGameBy(r.ctx, r.i.GuildID, r.userID())
+	last, err := s.db.LastChallengeBy(r.ctx, r.i.GuildID, r.userID(), r.now.Add(-s.cfg.ChallengeCooldown))
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return nil
 	case err != nil:
-		return fmt.Errorf("last game by user: %w", err)
-	}
-	if vsBot(last) {
-		return nil
+		return fmt.Errorf("last challenge by user: %w", err)
 	}
 	if wait := last.CreatedAt.Add(s.cfg.ChallengeCooldown).Sub(r.now); wait > 0 {
 		return userErrorf("You challenged someone %s ago. Wait %s before the next challenge, or play nimbot meanwhile (leave opponent empty).",
@@ -463,6 +461,12 @@ func (s *Service) rematch(r *request) (*discordgo.InteractionResponse, error) {
 		n.Status = store.Active
 		n.Deadline = r.now.Add(n.TurnTimeout)
 	} else {
+		// A rematch challenges the opponent like /nim start does, and so
+		// waits out the same cooldown: rematch and /nim end in turns would
+		// otherwise ping them as fast as they are clicked.
+		if err := s.checkCooldown(r); err != nil {
+			return nil, err
+		}
 		n.Status = store.Pending
 		n.Deadline = r.now.Add(s.cfg.ChallengeTTL)
 	}

@@ -1,0 +1,363 @@
+package commands
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"nimbot/store"
+)
+
+// More channels and another server, for requests that reach across them.
+const (
+	chanC       = "1220000000000000003"
+	chanD       = "1220000000000000004"
+	otherGuild  = "1219999999999999999"
+	otherGuildC = "1229999999999999991"
+)
+
+// render fills a fixture into the raw JSON Discord would send.
+func (h *harness) render(fixture string, f fields) []byte {
+	h.t.Helper()
+	if f.AppID == "" {
+		f.AppID = appID
+	}
+	if f.GuildID == "" {
+		f.GuildID = guildID
+	}
+	if f.ChannelID == "" {
+		f.ChannelID = h.channel
+	}
+	if f.ID == "" {
+		f.ID = h.nextID()
+	}
+	if f.Username == "" {
+		f.Username = usernames[f.UserID]
+	}
+	if f.Permissions == "" {
+		f.Permissions = "2248473465835073"
+	}
+	if f.Options == "" {
+		f.Options = "[]"
+	}
+	if f.MessageID == "" {
+		f.MessageID = "1250000000000000001"
+	}
+	if f.Value == "" {
+		f.Value = `""`
+	}
+	var buf bytes.Buffer
+	if err := fixtures.ExecuteTemplate(&buf, fixture, f); err != nil {
+		h.t.Fatalf("fixture %s: %v", fixture, err)
+	}
+	return buf.Bytes()
+}
+
+// mutated renders a fixture, lets mutate change its JSON object (drop a
+// field, forge one) and decodes the result as discordgo decodes Discord's
+// payloads.
+func (h *harness) mutated(fixture string, f fields, mutate func(map[string]any)) *discordgo.Interaction {
+	h.t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(h.render(fixture, f), &m); err != nil {
+		h.t.Fatalf("fixture %s: %v", fixture, err)
+	}
+	if mutate != nil {
+		mutate(m)
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	var i discordgo.Interaction
+	if err := json.Unmarshal(b, &i); err != nil {
+		h.t.Fatalf("mutated %s does not decode: %v\n%s", fixture, err, b)
+	}
+	return &i
+}
+
+// clickIn clicks customID as who in the given server and channel.
+func (h *harness) clickIn(who, guild, channel, customID string) *discordgo.InteractionResponse {
+	h.t.Helper()
+	return h.handle(h.interaction("message_component.json", fields{UserID: who, GuildID: guild, ChannelID: channel, CustomID: customID, ComponentType: 2}))
+}
+
+// inDM turns a guild payload into the same payload sent in a DM with who.
+func inDM(who string) func(map[string]any) {
+	return func(m map[string]any) {
+		delete(m, "guild_id")
+		delete(m, "guild")
+		delete(m, "member")
+		m["user"] = map[string]any{"id": who, "username": usernames[who], "discriminator": "0", "avatar": nil, "global_name": usernames[who], "public_flags": 0}
+		m["channel"] = map[string]any{"id": m["channel_id"], "type": 1, "flags": 0}
+		m["context"] = 1
+	}
+}
+
+func noGameIn(t *testing.T, h *harness, channel string) {
+	t.Helper()
+	if g, err := h.db.ChannelGame(context.Background(), channel); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("channel %s has game %+v (%v), want none", channel, g, err)
+	}
+}
+
+func noLogs(t *testing.T, h *harness) {
+	t.Helper()
+	if h.logs.Len() > 0 {
+		t.Fatalf("logged as internal errors:\n%s", h.logs)
+	}
+}
+
+// A board control acts only on the game of the channel it was clicked in:
+// a player of game X clicking X's controls in channel Y must neither move X
+// nor draw X's board over Y's.
+func TestControlActsOnlyInItsChannel(t *testing.T) {
+	h := newHarness(t, 1)
+	h.command(alice, "start", "heaps", "3 4 5 30", "first", "me") // X in A
+	x := h.game()
+	h.channel = chanB
+	h.command(alice, "start", "heaps", "3 4 5", "first", "me") // Y in B
+	y := h.game()
+	h.channel = chanC
+	h.command(carol, "start", "opponent", user(bob)) // a challenge in C
+	c := h.game()
+	h.channel = chanD
+	h.command(alice, "start", "opponent", user(bob))
+	d := h.game()
+	h.click(bob, id("accept", d.ID))
+	h.command(bob, "resign") // a finished game in D
+
+	h.channel = chanB
+	ply := x.Ply
+	cases := map[string]func() *discordgo.InteractionResponse{
+		"move":    func() *discordgo.InteractionResponse { return h.click(alice, id("move", x.ID, ply, 0, 1)) },
+		"heap":    func() *discordgo.InteractionResponse { return h.click(alice, id("heap", x.ID, ply, 0)) },
+		"heapsel": func() *discordgo.InteractionResponse { return h.choose(alice, id("heapsel", x.ID, ply), "0") },
+		"play":    func() *discordgo.InteractionResponse { return h.choose(alice, id("play", x.ID, ply, 0), "A1") },
+		"ask":     func() *discordgo.InteractionResponse { return h.click(alice, id("ask", x.ID, ply, 3)) },
+		"amount":  func() *discordgo.InteractionResponse { return h.submit(alice, id("amount", x.ID, ply, 3), "2") },
+		"type":    func() *discordgo.InteractionResponse { return h.click(alice, id("type", x.ID, ply)) },
+		"typed":   func() *discordgo.InteractionResponse { return h.submit(alice, id("typed", x.ID, ply), "A1") },
+		"hint":    func() *discordgo.InteractionResponse { return h.click(alice, id("hint", x.ID, ply)) },
+		"hint 3":  func() *discordgo.InteractionResponse { return h.click(alice, id("hint", x.ID, ply, 3)) },
+		"resign":  func() *discordgo.InteractionResponse { return h.click(alice, id("resign", x.ID, ply)) },
+		"accept":  func() *discordgo.InteractionResponse { return h.click(bob, id("accept", c.ID)) },
+		"decline": func() *discordgo.InteractionResponse { return h.click(bob, id("decline", c.ID)) },
+		"rematch in a free channel": func() *discordgo.InteractionResponse {
+			return h.clickIn(alice, guildID, "1220000000000000005", id("rematch", d.ID))
+		},
+		"move, same channel id, another server": func() *discordgo.InteractionResponse {
+			return h.clickIn(alice, otherGuild, chanA, id("move", x.ID, ply, 0, 1))
+		},
+	}
+	for name, do := range cases {
+		t.Run(name, func(t *testing.T) {
+			wantUserError(t, do(), "another channel")
+		})
+	}
+	if got := h.gameByID(x.ID); got.Ply != x.Ply || got.Status != store.Active {
+		t.Fatalf("game X changed from another channel: %+v", got)
+	}
+	if got := h.gameByID(y.ID); got.Ply != y.Ply || got.Status != store.Active {
+		t.Fatalf("game Y changed: %+v", got)
+	}
+	if got := h.gameByID(c.ID); got.Status != store.Pending {
+		t.Fatalf("the challenge in C was answered from B: %s", got.Status)
+	}
+	noGameIn(t, h, "1220000000000000005")
+	if hinted, _ := h.db.HintUsed(context.Background(), x.ID, x.Ply, alice); hinted {
+		t.Fatalf("a hint for X was recorded from another channel")
+	}
+	noLogs(t, h)
+
+	// In its own channel the same control still works.
+	h.channel = chanA
+	if resp := h.click(alice, id("move", x.ID, ply, 0, 1)); isEphemeral(resp) {
+		t.Fatalf("move in its own channel: %s", text(resp))
+	}
+}
+
+// A review is shown only in the server its game was played in, or for a
+// game in DMs to its players: game ids are sequential, so anything looser
+// lets anyone read every server's games by counting.
+func TestReviewOnlyInItsServer(t *testing.T) {
+	h := newHarness(t, 1)
+	h.command(alice, "start", "first", "opponent") // nimbot opens: one move to review
+	g := h.game()
+	h.command(alice, "resign")
+
+	t.Run("same server, another channel", func(t *testing.T) {
+		if resp := h.clickIn(carol, guildID, chanB, id("review", g.ID)); !strings.Contains(text(resp), "Review") {
+			t.Fatalf("review in its server: %s", text(resp))
+		}
+	})
+	t.Run("another server", func(t *testing.T) {
+		wantUserError(t, h.clickIn(carol, otherGuild, otherGuildC, id("review", g.ID)), "played elsewhere")
+	})
+	t.Run("a DM", func(t *testing.T) {
+		i := h.mutated("message_component.json", fields{UserID: carol, ChannelID: chanDM, CustomID: id("review", g.ID), ComponentType: 2}, inDM(carol))
+		wantUserError(t, h.handle(i), "played elsewhere")
+	})
+
+	// A game in DMs: its player may review it, nobody else.
+	h.channel = chanDM
+	h.commandWith("application_command_dm.json", fields{UserID: alice, ChannelID: chanDM, Sub: "start", Options: opts("first", "opponent")})
+	dm := h.game()
+	h.commandWith("application_command_dm.json", fields{UserID: alice, ChannelID: chanDM, Sub: "resign"})
+	t.Run("DM game, its player", func(t *testing.T) {
+		i := h.mutated("message_component.json", fields{UserID: alice, ChannelID: chanDM, CustomID: id("review", dm.ID), ComponentType: 2}, inDM(alice))
+		if resp := h.handle(i); !strings.Contains(text(resp), "Review") {
+			t.Fatalf("review by its player: %s", text(resp))
+		}
+	})
+	t.Run("DM game, someone else", func(t *testing.T) {
+		wantUserError(t, h.clickIn(carol, guildID, chanA, id("review", dm.ID)), "played elsewhere")
+		i := h.mutated("message_component.json", fields{UserID: carol, ChannelID: "1220000000000000098", CustomID: id("review", dm.ID), ComponentType: 2}, inDM(carol))
+		wantUserError(t, h.handle(i), "played elsewhere")
+	})
+	noLogs(t, h)
+}
+
+// A rematch between people is a challenge, and waits out the challenge
+// cooldown like /nim start: rematch and /nim end in turns must not ping the
+// opponent as fast as they are clicked, nor games against nimbot in between
+// reset the wait.
+func TestRematchObeysTheCooldown(t *testing.T) {
+	h := newHarness(t, 1)
+	h.command(alice, "start", "opponent", user(bob))
+	g := h.game()
+	h.click(bob, id("accept", g.ID))
+	h.command(bob, "resign")
+	h.now = h.now.Add(2 * DefaultChallengeCooldown)
+
+	if resp := h.click(alice, id("rematch", g.ID)); isEphemeral(resp) {
+		t.Fatalf("first rematch: %s", text(resp))
+	}
+	first := h.game()
+	h.command(alice, "end")
+	h.now = h.now.Add(time.Second)
+	wantUserError(t, h.click(alice, id("rematch", g.ID)), "Wait")
+	// A game against nimbot in between does not reset the cooldown.
+	h.command(alice, "start")
+	h.command(alice, "end")
+	wantUserError(t, h.click(alice, id("rematch", g.ID)), "Wait")
+	wantUserError(t, h.command(alice, "start", "opponent", user(bob)), "Wait")
+	noGameIn(t, h, chanA)
+	if got := h.gameByID(first.ID); got.Status != store.Ended {
+		t.Fatalf("first rematch: %s", got.Status)
+	}
+	// The other player's cooldown is their own.
+	if resp := h.click(bob, id("rematch", g.ID)); isEphemeral(resp) {
+		t.Fatalf("bob's rematch: %s", text(resp))
+	}
+	h.command(bob, "end")
+	// Once the cooldown is over, a rematch is a challenge again.
+	h.now = h.now.Add(DefaultChallengeCooldown)
+	if resp := h.click(alice, id("rematch", g.ID)); isEphemeral(resp) {
+		t.Fatalf("rematch after the cooldown: %s", text(resp))
+	}
+	noLogs(t, h)
+}
+
+// A custom_id naming a route of another interaction type is a bad request,
+// answered as one, never a panic in a handler that reads data its
+// interaction does not carry.
+func TestRoutesAreSeparatePerInteractionType(t *testing.T) {
+	h := newHarness(t, 1)
+	h.command(alice, "start", "heaps", "3 4 5", "first", "me")
+	g := h.game()
+	cases := map[string]func() *discordgo.InteractionResponse{
+		"a command on a button":                 func() *discordgo.InteractionResponse { return h.click(alice, "nim/start") },
+		"a command on a menu":                   func() *discordgo.InteractionResponse { return h.choose(alice, "nim/move", "A1") },
+		"a command in a modal":                  func() *discordgo.InteractionResponse { return h.submit(alice, "nim/move", "A1") },
+		"autocomplete on a button":              func() *discordgo.InteractionResponse { return h.click(alice, "autocomplete/nim/start") },
+		"a modal's route on a button":           func() *discordgo.InteractionResponse { return h.click(alice, id("typed", g.ID, g.Ply)) },
+		"a modal's route on a menu":             func() *discordgo.InteractionResponse { return h.choose(alice, id("amount", g.ID, g.Ply, 0), "1") },
+		"a menu's route in a modal":             func() *discordgo.InteractionResponse { return h.submit(alice, id("play", g.ID, g.Ply, 0), "A1") },
+		"a heap menu's route in a modal":        func() *discordgo.InteractionResponse { return h.submit(alice, id("heapsel", g.ID, g.Ply), "0") },
+		"a button's route in a modal":           func() *discordgo.InteractionResponse { return h.submit(alice, id("move", g.ID, g.Ply, 0, 1), "1") },
+		"a hint button's route in a modal":      func() *discordgo.InteractionResponse { return h.submit(alice, id("hint", g.ID, g.Ply), "1") },
+		"a challenge button's route in a modal": func() *discordgo.InteractionResponse { return h.submit(bob, id("accept", g.ID), "1") },
+	}
+	for name, do := range cases {
+		t.Run(name, func(t *testing.T) { wantUserError(t, do(), "Bad request") })
+	}
+	if got := h.game(); got.Ply != g.Ply {
+		t.Fatalf("a mismatched route moved the game: %+v", got)
+	}
+	noLogs(t, h)
+}
+
+// Fields Discord always sends are checked, not trusted: a request without
+// them, or with values outside what the command declares, is refused with
+// the reason and changes nothing.
+func TestFieldsDiscordAlwaysSendsAreChecked(t *testing.T) {
+	h := newHarness(t, 1)
+	start := func(options string, mutate func(map[string]any)) *discordgo.InteractionResponse {
+		return h.handle(h.mutated("application_command.json", fields{UserID: alice, Sub: "start", Type: 2, Options: options}, mutate))
+	}
+	cases := []struct {
+		name    string
+		options string
+		mutate  func(map[string]any)
+		want    string
+	}{
+		{"no member or user", "[]", func(m map[string]any) { delete(m, "member") }, "who sent it"},
+		{"member without user", "[]", func(m map[string]any) { delete(m["member"].(map[string]any), "user") }, "who sent it"},
+		{"user id of nimbot's own seat", "[]", func(m map[string]any) {
+			m["member"].(map[string]any)["user"].(map[string]any)["id"] = store.BotID
+		}, "not a Discord user id"},
+		{"user id that is no snowflake", "[]", func(m map[string]any) {
+			m["member"].(map[string]any)["user"].(map[string]any)["id"] = "alice"
+		}, "not a Discord user id"},
+		{"user id of the application", "[]", func(m map[string]any) {
+			m["member"].(map[string]any)["user"].(map[string]any)["id"] = appID
+		}, "does not play itself"},
+		{"no channel", "[]", func(m map[string]any) { delete(m, "channel_id"); delete(m, "channel") }, "which channel"},
+		{"no interaction id", "[]", func(m map[string]any) { delete(m, "id") }, "no valid id"},
+		{"a guild id that is no snowflake", "[]", func(m map[string]any) { m["guild_id"] = "guild" }, "not a Discord server id"},
+		{"k=0", `[{"name":"variant","type":3,"value":"subtraction"},{"name":"k","type":4,"value":0}]`, nil, "The option k must be from 1 to 20"},
+		{"k=2^63", `[{"name":"variant","type":3,"value":"subtraction"},{"name":"k","type":4,"value":9223372036854775808}]`, nil, "The option k must be"},
+		{"k=10^9", `[{"name":"variant","type":3,"value":"subtraction"},{"name":"k","type":4,"value":1000000000}]`, nil, "The option k must be from 1 to 20"},
+		{"k=2.5", `[{"name":"variant","type":3,"value":"subtraction"},{"name":"k","type":4,"value":2.5}]`, nil, "The option k must be a whole number"},
+		{"k as text", `[{"name":"variant","type":3,"value":"subtraction"},{"name":"k","type":3,"value":"3"}]`, nil, "The option k must be a whole number"},
+		{`misere:"yes"`, `[{"name":"misere","type":5,"value":"yes"}]`, nil, "The option misere must be True or False"},
+		{"target=1", `[{"name":"variant","type":3,"value":"21"},{"name":"target","type":4,"value":1}]`, nil, "The option target must be from 2 to 1000"},
+		{"an unknown variant", `[{"name":"variant","type":3,"value":"chess"}]`, nil, "The option variant must be one of"},
+		{"an unknown first mover", `[{"name":"first","type":3,"value":"nobody"}]`, nil, "The option first must be one of"},
+		{"heaps over max_length", `[{"name":"heaps","type":3,"value":"` + strings.Repeat("1 ", 60) + `"}]`, nil, "at most 100 characters"},
+		{"an undeclared option", `[{"name":"rated","type":5,"value":true}]`, nil, "has no option"},
+		{"an option given twice", `[{"name":"misere","type":5,"value":true},{"name":"misere","type":5,"value":false}]`, nil, "given twice"},
+		{"an option without a value", `[{"name":"misere","type":5}]`, nil, "The option misere must be True or False"},
+		{"opponent: nimbot's seat", `[{"name":"opponent","type":6,"value":"bot"}]`, nil, "The option opponent must be a user"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			wantUserError(t, start(c.options, c.mutate), c.want)
+			noGameIn(t, h, chanA)
+			noGameIn(t, h, "")
+		})
+	}
+	t.Run("a move without a user cannot play anyone's game", func(t *testing.T) {
+		h.command(alice, "start", "first", "me")
+		g := h.game()
+		i := h.mutated("message_component.json", fields{UserID: alice, CustomID: id("move", g.ID, g.Ply, 0, 1), ComponentType: 2}, func(m map[string]any) { delete(m, "member") })
+		wantUserError(t, h.handle(i), "who sent it")
+		if got := h.game(); got.Ply != g.Ply {
+			t.Fatalf("a user-less click moved: %+v", got)
+		}
+	})
+	t.Run("hint level outside its choices", func(t *testing.T) {
+		wantUserError(t, h.command(alice, "hint", "level", 4), "The option level must be one of 1, 2, 3")
+	})
+	t.Run("take below its minimum", func(t *testing.T) {
+		wantUserError(t, h.command(alice, "move", "heap", "A", "take", 0), "The option take must be at least 1")
+	})
+	noLogs(t, h)
+}

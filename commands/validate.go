@@ -1,0 +1,237 @@
+package commands
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/bwmarrin/discordgo"
+
+	"nimbot/store"
+)
+
+// maxExactInteger is the largest integer an option may carry: Discord's
+// integer options range over ±2^53, where a float64 (as JSON decodes them)
+// is still exact.
+const maxExactInteger = 1 << 53
+
+// declaredOptions indexes the options Definitions declares, by subcommand
+// and option name, so that an interaction's options are checked against
+// the very types and bounds Discord was told (and that Discord enforces in
+// its own client, but a forged request need not).
+type declaredOptions map[string]map[string]*discordgo.ApplicationCommandOption
+
+func declare(defs []*discordgo.ApplicationCommand) declaredOptions {
+	d := declaredOptions{}
+	for _, c := range defs {
+		for _, sub := range c.Options {
+			if sub.Type != discordgo.ApplicationCommandOptionSubCommand {
+				continue
+			}
+			m := map[string]*discordgo.ApplicationCommandOption{}
+			for _, o := range sub.Options {
+				m[o.Name] = o
+			}
+			d[sub.Name] = m
+		}
+	}
+	return d
+}
+
+// validate refuses an interaction that lacks, or garbles, a field Discord
+// always sends: its id, a known type with the data of that type, the user
+// who caused it, the channel, and options of the declared types within the
+// declared bounds. Handlers can then trust them; a forged or truncated
+// request is told what was wrong and changes nothing.
+func (s *Service) validate(i *discordgo.Interaction) error {
+	if !isSnowflake(i.ID) {
+		return userErrorf("Bad request: the interaction has no valid id, so nothing was done.")
+	}
+	var dataOK bool
+	switch i.Type {
+	case discordgo.InteractionApplicationCommand, discordgo.InteractionApplicationCommandAutocomplete:
+		_, dataOK = i.Data.(discordgo.ApplicationCommandInteractionData)
+	case discordgo.InteractionMessageComponent:
+		_, dataOK = i.Data.(discordgo.MessageComponentInteractionData)
+	case discordgo.InteractionModalSubmit:
+		_, dataOK = i.Data.(discordgo.ModalSubmitInteractionData)
+	default:
+		return userErrorf("Bad request: nimbot does not handle interactions of type %d, so nothing was done.", int(i.Type))
+	}
+	if !dataOK {
+		return userErrorf("Bad request: the interaction carries no %s data, so nothing was done.", interactionKind(i.Type))
+	}
+	user := (&request{i: i}).userID()
+	switch {
+	case user == "":
+		return userErrorf("Bad request: the interaction does not say who sent it, so nothing was done.")
+	case user == store.BotID || !isSnowflake(user):
+		return userErrorf("Bad request: %q is not a Discord user id, so nothing was done.", truncate(user, 30))
+	case i.AppID != "" && user == i.AppID:
+		return userErrorf("Bad request: nimbot does not play itself, so nothing was done.")
+	}
+	if !isSnowflake(i.ChannelID) {
+		return userErrorf("Bad request: the interaction does not say which channel it came from, so nothing was done.")
+	}
+	if i.GuildID != "" && !isSnowflake(i.GuildID) {
+		return userErrorf("Bad request: %q is not a Discord server id, so nothing was done.", truncate(i.GuildID, 30))
+	}
+	if d, ok := i.Data.(discordgo.ApplicationCommandInteractionData); ok {
+		return s.declared.check(d, i.Type == discordgo.InteractionApplicationCommandAutocomplete)
+	}
+	return nil
+}
+
+// check compares a command's options with the declaration. Commands and
+// subcommands nimbot does not declare are left to the router, which
+// answers them as unknown. In autocomplete the option being typed is
+// partial by nature (Discord sends even a number as the text typed so far),
+// so only its name is checked.
+func (d declaredOptions) check(data discordgo.ApplicationCommandInteractionData, autocomplete bool) error {
+	if len(data.Options) != 1 || data.Options[0] == nil || data.Options[0].Type != discordgo.ApplicationCommandOptionSubCommand {
+		return nil
+	}
+	sub := data.Options[0]
+	decl, ok := d[sub.Name]
+	if !ok {
+		return nil
+	}
+	seen := map[string]bool{}
+	for _, o := range sub.Options {
+		if o == nil {
+			return userErrorf("Bad request: /nim %s carries an empty option, so nothing was done.", sub.Name)
+		}
+		def, ok := decl[o.Name]
+		if !ok {
+			return userErrorf("Bad request: /nim %s has no option %q, so nothing was done.", sub.Name, truncate(o.Name, 32))
+		}
+		if seen[o.Name] {
+			return userErrorf("Bad request: the option %s is given twice, so nothing was done.", o.Name)
+		}
+		seen[o.Name] = true
+		if o.Type != def.Type || len(o.Options) > 0 {
+			return userErrorf("The option %s must be %s; nothing was changed.", o.Name, optionKind(def.Type))
+		}
+		if autocomplete && o.Focused {
+			if _, ok := o.Value.(string); !ok && o.Value != nil {
+				return userErrorf("Bad request: the option %s being typed must be text, so nothing was done.", o.Name)
+			}
+			continue
+		}
+		if err := checkValue(def, o.Value); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkValue checks one option's value against its declaration.
+func checkValue(def *discordgo.ApplicationCommandOption, v any) error {
+	bad := func() error {
+		return userErrorf("The option %s must be %s; nothing was changed.", def.Name, optionKind(def.Type))
+	}
+	switch def.Type {
+	case discordgo.ApplicationCommandOptionString:
+		s, ok := v.(string)
+		if !ok {
+			return bad()
+		}
+		if def.MaxLength > 0 && utf8.RuneCountInString(s) > def.MaxLength {
+			return userErrorf("The option %s is at most %d characters long; nothing was changed.", def.Name, def.MaxLength)
+		}
+		if def.MinLength != nil && utf8.RuneCountInString(s) < *def.MinLength {
+			return userErrorf("The option %s is at least %d characters long; nothing was changed.", def.Name, *def.MinLength)
+		}
+	case discordgo.ApplicationCommandOptionInteger, discordgo.ApplicationCommandOptionNumber:
+		f, ok := v.(float64)
+		if !ok || math.IsNaN(f) || math.Abs(f) > maxExactInteger || (def.Type == discordgo.ApplicationCommandOptionInteger && f != math.Trunc(f)) {
+			return bad()
+		}
+		lo, hi := math.Inf(-1), math.Inf(1)
+		if def.MinValue != nil {
+			lo = *def.MinValue
+		}
+		if def.MaxValue != 0 {
+			hi = def.MaxValue
+		}
+		if f < lo || f > hi {
+			return userErrorf("The option %s must be %s; %s is out of range, and nothing was changed.", def.Name, bounds(lo, hi), strconv.FormatFloat(f, 'f', -1, 64))
+		}
+	case discordgo.ApplicationCommandOptionBoolean:
+		if _, ok := v.(bool); !ok {
+			return bad()
+		}
+	case discordgo.ApplicationCommandOptionUser, discordgo.ApplicationCommandOptionChannel,
+		discordgo.ApplicationCommandOptionRole, discordgo.ApplicationCommandOptionMentionable:
+		if s, ok := v.(string); !ok || !isSnowflake(s) {
+			return bad()
+		}
+	}
+	if len(def.Choices) > 0 && !isChoice(def.Choices, v) {
+		var vals []string
+		for _, c := range def.Choices {
+			vals = append(vals, fmt.Sprint(c.Value))
+		}
+		return userErrorf("The option %s must be one of %s; nothing was changed.", def.Name, strings.Join(vals, ", "))
+	}
+	return nil
+}
+
+// isChoice reports whether v is one of the declared choices. Choices are
+// declared as Go values (int, string) and arrive as JSON values (float64,
+// string), so they are compared as JSON would print them.
+func isChoice(cs []*discordgo.ApplicationCommandOptionChoice, v any) bool {
+	for _, c := range cs {
+		if fmt.Sprint(c.Value) == fmt.Sprint(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// bounds says which values a number option takes.
+func bounds(lo, hi float64) string {
+	f := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+	switch {
+	case !math.IsInf(lo, 0) && !math.IsInf(hi, 0):
+		return fmt.Sprintf("from %s to %s", f(lo), f(hi))
+	case !math.IsInf(lo, 0):
+		return "at least " + f(lo)
+	case !math.IsInf(hi, 0):
+		return "at most " + f(hi)
+	}
+	return "a number"
+}
+
+// optionKind names an option type for a user.
+func optionKind(t discordgo.ApplicationCommandOptionType) string {
+	switch t {
+	case discordgo.ApplicationCommandOptionString:
+		return "text"
+	case discordgo.ApplicationCommandOptionInteger:
+		return "a whole number"
+	case discordgo.ApplicationCommandOptionNumber:
+		return "a number"
+	case discordgo.ApplicationCommandOptionBoolean:
+		return "True or False"
+	case discordgo.ApplicationCommandOptionUser:
+		return "a user"
+	}
+	return "of the declared type"
+}
+
+// isSnowflake reports whether s is a Discord id: a decimal uint64.
+func isSnowflake(s string) bool {
+	if s == "" || len(s) > 20 {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	_, err := strconv.ParseUint(s, 10, 64)
+	return err == nil
+}
