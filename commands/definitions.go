@@ -1,6 +1,9 @@
 package commands
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/bwmarrin/discordgo"
 
 	"nimbot/engine"
@@ -38,29 +41,75 @@ const (
 	firstRandom   = "random"
 )
 
-var variantBlurb = map[engine.Variant]string{
-	engine.Nim:         "Nim — take any number from one heap",
-	engine.Subtraction: "Subtraction — take 1..k (or an amount in a set) from one heap",
-	engine.TwentyOne:   "The 21 game — count up by 1..3; whoever says 21 loses",
-	engine.Greedy:      "Greedy Nim — take only from a largest heap",
-	engine.Fibonacci:   "Fibonacci Nim — one heap, at most twice the last take",
-	engine.Wythoff:     "Wythoff — two heaps; take from one, or equally from both",
-	engine.Moore:       "Moore's Nim_k — take from up to k heaps at once",
-	engine.Lasker:      "Lasker's Nim — take from a heap, or split it in two",
-	engine.Kayles:      "Kayles — knock down 1 or 2 adjacent pins",
-}
-
-func variantChoices() []*discordgo.ApplicationCommandOptionChoice {
+// variantChoices offers every variant the engine describes; with summary,
+// each choice says the move in a few words too ("Nim — take any number
+// from one heap"), which /nim start needs and the other menus can spare.
+func variantChoices(summary bool) []*discordgo.ApplicationCommandOptionChoice {
 	var cs []*discordgo.ApplicationCommandOptionChoice
-	for _, v := range engine.Variants() {
-		name := variantBlurb[v]
-		if name == "" {
-			name = string(v)
+	for _, d := range engine.Descriptions() {
+		name := d.Title
+		if summary {
+			name += " — " + d.Summary
 		}
-		cs = append(cs, &discordgo.ApplicationCommandOptionChoice{Name: truncate(name, 100), Value: string(v)})
+		cs = append(cs, &discordgo.ApplicationCommandOptionChoice{Name: truncate(name, 100), Value: string(d.Variant)})
 	}
 	return cs
 }
+
+// settingOptions are /nim start's options for the variants' settings, one
+// per setting name in the engine's table: an integer option bounded by the
+// widest range any variant offers, or a string for a set of amounts. The
+// description says which variants take it and what it means in each.
+func settingOptions() []*discordgo.ApplicationCommandOption {
+	var out []*discordgo.ApplicationCommandOption
+	for _, name := range engine.SettingNames() {
+		o := &discordgo.ApplicationCommandOption{Name: name}
+		var parts []string
+		var lo, hi int64
+		for _, d := range engine.Descriptions() {
+			s, ok := d.Setting(name)
+			if !ok {
+				continue
+			}
+			if o.Type == 0 || s.Offer[0] < lo {
+				lo = s.Offer[0]
+			}
+			hi = max(hi, s.Offer[1])
+			o.Type = discordgo.ApplicationCommandOptionInteger
+			if s.Kind == engine.IntSet {
+				o.Type = discordgo.ApplicationCommandOptionString
+			}
+			doc := s.Doc
+			if s.Default != 0 {
+				doc += fmt.Sprintf(" (default %d)", s.Default)
+			}
+			if s.Excludes != "" && s.Kind == engine.IntSet {
+				doc += ", not with " + s.Excludes
+			}
+			merged := false
+			for i, p := range parts {
+				if head, tail, _ := strings.Cut(p, ": "); tail == doc {
+					parts[i] = head + ", " + string(d.Variant) + ": " + doc
+					merged = true
+				}
+			}
+			if !merged {
+				parts = append(parts, string(d.Variant)+": "+doc)
+			}
+		}
+		o.Description = truncate(strings.Join(parts, "; "), 100)
+		if o.Type == discordgo.ApplicationCommandOptionInteger {
+			o.MinValue, o.MaxValue = minf(float64(lo)), float64(hi)
+		} else {
+			o.MaxLength = maxSetLength
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// maxSetLength bounds a typed set of amounts ("1,3,4").
+const maxSetLength = 60
 
 func difficultyChoices() []*discordgo.ApplicationCommandOptionChoice {
 	var cs []*discordgo.ApplicationCommandOptionChoice
@@ -93,44 +142,46 @@ func Definitions() []*discordgo.ApplicationCommand {
 	opt := func(t discordgo.ApplicationCommandOptionType, name, desc string) *discordgo.ApplicationCommandOption {
 		return &discordgo.ApplicationCommandOption{Type: t, Name: name, Description: desc}
 	}
-	variant := func(desc string) *discordgo.ApplicationCommandOption {
+	variant := func(desc string, summary bool) *discordgo.ApplicationCommandOption {
 		o := opt(str, optVariant, desc)
-		o.Choices = variantChoices()
+		o.Choices = variantChoices(summary)
 		return o
 	}
-	heaps := opt(str, optHeaps, `Heap sizes like "3 4 5", or "random 4" for four random heaps (default 3 4 5)`)
+	heaps := opt(str, optHeaps, `Heap sizes like "3 4 5", or "random 4"`)
 	heaps.Autocomplete = true
 	heaps.MaxLength = 100
-	k := opt(integer, optK, "Subtraction/21: most you may take or say (default 3); Moore: most heaps per move (default 2)")
-	k.MinValue, k.MaxValue = minf(1), 20
-	set := opt(str, optSet, `Subtraction: the amounts you may take, like "1,3,4" (replaces k)`)
-	set.MaxLength = 60
-	target := opt(integer, optTarget, "The 21 game: the number whoever says it loses (default 21)")
-	target.MinValue, target.MaxValue = minf(2), 1000
 	first := opt(str, optFirst, "Who moves first (default random)")
 	first.Choices = []*discordgo.ApplicationCommandOptionChoice{
 		{Name: "me", Value: firstMe}, {Name: "my opponent", Value: firstOpponent}, {Name: "random", Value: firstRandom},
 	}
 	difficulty := opt(str, optDifficulty, "How well nimbot plays (default medium)")
 	difficulty.Choices = difficultyChoices()
+	startOpts := []*discordgo.ApplicationCommandOption{
+		opt(discordgo.ApplicationCommandOptionUser, optOpponent, "Who to challenge (empty: play nimbot)"),
+		variant("Which game (default Nim)", true),
+		heaps,
+		opt(boolean, optMisere, "Whoever makes the last move loses (default off)"),
+	}
+	startOpts = append(startOpts, settingOptions()...)
+	startOpts = append(startOpts, first, difficulty, opt(boolean, optHints, "Against a person: allow hints (default on)"))
 
-	heap := opt(str, optHeap, "The heap (row) to move in, by its letter: A, B, C…")
+	heap := opt(str, optHeap, "The heap (row) by letter: A, B, C…")
 	heap.Autocomplete = true
 	heap.MaxLength = 3
-	take := opt(integer, optTake, "How many to take (21 game: how many numbers to say; Kayles: 1 or 2 pins)")
+	take := opt(integer, optTake, "How many (numbers to say when counting; 1 or 2 pins)")
 	take.MinValue = minf(1)
-	split := opt(str, optSplit, `Lasker: split the heap into two, like "2+3"`)
+	split := opt(str, optSplit, `Split the heap in two, like "2+3"`)
 	split.MaxLength = 40
-	pin := opt(integer, optPin, "Kayles: the first pin to knock down, counted from 1 at the left of the row")
+	pin := opt(integer, optPin, "The first pin to knock down, from 1 at the left")
 	pin.MinValue = minf(1)
-	notation := opt(str, optNotation, `Any move typed out: "B3", "AB2" (Wythoff), "A2 C1" (Moore), "B=2+3" (Lasker), "B4-5" (Kayles)`)
+	notation := opt(str, optNotation, `Any move typed out, like "B3" or "A2 C1"`)
 	notation.Autocomplete = true
 	notation.MaxLength = 100
 	level := opt(integer, optLevel, "How much to reveal (default 2)")
 	level.Choices = []*discordgo.ApplicationCommandOptionChoice{
-		{Name: "1 — who is winning", Value: 1}, {Name: "2 — the move to make", Value: 2}, {Name: "3 — the move and the reasoning", Value: 3},
+		{Name: "who is winning", Value: 1}, {Name: "the move", Value: 2}, {Name: "the move and why", Value: 3},
 	}
-	position := opt(str, optPosition, `A position like "3 4 5", "nim misere 3-4-5", "wythoff 3 5", "21 count=5", "kayles 5 8"`)
+	position := opt(str, optPosition, `Like "3 4 5", "nim misere 3-4-5" or "wythoff 3 5"`)
 	position.Autocomplete = true
 	position.MaxLength = 100
 	position.Required = true
@@ -144,34 +195,44 @@ func Definitions() []*discordgo.ApplicationCommand {
 		Contexts:         &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM},
 		IntegrationTypes: &[]discordgo.ApplicationIntegrationType{discordgo.ApplicationIntegrationGuildInstall},
 		Options: []*discordgo.ApplicationCommandOption{
-			sub("start", "Start a game in this channel, against nimbot or someone you challenge",
-				opt(discordgo.ApplicationCommandOptionUser, optOpponent, "Who to challenge (leave empty to play nimbot)"),
-				variant("Which game (default Nim)"),
-				heaps,
-				opt(boolean, optMisere, "Misère play: whoever makes the last move loses (default off)"),
-				k, set, target, first, difficulty,
-				opt(boolean, optHints, "Against a person: allow hints (default on)"),
-			),
-			sub("move", "Make a move in this channel's game (or click the board)",
+			sub("start", "Start a game here, against nimbot or someone you challenge", startOpts...),
+			sub("move", "Make a move (or click the board)",
 				heap, take,
-				opt(boolean, optBoth, "Wythoff: take the amount from both heaps"),
+				opt(boolean, optBoth, "Take the amount from both heaps"),
 				split, pin, notation,
 			),
-			sub("hint", "Ask for a hint on your turn (only you see it)", level),
+			sub("hint", "A hint on your turn, only for you", level),
 			sub("resign", "Resign this channel's game"),
 			sub("status", "Post this channel's board again"),
-			sub("rules", "How to play a variant", variant("Which game (default Nim)")),
-			sub("analyze", "Who wins any position, every winning move and why",
+			sub("rules", "How to play a game", variant("Which game (default Nim)", false)),
+			sub("analyze", "Who wins any position, and why",
 				position,
-				opt(boolean, optPublic, "Post the analysis for everyone (default: only you see it)"),
+				opt(boolean, optPublic, "Show it to everyone (default: only you)"),
 			),
 			sub("stats", "Wins, losses and streaks in this server",
 				opt(discordgo.ApplicationCommandOptionUser, optUser, "Whose stats (default yours)"),
-				variant("Only this game (default all)"),
+				variant("Only this game", false),
 			),
-			sub("leaderboard", "The best players in this server", variant("Only this game (default all)")),
-			sub("end", "End this channel's game (players, or members who can manage messages)"),
+			sub("leaderboard", "The best players in this server", variant("Only this game", false)),
+			sub("end", "End this channel's game (players or message managers)"),
 		},
 	}
 	return []*discordgo.ApplicationCommand{nim}
+}
+
+// definedOption returns the definition of option name of /nim sub (its
+// type, bounds and choices, as Discord enforces them), or nil. Input
+// checks read bounds here, so the definition stays their one source.
+func definedOption(sub, name string) *discordgo.ApplicationCommandOption {
+	for _, s := range Definitions()[0].Options {
+		if s.Name != sub {
+			continue
+		}
+		for _, o := range s.Options {
+			if o.Name == name {
+				return o
+			}
+		}
+	}
+	return nil
 }

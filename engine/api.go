@@ -44,81 +44,132 @@ func tooLargeInputf(format string, args ...any) error {
 	return &tooLargeError{msg: fmt.Sprintf(format, args...), invalid: true}
 }
 
-// Normalize fills in the variant's defaults (Subtraction: K=3 unless Set is
-// given; TwentyOne: K=3, Target=21; Moore: K=2) and validates the rules. Its
-// errors wrap ErrInvalid and say what to change.
+// Normalize fills in the variant's defaults (its Description's Settings:
+// Subtraction K=3 unless Set is given; TwentyOne K=3, Target=21; Moore K=2)
+// and validates the rules against the settings' bounds. Its errors wrap
+// ErrInvalid and say what to change.
 func (r Rules) Normalize() (Rules, error) {
 	r.Set = slices.Clone(r.Set)
-	if _, ok := variants[r.Variant]; !ok {
+	d, ok := describe(r.Variant)
+	if _, registered := variants[r.Variant]; !ok || !registered {
 		if r.Variant == "" {
 			return r, invalidf("no game named: choose one of %s", variantList())
 		}
 		return r, invalidf("no game called %q: choose one of %s", string(r.Variant), variantList())
 	}
-	usesK := r.Variant == Subtraction || r.Variant == TwentyOne || r.Variant == Moore
-	if !usesK && r.K != 0 {
-		return r, invalidf("%s takes no k", variantTitle(r.Variant))
-	}
-	if r.Variant != Subtraction && len(r.Set) > 0 {
-		return r, invalidf("%s takes no subtraction set", variantTitle(r.Variant))
-	}
-	if r.Variant != TwentyOne && r.Target != 0 {
-		return r, invalidf("%s takes no target", variantTitle(r.Variant))
+	for _, name := range ruleFields {
+		if r.given(name) {
+			if _, ok := d.Setting(name); !ok {
+				return r, invalidf("%s takes no %s", d.Title, settingNoun(name))
+			}
+		}
 	}
 	if r.K < 0 {
 		return r, invalidf("k must be at least 1, not %d", r.K)
 	}
-	switch r.Variant {
-	case Subtraction:
-		if len(r.Set) > 0 {
-			if r.K != 0 {
-				return r, invalidf("Subtraction: give k or a set, not both")
+	for _, s := range d.Settings {
+		if s.Excludes != "" && r.given(s.Name) && r.given(s.Excludes) {
+			x, _ := d.Setting(s.Excludes)
+			return r, invalidf("%s: give %s or %s, not both", d.Title, s.article(), x.article())
+		}
+	}
+	for _, s := range d.Settings {
+		switch s.Kind {
+		case Int:
+			f := r.intField(s.Name)
+			if *f == 0 && s.Default != 0 && !(s.Excludes != "" && r.given(s.Excludes)) {
+				*f = s.Default
 			}
-			if len(r.Set) > maxSetSize {
-				return r, invalidf("Subtraction: a set has at most %d amounts, this one has %d", maxSetSize, len(r.Set))
+			if v := int64(*f); *f != 0 && (v < s.Min || v > s.Max) {
+				if v >= s.Min {
+					return r, invalidf("%s: %s is at most %d, not %d", d.Title, s.Name, s.Max, v)
+				}
+				return r, invalidf("%s: %s runs from %d to %d, not %d", d.Title, s.Name, s.Min, s.Max, v)
 			}
-			for _, s := range r.Set {
-				if s < 1 || s > maxSetElement {
-					return r, invalidf("Subtraction: set amounts run from 1 to %d, not %d", maxSetElement, s)
+		case IntSet:
+			if len(r.Set) == 0 {
+				continue
+			}
+			if len(r.Set) > s.MaxLen {
+				return r, invalidf("%s: a %s has at most %d amounts, this one has %d", d.Title, s.Name, s.MaxLen, len(r.Set))
+			}
+			for _, v := range r.Set {
+				if int64(v) < s.Min || int64(v) > s.Max {
+					return r, invalidf("%s: %s amounts run from %d to %d, not %d", d.Title, s.Name, s.Min, s.Max, v)
 				}
 			}
 			slices.Sort(r.Set)
 			r.Set = slices.Compact(r.Set)
-			if _, err := grundyTable(r.Set); err != nil {
-				return r, err
-			}
-		} else {
-			if r.K == 0 {
-				r.K = 3
-			}
-			if int64(r.K) > MaxHeapSize {
-				return r, invalidf("Subtraction: k is at most %d, not %d", MaxHeapSize, r.K)
-			}
 		}
-	case TwentyOne:
-		if r.K == 0 {
-			r.K = 3
-		}
-		if r.Target == 0 {
-			r.Target = 21
-		}
-		if r.Target < 1 || int64(r.Target) > MaxHeapSize {
-			return r, invalidf("the 21 game: the target runs from 1 to %d, not %d", MaxHeapSize, r.Target)
-		}
-		if int64(r.K) > MaxHeapSize {
-			return r, invalidf("the 21 game: k is at most %d, not %d", MaxHeapSize, r.K)
-		}
-	case Moore:
-		if r.K == 0 {
-			r.K = 2
-		}
-		if r.K > maxMooreK {
-			return r, invalidf("Moore's Nim: k is at most %d, not %d", maxMooreK, r.K)
+	}
+	if d.validate != nil {
+		if err := d.validate(r); err != nil {
+			return r, err
 		}
 	}
 	if len(r.Set) == 0 {
 		r.Set = nil
 	}
+	return r, nil
+}
+
+// ruleFields are the settings Rules has a field for; a variant's
+// Description says which of them it takes.
+var ruleFields = []string{"k", "set", "target"}
+
+// settingNoun is how an error names a setting.
+func settingNoun(name string) string {
+	if name == "set" {
+		return "a subtraction set"
+	}
+	return name
+}
+
+// given reports whether the rules give the setting called name.
+func (r *Rules) given(name string) bool {
+	if name == "set" {
+		return len(r.Set) > 0
+	}
+	f := r.intField(name)
+	return f != nil && *f != 0
+}
+
+// intField is the field holding the Int setting called name, or nil.
+func (r *Rules) intField(name string) *int {
+	switch name {
+	case "k":
+		return &r.K
+	case "target":
+		return &r.Target
+	}
+	return nil
+}
+
+// With returns the rules with the setting called name given: one value for
+// an Int setting, the amounts of an IntSet. Normalize checks the values
+// against the variant's Description. Its errors wrap ErrInvalid.
+func (r Rules) With(name string, values ...int64) (Rules, error) {
+	r.Set = slices.Clone(r.Set)
+	if name == "set" {
+		r.Set = r.Set[:0]
+		for _, v := range values {
+			if v < 1 || v > maxSetElement {
+				return r, invalidf("%s amounts run from 1 to %d, not %d", name, maxSetElement, v)
+			}
+			r.Set = append(r.Set, int(v))
+		}
+		return r, nil
+	}
+	f := r.intField(name)
+	switch {
+	case f == nil:
+		return r, invalidf("no game has a setting %q: the settings are %s", name, strings.Join(ruleFields, ", "))
+	case len(values) != 1:
+		return r, invalidf("%s takes one number, not %d", name, len(values))
+	case values[0] < 1 || values[0] > MaxHeapSize:
+		return r, invalidf("%s runs from 1 to %d, not %d", name, MaxHeapSize, values[0])
+	}
+	*f = int(values[0])
 	return r, nil
 }
 
@@ -132,25 +183,8 @@ func variantList() string {
 
 // variantTitle is the variant's display name without parameters.
 func variantTitle(v Variant) string {
-	switch v {
-	case Nim:
-		return "Nim"
-	case Subtraction:
-		return "Subtraction"
-	case TwentyOne:
-		return "The 21 game"
-	case Greedy:
-		return "Greedy Nim"
-	case Fibonacci:
-		return "Fibonacci Nim"
-	case Wythoff:
-		return "Wythoff's game"
-	case Moore:
-		return "Moore's Nim"
-	case Lasker:
-		return "Lasker's Nim"
-	case Kayles:
-		return "Kayles"
+	if d, ok := describe(v); ok {
+		return d.Title
 	}
 	return string(v)
 }
@@ -166,10 +200,10 @@ func (r Rules) Name() string {
 		if len(r.Set) > 0 {
 			n += " " + setString(r.Set)
 		} else {
-			n += fmt.Sprintf(" S(1..%d)", kOr(r.K, 3))
+			n += fmt.Sprintf(" S(1..%d)", kOr(r.K, settingDefault(r.Variant, "k")))
 		}
 	case TwentyOne:
-		k, t := kOr(r.K, 3), kOr(r.Target, 21)
+		k, t := kOr(r.K, settingDefault(r.Variant, "k")), kOr(r.Target, settingDefault(r.Variant, "target"))
 		if t != 21 {
 			n = fmt.Sprintf("The %d game", t)
 		}
@@ -181,12 +215,22 @@ func (r Rules) Name() string {
 		}
 		return n
 	case Moore:
-		n += fmt.Sprintf(" (k=%d)", kOr(r.K, 2))
+		n += fmt.Sprintf(" (k=%d)", kOr(r.K, settingDefault(r.Variant, "k")))
 	}
 	if r.Misere {
 		n = "Misère " + n
 	}
 	return n
+}
+
+// settingDefault is the default of v's setting called name (0 if none).
+func settingDefault(v Variant, name string) int {
+	if d, ok := describe(v); ok {
+		if s, ok := d.Setting(name); ok {
+			return s.Default
+		}
+	}
+	return 0
 }
 
 func kOr(k, def int) int {

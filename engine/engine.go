@@ -33,7 +33,11 @@ const (
 
 // Variants lists every variant the engine offers, in the order menus show them.
 func Variants() []Variant {
-	return []Variant{Nim, Subtraction, TwentyOne, Greedy, Fibonacci, Wythoff, Moore, Lasker, Kayles}
+	vs := make([]Variant, len(descriptions))
+	for i, d := range descriptions {
+		vs[i] = d.Variant
+	}
+	return vs
 }
 
 // Rules says which game is played. The zero value of every optional field

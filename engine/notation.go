@@ -21,13 +21,6 @@ import (
 // "B4" or "B4-5" (Kayles: knock down pin 4, or pins 4 and 5, of row B,
 // counting from 1) and "+3" (the 21 game: say 3 more).
 
-// variantNames maps what people type to variants.
-var variantNames = map[string]Variant{
-	"nim": Nim, "subtraction": Subtraction, "sub": Subtraction, "21": TwentyOne, "twentyone": TwentyOne,
-	"greedy": Greedy, "fibonacci": Fibonacci, "fib": Fibonacci, "wythoff": Wythoff, "moore": Moore,
-	"lasker": Lasker, "kayles": Kayles,
-}
-
 // ParseGame reads a game in the notation above: "3 4 5", "nim misere 3-4-5",
 // "subtraction k=3 10 12", "subtraction set=1,3,4 7 9", "21", "21 k=3
 // target=21 count=5", "fibonacci 20", "fibonacci 20 limit=4", "moore k=2 3 5
@@ -39,12 +32,13 @@ func ParseGame(s string) (Rules, Position, error) {
 		return Rules{}, Position{}, invalidf("describe a game, like \"3 4 5\" or \"nim misere 3-4-5\"")
 	}
 	r := Rules{Variant: Nim}
-	if v, ok := variantNames[fields[0]]; ok {
+	if v, ok := Lookup(fields[0]); ok {
 		r.Variant = v
 		fields = fields[1:]
 	}
 	conventionSet := false
-	r.Misere = r.Variant == TwentyOne
+	d, _ := describe(r.Variant)
+	r.Misere = d.Misere
 	var heapText []string
 	var count, limit *int64
 	seen := map[string]bool{}
@@ -60,7 +54,7 @@ func ParseGame(s string) (Rules, Position, error) {
 				r.Misere = f != "normal"
 				continue
 			}
-			if _, ok := variantNames[f]; ok && !isDigits(f) {
+			if _, ok := Lookup(f); ok && !isDigits(f) {
 				return Rules{}, Position{}, invalidf("name the game first: %q comes after other words", f)
 			}
 			heapText = append(heapText, f)
@@ -107,10 +101,10 @@ func ParseGame(s string) (Rules, Position, error) {
 	if err != nil {
 		return Rules{}, Position{}, err
 	}
-	if count != nil && r.Variant != TwentyOne {
+	if count != nil && !d.Counting {
 		return Rules{}, Position{}, invalidf("%s has no count=", r.Name())
 	}
-	if limit != nil && r.Variant != Fibonacci {
+	if limit != nil && !d.Limit {
 		return Rules{}, Position{}, invalidf("%s has no limit=", r.Name())
 	}
 	var heaps []int64
@@ -120,7 +114,7 @@ func ParseGame(s string) (Rules, Position, error) {
 			return Rules{}, Position{}, err
 		}
 	}
-	if r.Variant == TwentyOne {
+	if d.Counting {
 		if count != nil && heaps != nil {
 			return Rules{}, Position{}, invalidf("the 21 game: give the count once, as count=%d", *count)
 		}
@@ -144,15 +138,12 @@ func ParseGame(s string) (Rules, Position, error) {
 }
 
 func exampleFor(v Variant) string {
-	switch v {
-	case Fibonacci:
-		return "fibonacci 20"
-	case Wythoff:
-		return "wythoff 3 5"
-	case Kayles:
-		return "kayles 5 8"
-	case Lasker:
-		return "lasker 4 7"
+	if d, ok := describe(v); ok {
+		for _, e := range d.Examples {
+			if strings.HasPrefix(e, string(v)+" ") && !strings.ContainsAny(e, "=") && !strings.Contains(e, "misere") {
+				return e
+			}
+		}
 	}
 	return string(v) + " 3 4 5"
 }

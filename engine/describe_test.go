@@ -1,0 +1,101 @@
+package engine
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestDescriptions checks the table against the engine itself: every
+// registered variant is described once, and what a description promises
+// (defaults, bounds, opening heaps, examples, move kinds) is what the
+// engine does.
+func TestDescriptions(t *testing.T) {
+	if len(Descriptions()) != len(variants) {
+		t.Fatalf("%d descriptions, %d variants registered", len(Descriptions()), len(variants))
+	}
+	for _, d := range Descriptions() {
+		t.Run(string(d.Variant), func(t *testing.T) {
+			if _, ok := variants[d.Variant]; !ok {
+				t.Fatal("described but not registered")
+			}
+			if got, ok := Describe(d.Variant); !ok || got.Title != d.Title {
+				t.Fatal("Describe disagrees with Descriptions")
+			}
+			if d.Title == "" || d.Summary == "" || len(d.Rules) < 50 || d.Notation == "" || d.Heap == "" || d.Piece == "" || d.Glyph == "" {
+				t.Fatalf("incomplete: %+v", d)
+			}
+			for _, name := range append([]string{string(d.Variant)}, d.Aliases...) {
+				if v, ok := Lookup(strings.ToUpper(name)); !ok || v != d.Variant {
+					t.Errorf("Lookup(%q) = %q, %v", name, v, ok)
+				}
+			}
+			r, err := Rules{Variant: d.Variant, Misere: d.Misere}.Normalize()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range d.Settings {
+				if s.Min > s.Max || s.Offer[0] < s.Min || s.Offer[1] > s.Max || s.Offer[0] > s.Offer[1] {
+					t.Errorf("%s: bounds %d..%d, offered %v", s.Name, s.Min, s.Max, s.Offer)
+				}
+				if s.Kind == Int {
+					if got := *r.intField(s.Name); got != s.Default {
+						t.Errorf("%s: Normalize fills in %d, the description says %d", s.Name, got, s.Default)
+					}
+					for _, v := range []int64{s.Min, s.Max} {
+						if _, err := (Rules{Variant: d.Variant}).withInt(s.Name, v).Normalize(); err != nil {
+							t.Errorf("%s=%d is within bounds but refused: %v", s.Name, v, err)
+						}
+					}
+					if s.Max < MaxHeapSize {
+						if _, err := (Rules{Variant: d.Variant}).withInt(s.Name, s.Max+1).Normalize(); !errors.Is(err, ErrInvalid) {
+							t.Errorf("%s=%d is out of bounds but accepted", s.Name, s.Max+1)
+						}
+					}
+				}
+			}
+			for _, name := range ruleFields {
+				if _, ok := d.Setting(name); ok {
+					continue
+				}
+				r := Rules{Variant: d.Variant}
+				if name == "set" {
+					r.Set = []int{1}
+				} else {
+					*r.intField(name) = 1
+				}
+				if _, err := r.Normalize(); !errors.Is(err, ErrInvalid) {
+					t.Errorf("%s takes no %s, but Normalize accepts it", d.Variant, name)
+				}
+			}
+			p, err := r.Start(d.DefaultHeaps)
+			if err != nil || r.Over(p) {
+				t.Fatalf("default heaps %v: %v", d.DefaultHeaps, err)
+			}
+			if d.Heaps > 0 && len(p.Heaps) != d.Heaps {
+				t.Errorf("played on %d heaps, the description says %d", len(p.Heaps), d.Heaps)
+			}
+			if d.Limit != (p.Limit != 0) {
+				t.Errorf("Limit %v, opening position %+v", d.Limit, p)
+			}
+			for _, m := range r.Legal(p) {
+				if !d.Has(m.Kind) {
+					t.Errorf("legal move %+v of a kind the description does not list", m)
+				}
+			}
+			for _, e := range d.Examples {
+				if rr, _, err := ParseGame(e); err != nil || rr.Variant != d.Variant {
+					t.Errorf("example %q: %v, %v", e, rr.Variant, err)
+				}
+			}
+		})
+	}
+	if _, ok := Describe("chess"); ok {
+		t.Fatal("Describe(chess)")
+	}
+}
+
+func (r Rules) withInt(name string, v int64) Rules {
+	*r.intField(name) = int(v)
+	return r
+}
