@@ -1,0 +1,864 @@
+package storetest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"nimbot/engine"
+	"nimbot/store"
+)
+
+// Opener returns a new, empty Storage whose clock is now, and closes it
+// when t ends.
+type Opener func(t *testing.T, now func() time.Time) Storage
+
+// RunContract runs the contract suite against the implementation open
+// returns. Each test opens its own storage.
+func RunContract(t *testing.T, open Opener) {
+	mustOpen := func(t *testing.T) Storage {
+		t.Helper()
+		s := open(t, Clock())
+		if err := s.Ping(context.Background()); err != nil {
+			t.Fatalf("Ping: %v", err)
+		}
+		return s
+	}
+	t.Run("CreateGame", func(t *testing.T) { testCreateGame(t, mustOpen) })
+	t.Run("Commit", func(t *testing.T) { testCommit(t, mustOpen) })
+	t.Run("CommitRace", func(t *testing.T) { testCommitRace(t, mustOpen(t)) })
+	t.Run("RedeliveryRace", func(t *testing.T) { testRedeliveryRace(t, mustOpen(t)) })
+	t.Run("ManyChannels", func(t *testing.T) { testManyChannels(t, mustOpen(t)) })
+	t.Run("Idempotency", func(t *testing.T) { testIdempotency(t, mustOpen(t)) })
+	t.Run("Stats", func(t *testing.T) { testStats(t, mustOpen(t)) })
+	t.Run("Queries", func(t *testing.T) { testQueries(t, mustOpen) })
+}
+
+func testCreateGame(t *testing.T, open func(*testing.T) Storage) {
+	ctx := context.Background()
+	t.Run("OK", func(t *testing.T) {
+		db := open(t)
+		g := newGame("c1", [2]string{"alice", store.BotID}, 3, 4, 5)
+		g.Difficulty = engine.Hard
+		g.TurnTimeout = 90 * time.Second
+		g.Deadline = Epoch.Add(time.Hour)
+		g.Rules = engine.Rules{Variant: engine.Subtraction, Misere: true, Set: []int{1, 3, 4}}
+		mustCreate(t, db, g)
+		if g.ID == 0 || g.CreatedAt.IsZero() || !g.UpdatedAt.Equal(g.CreatedAt) {
+			t.Fatalf("after CreateGame: %+v", g)
+		}
+		got, err := db.Game(ctx, g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, g) {
+			t.Fatalf("read back\n%+v\nwant\n%+v", got, g)
+		}
+		if got, err := db.ChannelGame(ctx, "c1"); err != nil || got.ID != g.ID {
+			t.Fatalf("ChannelGame: %v, %v", got, err)
+		}
+	})
+	t.Run("ErrNotFound", func(t *testing.T) {
+		db := open(t)
+		if _, err := db.Game(ctx, 42); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("Game: %v", err)
+		}
+		if _, err := db.ChannelGame(ctx, "c1"); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("ChannelGame: %v", err)
+		}
+		if _, err := db.LastGameBy(ctx, "guild", "alice"); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("LastGameBy: %v", err)
+		}
+		if err := db.SetMessageID(ctx, 42, "m"); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("SetMessageID: %v", err)
+		}
+		if ms, err := db.Moves(ctx, 42); err != nil || len(ms) != 0 {
+			t.Fatalf("Moves: %v, %v", ms, err)
+		}
+	})
+	t.Run("ErrChannelBusy", func(t *testing.T) {
+		db := open(t)
+		first := newGame("c1", [2]string{"alice", ""}, 3)
+		first.Status = store.Pending
+		mustCreate(t, db, first)
+		err := db.CreateGame(ctx, newGame("c1", [2]string{"bob", store.BotID}, 5))
+		var busy *store.BusyError
+		if !errors.Is(err, store.ErrChannelBusy) || !errors.As(err, &busy) || busy.Game.ID != first.ID {
+			t.Fatalf("second game in the channel: %v", err)
+		}
+		// Another channel is free; so is this one once the game is over.
+		mustCreate(t, db, newGame("c2", [2]string{"bob", store.BotID}, 5))
+		if _, err := db.Commit(ctx, store.Change{GameID: first.ID, From: store.Pending, Status: store.Declined}); err != nil {
+			t.Fatal(err)
+		}
+		mustCreate(t, db, newGame("c1", [2]string{"bob", store.BotID}, 5))
+	})
+	t.Run("ConcurrentInOneChannel", func(t *testing.T) {
+		db := open(t)
+		const n = 20
+		var wg sync.WaitGroup
+		errs := make(chan error, n)
+		start := make(chan struct{})
+		for i := range n {
+			wg.Go(func() {
+				<-start
+				errs <- db.CreateGame(ctx, newGame("c1", [2]string{fmt.Sprint("user", i), store.BotID}, 3))
+			})
+		}
+		close(start)
+		wg.Wait()
+		close(errs)
+		created := 0
+		for err := range errs {
+			switch {
+			case err == nil:
+				created++
+			case !errors.Is(err, store.ErrChannelBusy):
+				t.Error(err)
+			}
+		}
+		if created != 1 {
+			t.Fatalf("%d games created in one channel", created)
+		}
+	})
+	t.Run("Respond", func(t *testing.T) {
+		db := open(t)
+		g := newGame("c1", [2]string{"alice", store.BotID}, 3, 4)
+		var rendered int64
+		err := db.CreateGame(ctx, g, store.Respond("i1", func(g *store.Game) ([]byte, error) {
+			rendered = g.ID
+			return fmt.Appendf(nil, "board of game %d", g.ID), nil
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.ID == 0 || rendered != g.ID {
+			t.Fatalf("rendered game %d, created %d", rendered, g.ID)
+		}
+		if resp, err := db.Response(ctx, "i1"); err != nil || string(resp) != fmt.Sprintf("board of game %d", g.ID) {
+			t.Fatalf("Response: %q, %v", resp, err)
+		}
+		// The redelivery finds its answer, not its own game in the way.
+		again := newGame("c1", [2]string{"alice", store.BotID}, 3, 4)
+		if err := db.CreateGame(ctx, again, store.Respond("i1", func(*store.Game) ([]byte, error) { return []byte("x"), nil })); !errors.Is(err, store.ErrDuplicate) {
+			t.Fatalf("redelivered: %v", err)
+		}
+	})
+	t.Run("RespondIsAtomic", func(t *testing.T) {
+		db := open(t)
+		// An interaction already answered, or an answer that cannot be
+		// rendered: no game is left behind.
+		if err := db.SaveResponse(ctx, "i1", []byte("earlier")); err != nil {
+			t.Fatal(err)
+		}
+		err := db.CreateGame(ctx, newGame("c1", [2]string{"alice", store.BotID}, 3), store.Respond("i1", func(*store.Game) ([]byte, error) { return []byte("x"), nil }))
+		if !errors.Is(err, store.ErrDuplicate) {
+			t.Fatalf("duplicate interaction: %v", err)
+		}
+		boom := errors.New("boom")
+		err = db.CreateGame(ctx, newGame("c1", [2]string{"alice", store.BotID}, 3), store.Respond("i2", func(*store.Game) ([]byte, error) { return nil, boom }))
+		if !errors.Is(err, boom) {
+			t.Fatalf("render failed: %v", err)
+		}
+		if g, err := db.ChannelGame(ctx, "c1"); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("a game was left behind: %+v, %v", g, err)
+		}
+		if _, err := db.Response(ctx, "i2"); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("i2 recorded: %v", err)
+		}
+		if resp, err := db.Response(ctx, "i1"); err != nil || string(resp) != "earlier" {
+			t.Fatalf("the first answer changed: %q, %v", resp, err)
+		}
+	})
+	t.Run("FirstTurn", func(t *testing.T) {
+		db := open(t)
+		g := newGame("c1", [2]string{store.BotID, "alice"}, 3, 4)
+		g.Deadline = Epoch.Add(time.Hour)
+		var seen store.Game
+		err := db.CreateGame(ctx, g,
+			store.FirstTurn(store.Change{Moves: []engine.Move{take(1, 1)}, Position: engine.Position{Heaps: []int64{3, 3}},
+				Status: store.Active, Deadline: Epoch.Add(2 * time.Hour)}),
+			store.Respond("i1", func(g *store.Game) ([]byte, error) { seen = *g; return []byte("board"), nil }))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := db.Game(ctx, g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Ply != 1 || !reflect.DeepEqual(got.Position.Heaps, []int64{3, 3}) || !got.Deadline.Equal(Epoch.Add(2*time.Hour)) {
+			t.Fatalf("after the first turn: %+v", got)
+		}
+		if !reflect.DeepEqual(*got, *g) || !reflect.DeepEqual(seen, *g) {
+			t.Fatalf("caller's game\n%+v\nrendered\n%+v\nstored\n%+v", g, seen, got)
+		}
+		if ms, _ := db.Moves(ctx, g.ID); len(ms) != 1 || ms[0].Player != store.BotID {
+			t.Fatalf("moves: %+v", ms)
+		}
+		if resp, err := db.Response(ctx, "i1"); err != nil || string(resp) != "board" {
+			t.Fatalf("Response: %q, %v", resp, err)
+		}
+		// An opening move that ends the game records the result with it.
+		h := newGame("c2", [2]string{store.BotID, "alice"}, 2)
+		h.Difficulty = engine.Hard
+		err = db.CreateGame(ctx, h, store.FirstTurn(store.Change{Moves: []engine.Move{take(0, 2)}, Position: engine.Position{Heaps: []int64{0}},
+			Status: store.Won, Winner: store.BotID}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.Status != store.Won || h.Winner != store.BotID || h.Ply != 1 {
+			t.Fatalf("won at once: %+v", h)
+		}
+		if st, _ := db.Stats(ctx, "guild", "alice", ""); st.Losses != 1 || st.VsBot[engine.Hard] != [2]int{0, 1} {
+			t.Fatalf("alice after losing at once: %+v", st)
+		}
+		// An illegal first turn leaves no game.
+		err = db.CreateGame(ctx, newGame("c3", [2]string{store.BotID, "alice"}, 2),
+			store.FirstTurn(store.Change{Moves: []engine.Move{take(0, 1)}, Status: store.Won, Winner: "carol"}))
+		if !errors.Is(err, store.ErrInvalid) {
+			t.Fatalf("bad winner: %v", err)
+		}
+		if _, err := db.ChannelGame(ctx, "c3"); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("a game was left behind: %v", err)
+		}
+		checkGame(t, db, g.ID)
+		checkGame(t, db, h.ID)
+	})
+	t.Run("ErrInvalid", func(t *testing.T) {
+		db := open(t)
+		for name, g := range map[string]*store.Game{
+			"Finished":  {ChannelID: "c", Status: store.Won, Start: engine.Position{Heaps: []int64{1}}},
+			"Ply":       {ChannelID: "c", Status: store.Active, Ply: 2, Start: engine.Position{Heaps: []int64{1}}},
+			"NoChannel": {Status: store.Active, Start: engine.Position{Heaps: []int64{1}}},
+			"Winner":    {ChannelID: "c", Status: store.Active, Winner: "alice", Start: engine.Position{Heaps: []int64{1}}},
+		} {
+			t.Run(name, func(t *testing.T) {
+				if err := db.CreateGame(ctx, g); !errors.Is(err, store.ErrInvalid) {
+					t.Fatalf("got %v", err)
+				}
+			})
+		}
+		if _, err := db.ChannelGame(ctx, "c"); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("a refused game was written: %v", err)
+		}
+	})
+}
+
+func testCommit(t *testing.T, open func(*testing.T) Storage) {
+	ctx := context.Background()
+	t.Run("HumanAndBotMove", func(t *testing.T) {
+		db := open(t)
+		g := mustCreate(t, db, newGame("c1", [2]string{"alice", store.BotID}, 3, 4))
+		if used, err := db.HintUsed(ctx, g.ID, 0, "alice"); err != nil || used {
+			t.Fatalf("HintUsed before any hint: %v, %v", used, err)
+		}
+		if recorded, err := db.RecordHint(ctx, store.Hint{GameID: g.ID, Ply: 0, UserID: "alice", InteractionID: "h1", Response: []byte("hint")}); err != nil || !recorded {
+			t.Fatalf("first hint: %v, %v", recorded, err)
+		}
+		// Asking twice is fine, recorded once; the second interaction
+		// changed nothing, so it is not recorded either.
+		if recorded, err := db.RecordHint(ctx, store.Hint{GameID: g.ID, Ply: 0, UserID: "alice", InteractionID: "h2", Response: []byte("again")}); err != nil || recorded {
+			t.Fatalf("second hint: %v, %v", recorded, err)
+		}
+		if resp, err := db.Response(ctx, "h1"); err != nil || string(resp) != "hint" {
+			t.Fatalf("first hint's answer: %q, %v", resp, err)
+		}
+		if _, err := db.Response(ctx, "h2"); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("second hint's answer was recorded: %v", err)
+		}
+		for _, tt := range []struct {
+			ply  int
+			user string
+			want bool
+		}{{0, "alice", true}, {0, store.BotID, false}, {1, "alice", false}} {
+			if used, err := db.HintUsed(ctx, g.ID, tt.ply, tt.user); err != nil || used != tt.want {
+				t.Fatalf("HintUsed(ply %d, %s) = %v, %v; want %v", tt.ply, tt.user, used, err, tt.want)
+			}
+		}
+		deadline := Epoch.Add(time.Minute)
+		c, _ := change(g, take(1, 1), take(0, 1))
+		c.Deadline = deadline
+		out, err := db.Commit(ctx, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Ply != 2 || out.ToMove() != "alice" || !reflect.DeepEqual(out.Position.Heaps, []int64{2, 3}) || !out.Deadline.Equal(deadline) {
+			t.Fatalf("after commit: %+v", out)
+		}
+		if got, _ := db.Game(ctx, g.ID); !reflect.DeepEqual(got, out) {
+			t.Fatalf("Commit returned\n%+v\nthe store holds\n%+v", out, got)
+		}
+		moves, err := db.Moves(ctx, g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(moves) != 2 {
+			t.Fatalf("moves %+v", moves)
+		}
+		want := []store.Move{
+			{GameID: g.ID, Ply: 0, Player: "alice", Move: take(1, 1), Hinted: true, At: moves[0].At},
+			{GameID: g.ID, Ply: 1, Player: store.BotID, Move: take(0, 1), Hinted: false, At: moves[0].At},
+		}
+		if !reflect.DeepEqual(moves, want) {
+			t.Fatalf("moves\n%+v\nwant\n%+v", moves, want)
+		}
+		// A hint for a ply already played is stale.
+		if _, err := db.RecordHint(ctx, store.Hint{GameID: g.ID, Ply: 0, UserID: "alice"}); !errors.Is(err, store.ErrStale) {
+			t.Fatalf("hint for a past ply: %v", err)
+		}
+	})
+	t.Run("ErrStale", func(t *testing.T) {
+		db := open(t)
+		g := mustCreate(t, db, newGame("c1", [2]string{"alice", "bob"}, 3, 4))
+		seen := *g
+		play(t, db, g, take(0, 1))
+		// The same board clicked again: ply 0 is gone.
+		c, _ := change(&seen, take(1, 1))
+		if _, err := db.Commit(ctx, c); !errors.Is(err, store.ErrStale) {
+			t.Fatalf("stale ply: %v", err)
+		}
+		// The right ply but the status the caller saw is wrong.
+		g, _ = db.Game(ctx, g.ID)
+		c, _ = change(g, take(1, 1))
+		c.From = store.Pending
+		if _, err := db.Commit(ctx, c); !errors.Is(err, store.ErrStale) {
+			t.Fatalf("stale status: %v", err)
+		}
+		// A finished game takes no more changes.
+		if _, err := db.Commit(ctx, store.Change{GameID: g.ID, Ply: 1, From: store.Active, Status: store.Resigned, Winner: "alice"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Commit(ctx, store.Change{GameID: g.ID, Ply: 1, From: store.Resigned, Status: store.Ended}); !errors.Is(err, store.ErrStale) {
+			t.Fatalf("change to a finished game: %v", err)
+		}
+		if _, err := db.RecordHint(ctx, store.Hint{GameID: g.ID, Ply: 1, UserID: "bob"}); !errors.Is(err, store.ErrStale) {
+			t.Fatalf("hint in a finished game: %v", err)
+		}
+		// A stale commit records nothing, its interaction included.
+		if _, err := db.Commit(ctx, store.Change{GameID: g.ID, Ply: 0, From: store.Active, Status: store.Ended, InteractionID: "late"}); !errors.Is(err, store.ErrStale) {
+			t.Fatalf("stale commit: %v", err)
+		}
+		if _, err := db.Response(ctx, "late"); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("a stale commit's interaction was recorded: %v", err)
+		}
+		checkGame(t, db, g.ID)
+	})
+	t.Run("ErrNotFound", func(t *testing.T) {
+		db := open(t)
+		if _, err := db.Commit(ctx, store.Change{GameID: 9, From: store.Active, Status: store.Ended}); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("got %v", err)
+		}
+		if _, err := db.RecordHint(ctx, store.Hint{GameID: 9, Ply: 0, UserID: "alice"}); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("got %v", err)
+		}
+	})
+	t.Run("ErrInvalid", func(t *testing.T) {
+		db := open(t)
+		g := mustCreate(t, db, newGame("c1", [2]string{"alice", "bob"}, 3))
+		for name, c := range map[string]store.Change{
+			"WinnerNotAPlayer":  {GameID: g.ID, From: store.Active, Status: store.Resigned, Winner: "carol"},
+			"NoWinner":          {GameID: g.ID, From: store.Active, Status: store.Won},
+			"WinnerOfEnded":     {GameID: g.ID, From: store.Active, Status: store.Ended, Winner: "alice"},
+			"UnknownStatus":     {GameID: g.ID, From: store.Active, Status: "paused"},
+			"UnknownFromStatus": {GameID: g.ID, Status: store.Ended},
+		} {
+			t.Run(name, func(t *testing.T) {
+				if _, err := db.Commit(ctx, c); !errors.Is(err, store.ErrInvalid) {
+					t.Fatalf("got %v", err)
+				}
+			})
+		}
+		if got, _ := db.Game(ctx, g.ID); got.Status != store.Active {
+			t.Fatalf("a refused change left the game %s", got.Status)
+		}
+	})
+	t.Run("AcceptChallenge", func(t *testing.T) {
+		db := open(t)
+		g := newGame("c1", [2]string{"alice", ""}, 3, 4)
+		g.Status = store.Pending
+		g.Deadline = Epoch.Add(time.Minute)
+		mustCreate(t, db, g)
+		// Bob accepts and, seated first, moves in the same transaction.
+		out, err := db.Commit(ctx, store.Change{GameID: g.ID, From: store.Pending, Status: store.Active,
+			Players: &[2]string{"bob", "alice"}, Moves: []engine.Move{take(0, 1)},
+			Position: engine.Position{Heaps: []int64{2, 4}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Players != [2]string{"bob", "alice"} || out.ToMove() != "alice" || !out.Deadline.IsZero() {
+			t.Fatalf("after accepting: %+v", out)
+		}
+		moves, _ := db.Moves(ctx, g.ID)
+		if len(moves) != 1 || moves[0].Player != "bob" {
+			t.Fatalf("moves %+v", moves)
+		}
+		// A status-only change keeps the position.
+		out, err = db.Commit(ctx, store.Change{GameID: g.ID, Ply: 1, From: store.Active, Status: store.Timeout, Winner: "bob"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(out.Position.Heaps, []int64{2, 4}) || out.Winner != "bob" {
+			t.Fatalf("after timeout: %+v", out)
+		}
+		checkGame(t, db, g.ID)
+	})
+}
+
+// testCommitRace: 50 clicks on one board at once. Exactly one move lands;
+// every other click gets ErrStale and records nothing.
+func testCommitRace(t *testing.T, db Storage) {
+	ctx := context.Background()
+	g := mustCreate(t, db, newGame("c1", [2]string{"alice", store.BotID}, 100, 100))
+	const n = 50
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	errs := make([]error, n)
+	for i := range n {
+		wg.Go(func() {
+			c, err := change(g, take(i%2, int64(i+1)), take(1-i%2, 1))
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			c.InteractionID = fmt.Sprint("click-", i)
+			c.Response = fmt.Append(nil, "moved ", i)
+			<-start
+			_, errs[i] = db.Commit(ctx, c)
+		})
+	}
+	close(start)
+	wg.Wait()
+	applied, stale := 0, 0
+	for _, err := range errs {
+		switch {
+		case err == nil:
+			applied++
+		case errors.Is(err, store.ErrStale):
+			stale++
+		default:
+			t.Error(err)
+		}
+	}
+	if applied != 1 || stale != n-1 {
+		t.Fatalf("%d applied, %d stale; want 1 and %d", applied, stale, n-1)
+	}
+	moves, err := db.Moves(ctx, g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(moves) != 2 {
+		t.Fatalf("%d moves", len(moves))
+	}
+	answered := 0
+	for i := range n {
+		resp, err := db.Response(ctx, fmt.Sprint("click-", i))
+		switch {
+		case err == nil:
+			answered++
+			if errs[i] != nil || string(resp) != fmt.Sprint("moved ", i) {
+				t.Errorf("click %d (%v) has answer %q", i, errs[i], resp)
+			}
+		case !errors.Is(err, store.ErrNotFound):
+			t.Error(err)
+		}
+	}
+	if answered != 1 {
+		t.Fatalf("%d interactions saved; only the applied one should be", answered)
+	}
+	checkGame(t, db, g.ID)
+}
+
+// testRedeliveryRace: one interaction delivered 20 times at once (a gateway
+// resume and HTTP retries reaching several instances). One delivery plays
+// the move; every other gets ErrDuplicate, and the saved answer is the one
+// that played.
+func testRedeliveryRace(t *testing.T, db Storage) {
+	ctx := context.Background()
+	g := mustCreate(t, db, newGame("c1", [2]string{"alice", "bob"}, 5))
+	const n = 20
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	errs := make([]error, n)
+	for i := range n {
+		wg.Go(func() {
+			c, _ := change(g, take(0, 1))
+			c.InteractionID = "redelivered"
+			c.Response = fmt.Append(nil, "answer ", i)
+			<-start
+			_, errs[i] = db.Commit(ctx, c)
+		})
+	}
+	close(start)
+	wg.Wait()
+	winner := -1
+	for i, err := range errs {
+		switch {
+		case err == nil:
+			if winner >= 0 {
+				t.Fatalf("deliveries %d and %d both applied", winner, i)
+			}
+			winner = i
+		case !errors.Is(err, store.ErrDuplicate):
+			t.Errorf("delivery %d: %v", i, err)
+		}
+	}
+	if winner < 0 {
+		t.Fatal("no delivery applied")
+	}
+	if resp, err := db.Response(ctx, "redelivered"); err != nil || string(resp) != fmt.Sprint("answer ", winner) {
+		t.Fatalf("saved answer %q, %v; delivery %d applied", resp, err, winner)
+	}
+	if ms, _ := db.Moves(ctx, g.ID); len(ms) != 1 {
+		t.Fatalf("%d moves", len(ms))
+	}
+}
+
+// testManyChannels: 100 channels play whole games at once.
+func testManyChannels(t *testing.T, db Storage) {
+	ctx := context.Background()
+	const channels = 100
+	var wg sync.WaitGroup
+	errs := make(chan error, channels)
+	ids := make([]int64, channels)
+	start := make(chan struct{})
+	for i := range channels {
+		wg.Go(func() {
+			<-start
+			players := [2]string{fmt.Sprint("user", i%10), store.BotID}
+			if i%3 == 0 {
+				players[1] = fmt.Sprint("user", (i+1)%10)
+			}
+			g := newGame(fmt.Sprint("channel", i), players, 2, 2)
+			g.Difficulty = engine.Easy
+			if err := db.CreateGame(ctx, g); err != nil {
+				errs <- err
+				return
+			}
+			ids[i] = g.ID
+			// Four single moves of one each: the second player takes the last.
+			for range 4 {
+				h := 0
+				if g.Position.Heaps[0] == 0 {
+					h = 1
+				}
+				c, err := change(g, take(h, 1))
+				if err != nil {
+					errs <- err
+					return
+				}
+				c.InteractionID = fmt.Sprintf("i-%d-%d", i, g.Ply)
+				if g, err = db.Commit(ctx, c); err != nil {
+					errs <- err
+					return
+				}
+			}
+			if g.Status != store.Won || g.Winner != players[1] {
+				errs <- fmt.Errorf("channel %d: %s won by %q", i, g.Status, g.Winner)
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if t.Failed() {
+		return
+	}
+	for _, id := range ids {
+		checkGame(t, db, id)
+	}
+	// Every decided game is counted once: 100 wins and, among people,
+	// as many losses as games between people (every third).
+	wins, losses := 0, 0
+	for u := range 10 {
+		s, err := db.Stats(ctx, "guild", fmt.Sprint("user", u), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		wins += s.Wins
+		losses += s.Losses
+	}
+	if wins != 34 || losses != 100 {
+		// Against the bot the human moves first and loses: 66 losses and
+		// 66 bot wins (not counted); between people 34 wins, 34 losses.
+		t.Fatalf("stats count %d wins, %d losses; want 34 and 100", wins, losses)
+	}
+}
+
+func testIdempotency(t *testing.T, db Storage) {
+	ctx := context.Background()
+	g := mustCreate(t, db, newGame("c1", [2]string{"alice", store.BotID}, 5))
+	c, _ := change(g, take(0, 1), take(0, 1))
+	c.InteractionID = "1234"
+	c.Response = []byte(`{"type":7,"data":{"content":"board"}}`)
+	if _, err := db.Commit(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	// The redelivery: same interaction, same board as first seen.
+	redelivered := c
+	redelivered.Response = []byte(`{"type":7,"data":{"content":"another board"}}`)
+	if _, err := db.Commit(ctx, redelivered); !errors.Is(err, store.ErrDuplicate) {
+		t.Fatalf("redelivery: %v", err)
+	}
+	// Even one that would otherwise be valid at the current ply.
+	g, _ = db.Game(ctx, g.ID)
+	again, _ := change(g, take(0, 1))
+	again.InteractionID = "1234"
+	if _, err := db.Commit(ctx, again); !errors.Is(err, store.ErrDuplicate) {
+		t.Fatalf("redelivery at the current ply: %v", err)
+	}
+	if moves, _ := db.Moves(ctx, g.ID); len(moves) != 2 {
+		t.Fatalf("%d moves after a redelivery, want 2", len(moves))
+	}
+	resp, err := db.Response(ctx, "1234")
+	if err != nil || !bytes.Equal(resp, c.Response) {
+		t.Fatalf("Response: %s, %v", resp, err)
+	}
+
+	t.Run("SaveResponse", func(t *testing.T) {
+		if err := db.SaveResponse(ctx, "5678", []byte("hint")); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.SaveResponse(ctx, "5678", []byte("other")); !errors.Is(err, store.ErrDuplicate) {
+			t.Fatalf("second SaveResponse: %v", err)
+		}
+		if resp, err := db.Response(ctx, "5678"); err != nil || string(resp) != "hint" {
+			t.Fatalf("Response: %q, %v", resp, err)
+		}
+		if err := db.SaveResponse(ctx, "empty", nil); err != nil {
+			t.Fatal(err)
+		}
+		if resp, err := db.Response(ctx, "empty"); err != nil || len(resp) != 0 {
+			t.Fatalf("Response: %q, %v", resp, err)
+		}
+		if _, err := db.Response(ctx, "nope"); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("unknown interaction: %v", err)
+		}
+	})
+	t.Run("Prune", func(t *testing.T) {
+		// Nothing is older than the first write.
+		if n, err := db.PruneInteractions(ctx, Epoch); err != nil || n != 0 {
+			t.Fatalf("pruned %d, %v before anything was written; want 0", n, err)
+		}
+		n, err := db.PruneInteractions(ctx, Epoch.Add(time.Hour))
+		if err != nil || n != 3 {
+			t.Fatalf("pruned %d, %v; want 3", n, err)
+		}
+		if _, err := db.Response(ctx, "1234"); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("after pruning: %v", err)
+		}
+		// The game the interaction played survives its answer.
+		if got, err := db.Game(ctx, g.ID); err != nil || got.Ply != 2 {
+			t.Fatalf("game after pruning: %+v, %v", got, err)
+		}
+	})
+}
+
+func testStats(t *testing.T, db Storage) {
+	ctx := context.Background()
+	channel := 0
+	// finish plays one game in a new channel to the end with status.
+	finish := func(players [2]string, variant engine.Variant, difficulty engine.Difficulty, status store.Status, winner string) {
+		t.Helper()
+		channel++
+		g := newGame(fmt.Sprint("c", channel), players, 1)
+		g.Rules.Variant = variant
+		g.Difficulty = difficulty
+		mustCreate(t, db, g)
+		if status == store.Won {
+			g = play(t, db, g, take(0, 1))
+			if g.Winner != winner {
+				t.Fatalf("won by %s, want %s", g.Winner, winner)
+			}
+			return
+		}
+		if _, err := db.Commit(ctx, store.Change{GameID: g.ID, From: store.Active, Status: status, Winner: winner}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	finish([2]string{"alice", "bob"}, engine.Nim, "", store.Won, "alice")                       // rated: alice 1216, bob 1184
+	finish([2]string{"alice", "bob"}, engine.Wythoff, "", store.Resigned, "alice")              // rated
+	finish([2]string{"bob", "alice"}, engine.Nim, "", store.Timeout, "alice")                   // rated
+	finish([2]string{"alice", store.BotID}, engine.Nim, engine.Hard, store.Won, "alice")        // vs bot
+	finish([2]string{store.BotID, "alice"}, engine.Nim, engine.Perfect, store.Won, store.BotID) // vs bot: streak broken
+	finish([2]string{"alice", store.BotID}, engine.Kayles, engine.Hard, store.Resigned, store.BotID)
+	finish([2]string{"alice", "bob"}, engine.Nim, "", store.Ended, "")      // no result
+	finish([2]string{"carol", "carol"}, engine.Nim, "", store.Won, "carol") // self-play: not counted
+
+	got, err := db.Stats(ctx, "guild", "alice", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Ratings over all variants: +16, +15 (1216 vs 1184), +13 (1231 vs 1169).
+	want := store.Stats{UserID: "alice", Variant: "", Wins: 4, Losses: 2, Streak: 0, BestStreak: 4, Rating: 1200 + 16 + 15 + 13,
+		VsBot: map[engine.Difficulty][2]int{engine.Hard: {1, 1}, engine.Perfect: {0, 1}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("alice, all variants:\n%+v\nwant\n%+v", got, want)
+	}
+	got, _ = db.Stats(ctx, "guild", "alice", engine.Nim)
+	want = store.Stats{UserID: "alice", Variant: engine.Nim, Wins: 3, Losses: 1, Streak: 0, BestStreak: 3, Rating: 1200 + 16 + 15,
+		VsBot: map[engine.Difficulty][2]int{engine.Hard: {1, 0}, engine.Perfect: {0, 1}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("alice, Nim:\n%+v\nwant\n%+v", got, want)
+	}
+	got, _ = db.Stats(ctx, "guild", "bob", engine.Wythoff)
+	want = store.Stats{UserID: "bob", Variant: engine.Wythoff, Losses: 1, Rating: 1184, VsBot: map[engine.Difficulty][2]int{}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("bob, Wythoff:\n%+v\nwant\n%+v", got, want)
+	}
+	for _, who := range []string{"carol", "nobody", store.BotID} {
+		got, _ = db.Stats(ctx, "guild", who, "")
+		want = store.Stats{UserID: who, Rating: store.InitialRating, VsBot: map[engine.Difficulty][2]int{}}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: %+v", who, got)
+		}
+	}
+	if got, _ := db.Stats(ctx, "another guild", "alice", ""); got.Wins != 0 {
+		t.Errorf("stats leak across guilds: %+v", got)
+	}
+
+	board, err := db.Leaderboard(ctx, "guild", "", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, s := range board {
+		order = append(order, fmt.Sprintf("%s:%d", s.UserID, s.Rating))
+	}
+	if want := []string{"alice:1244", "bob:1156"}; !reflect.DeepEqual(order, want) {
+		t.Errorf("leaderboard %v, want %v", order, want)
+	}
+	if board, _ := db.Leaderboard(ctx, "guild", engine.Nim, 1); len(board) != 1 || board[0].UserID != "alice" || board[0].VsBot[engine.Hard] != [2]int{1, 0} {
+		t.Errorf("Nim leaderboard, limit 1: %+v", board)
+	}
+	if board, err := db.Leaderboard(ctx, "another guild", "", 10); err != nil || len(board) != 0 {
+		t.Errorf("another guild's leaderboard: %+v, %v", board, err)
+	}
+
+	// Ties: equal ratings go to more wins, then fewer losses, then user id
+	// in byte order.
+	for _, p := range [][2]string{{"dave", store.BotID}, {"Erin", store.BotID}, {"erin", store.BotID}, {"frank", store.BotID}} {
+		finish(p, engine.Lasker, engine.Easy, store.Won, p[0])
+	}
+	finish([2]string{store.BotID, "frank"}, engine.Lasker, engine.Easy, store.Won, store.BotID)
+	board, err = db.Leaderboard(ctx, "guild", engine.Lasker, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	order = nil
+	for _, s := range board {
+		order = append(order, fmt.Sprintf("%s:%d-%d", s.UserID, s.Wins, s.Losses))
+	}
+	if want := []string{"Erin:1-0", "dave:1-0", "erin:1-0", "frank:1-1"}; !reflect.DeepEqual(order, want) {
+		t.Errorf("tied leaderboard %v, want %v", order, want)
+	}
+}
+
+func testQueries(t *testing.T, open func(*testing.T) Storage) {
+	ctx := context.Background()
+	t.Run("Due", func(t *testing.T) {
+		db := open(t)
+		var ids []int64
+		for i, d := range []time.Duration{3, 1, 2, 10} {
+			g := newGame(fmt.Sprint("c", i), [2]string{"alice", "bob"}, 3)
+			g.Deadline = Epoch.Add(d * time.Minute)
+			mustCreate(t, db, g)
+			ids = append(ids, g.ID)
+		}
+		mustCreate(t, db, newGame("no deadline", [2]string{"alice", "bob"}, 3))
+		// A finished game is never due.
+		if _, err := db.Commit(ctx, store.Change{GameID: ids[0], From: store.Active, Status: store.Ended}); err != nil {
+			t.Fatal(err)
+		}
+		due, err := db.Due(ctx, Epoch.Add(5*time.Minute), 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int64
+		for _, g := range due {
+			got = append(got, g.ID)
+		}
+		if want := []int64{ids[1], ids[2]}; !reflect.DeepEqual(got, want) {
+			t.Fatalf("due %v, want %v", got, want)
+		}
+		if due, _ := db.Due(ctx, Epoch.Add(5*time.Minute), 1); len(due) != 1 || due[0].ID != ids[1] {
+			t.Fatalf("limit 1: %v", due)
+		}
+		// At the deadline itself the game is due.
+		if due, _ := db.Due(ctx, Epoch.Add(time.Minute), 10); len(due) != 1 || due[0].ID != ids[1] {
+			t.Fatalf("at the deadline: %v", due)
+		}
+	})
+	t.Run("DueFiresOnce", func(t *testing.T) {
+		// Several schedulers see the same due game and each ends it at the
+		// ply Due returned: one succeeds, the rest are stale.
+		db := open(t)
+		g := newGame("c1", [2]string{"alice", "bob"}, 3)
+		g.Deadline = Epoch.Add(time.Minute)
+		mustCreate(t, db, g)
+		due, err := db.Due(ctx, Epoch.Add(time.Hour), 10)
+		if err != nil || len(due) != 1 {
+			t.Fatalf("due %v, %v", due, err)
+		}
+		const n = 10
+		var wg sync.WaitGroup
+		errs := make([]error, n)
+		for i := range n {
+			wg.Go(func() {
+				d := due[0]
+				_, errs[i] = db.Commit(ctx, store.Change{GameID: d.ID, Ply: d.Ply, From: d.Status,
+					Status: store.Timeout, Winner: d.Players[(d.Ply+1)%2]})
+			})
+		}
+		wg.Wait()
+		fired := 0
+		for _, err := range errs {
+			switch {
+			case err == nil:
+				fired++
+			case !errors.Is(err, store.ErrStale):
+				t.Error(err)
+			}
+		}
+		if fired != 1 {
+			t.Fatalf("the deadline fired %d times", fired)
+		}
+		if s, _ := db.Stats(ctx, "guild", "bob", ""); s.Wins != 1 {
+			t.Fatalf("bob's stats after one timeout: %+v", s)
+		}
+		if due, _ := db.Due(ctx, Epoch.Add(time.Hour), 10); len(due) != 0 {
+			t.Fatalf("still due after firing: %v", due)
+		}
+	})
+	t.Run("LastGameBy", func(t *testing.T) {
+		db := open(t)
+		mustCreate(t, db, newGame("c1", [2]string{"alice", "bob"}, 3))
+		newest := mustCreate(t, db, newGame("c2", [2]string{"alice", store.BotID}, 3))
+		mustCreate(t, db, newGame("c3", [2]string{"bob", store.BotID}, 3))
+		g, err := db.LastGameBy(ctx, "guild", "alice")
+		if err != nil || g.ID != newest.ID {
+			t.Fatalf("got %v, %v; want game %d", g, err, newest.ID)
+		}
+		if _, err := db.LastGameBy(ctx, "another guild", "alice"); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("another guild: %v", err)
+		}
+	})
+	t.Run("SetMessageID", func(t *testing.T) {
+		db := open(t)
+		g := mustCreate(t, db, newGame("c1", [2]string{"alice", "bob"}, 3))
+		if err := db.SetMessageID(ctx, g.ID, "987"); err != nil {
+			t.Fatal(err)
+		}
+		got, _ := db.Game(ctx, g.ID)
+		if got.MessageID != "987" || !got.UpdatedAt.After(g.UpdatedAt) {
+			t.Fatalf("after SetMessageID: %+v", got)
+		}
+	})
+}

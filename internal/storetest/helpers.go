@@ -1,0 +1,138 @@
+package storetest
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"nimbot/engine"
+	"nimbot/store"
+)
+
+// Epoch is the suite's clock start: a fixed, round time.
+var Epoch = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+// Clock returns a deterministic clock that starts at Epoch and advances one
+// millisecond per read.
+func Clock() func() time.Time {
+	var n atomic.Int64
+	return func() time.Time { return Epoch.Add(time.Duration(n.Add(1)) * time.Millisecond) }
+}
+
+// nim is plain Nim, normal play.
+var nim = engine.Rules{Variant: engine.Nim}
+
+// newGame returns an active game of Nim on heaps in channel between players.
+func newGame(channel string, players [2]string, heaps ...int64) *store.Game {
+	return &store.Game{
+		GuildID:   "guild",
+		ChannelID: channel,
+		Rules:     nim,
+		Start:     engine.Position{Heaps: heaps},
+		Players:   players,
+		Status:    store.Active,
+		Hints:     true,
+		CreatedBy: players[0],
+	}
+}
+
+func mustCreate(tb testing.TB, s Storage, g *store.Game) *store.Game {
+	tb.Helper()
+	if err := s.CreateGame(context.Background(), g); err != nil {
+		tb.Fatal(err)
+	}
+	return g
+}
+
+// take is the suite's own move: take n from heap h. Stores never look
+// inside moves; the suite applies them with apply to check replays.
+func take(h int, n int64) engine.Move { return engine.Move{Kind: engine.Take, Heap: h, Take: n} }
+
+// apply plays a Take on a copy of p.
+func apply(p engine.Position, m engine.Move) (engine.Position, error) {
+	if m.Kind != engine.Take || m.Heap < 0 || m.Heap >= len(p.Heaps) || m.Take < 1 || m.Take > p.Heaps[m.Heap] {
+		return p, fmt.Errorf("illegal test move %+v in %v", m, p.Heaps)
+	}
+	q := engine.Position{Heaps: append([]int64(nil), p.Heaps...)}
+	q.Heaps[m.Heap] -= m.Take
+	return q, nil
+}
+
+func over(p engine.Position) bool {
+	for _, h := range p.Heaps {
+		if h > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// play commits moves for g as seen now, finishing it as Won by whoever
+// moves last if the heaps run out.
+func play(tb testing.TB, s Storage, g *store.Game, moves ...engine.Move) *store.Game {
+	tb.Helper()
+	c, err := change(g, moves...)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out, err := s.Commit(context.Background(), c)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return out
+}
+
+// change builds the Change that plays moves on g.
+func change(g *store.Game, moves ...engine.Move) (store.Change, error) {
+	c := store.Change{GameID: g.ID, Ply: g.Ply, From: g.Status, Moves: moves, Position: g.Position, Status: store.Active}
+	for i, m := range moves {
+		var err error
+		if c.Position, err = apply(c.Position, m); err != nil {
+			return c, err
+		}
+		if over(c.Position) {
+			c.Status = store.Won
+			c.Winner = g.Players[(g.Ply+i)%2]
+			c.Moves = moves[:i+1]
+			break
+		}
+	}
+	return c, nil
+}
+
+// checkGame verifies a game is whole, through the contract alone: ply
+// equals the number of moves, the position is the replay of the moves,
+// players alternate, and it is Won exactly when its heaps are empty.
+func checkGame(tb testing.TB, s Storage, id int64) {
+	tb.Helper()
+	ctx := context.Background()
+	g, err := s.Game(ctx, id)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	moves, err := s.Moves(ctx, id)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if len(moves) != g.Ply {
+		tb.Errorf("game %d: ply %d but %d moves", id, g.Ply, len(moves))
+	}
+	p := g.Start
+	for i, m := range moves {
+		if m.Ply != i || m.Player != g.Players[i%2] {
+			tb.Errorf("game %d: move %d is ply %d by %s", id, i, m.Ply, m.Player)
+		}
+		if p, err = apply(p, m.Move); err != nil {
+			tb.Errorf("game %d: %v", id, err)
+		}
+	}
+	if !reflect.DeepEqual(p.Heaps, g.Position.Heaps) {
+		tb.Errorf("game %d: position %v, replay gives %v", id, g.Position.Heaps, p.Heaps)
+	}
+	if (g.Status == store.Won) != over(p) {
+		tb.Errorf("game %d: status %s with heaps %v", id, g.Status, p.Heaps)
+	}
+}
