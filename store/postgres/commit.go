@@ -1,0 +1,293 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"nimbot/store"
+)
+
+// Commit is the one write path for a turn, as store.DB.Commit: in one
+// transaction it claims c.InteractionID (store.ErrDuplicate if it was
+// already answered, on any instance), locks the game's row and checks it is
+// still at c.Ply with status c.From and live (store.ErrStale otherwise,
+// store.ErrNotFound for an unknown game), inserts c.Moves (marked hinted
+// where their player asked for a hint at that ply), sets the new position,
+// status, winner, deadline and players, records the result and statistics
+// when the game ends, and saves the response. Either all of it lands or
+// none does. It returns the game as committed.
+func (db *DB) Commit(ctx context.Context, c store.Change) (*store.Game, error) {
+	if err := check(c); err != nil {
+		return nil, err
+	}
+	var out *store.Game
+	err := db.withTx(ctx, func(tx pgx.Tx, now time.Time) error {
+		var err error
+		out, err = applyChange(ctx, tx, now, c)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// check refuses a Change no game could take, before any transaction.
+func check(c store.Change) error {
+	if !c.From.Valid() {
+		return fmt.Errorf("%w: Change.From %q is not a status", store.ErrInvalid, c.From)
+	}
+	if !c.Status.Valid() {
+		return fmt.Errorf("%w: Change.Status %q is not a status", store.ErrInvalid, c.Status)
+	}
+	if c.Status.Decided() != (c.Winner != "") {
+		return fmt.Errorf("%w: a game %s has winner %q", store.ErrInvalid, c.Status, c.Winner)
+	}
+	return nil
+}
+
+// applyChange is Commit's transaction body; CreateGame's first turn uses it
+// too.
+func applyChange(ctx context.Context, tx pgx.Tx, now time.Time, c store.Change) (*store.Game, error) {
+	if c.InteractionID != "" {
+		if err := claim(ctx, tx, c.InteractionID, now); err != nil {
+			return nil, err
+		}
+	}
+	// The row lock orders every writer of this game, on every instance:
+	// the second of two clicks reads the ply the first left.
+	g, err := scanGame(tx.QueryRow(ctx, `SELECT `+gameColumns+` FROM games WHERE id = $1 FOR UPDATE`, c.GameID))
+	if err != nil {
+		return nil, fmt.Errorf("game %d: %w", c.GameID, err)
+	}
+	if g.Ply != c.Ply || g.Status != c.From {
+		return nil, fmt.Errorf("%w (game %d is at ply %d, %s; the request was for ply %d, %s)",
+			store.ErrStale, g.ID, g.Ply, g.Status, c.Ply, c.From)
+	}
+	if g.Status.Finished() {
+		return nil, fmt.Errorf("%w (game %d is over: %s)", store.ErrStale, g.ID, g.Status)
+	}
+	players := g.Players
+	if c.Players != nil {
+		players = *c.Players
+	}
+	if c.Winner != "" && c.Winner != players[0] && c.Winner != players[1] {
+		return nil, fmt.Errorf("%w: winner %q is not a player of game %d", store.ErrInvalid, c.Winner, g.ID)
+	}
+	if c.Players != nil {
+		if _, err := tx.Exec(ctx, `UPDATE games SET player0 = $1, player1 = $2 WHERE id = $3`,
+			players[0], players[1], g.ID); err != nil {
+			return nil, err
+		}
+	}
+	for i, m := range c.Moves {
+		ply := c.Ply + i
+		player := players[ply%2]
+		// The trigger on moves checks the ply again and advances games.ply.
+		if _, err := tx.Exec(ctx, `INSERT INTO moves (game_id, ply, player, move, hinted, at)
+			VALUES ($1, $2, $3, $4, EXISTS (SELECT 1 FROM hints WHERE game_id = $1 AND ply = $2 AND user_id = $3), $5)`,
+			g.ID, ply, player, m, toMillis(now)); err != nil {
+			return nil, fmt.Errorf("game %d ply %d: %w", g.ID, ply, staleMove(err))
+		}
+	}
+	keepPosition := len(c.Moves) == 0 && c.Position.Heaps == nil
+	var row pgx.Row
+	if keepPosition {
+		row = tx.QueryRow(ctx, `UPDATE games SET status = $1, winner = $2, deadline = $3, updated_at = $4 WHERE id = $5
+			RETURNING `+gameColumns, string(c.Status), c.Winner, toNullMillis(c.Deadline), toMillis(now), g.ID)
+	} else {
+		row = tx.QueryRow(ctx, `UPDATE games SET position = $1, status = $2, winner = $3, deadline = $4, updated_at = $5 WHERE id = $6
+			RETURNING `+gameColumns, c.Position, string(c.Status), c.Winner, toNullMillis(c.Deadline), toMillis(now), g.ID)
+	}
+	out, err := scanGame(row)
+	if err != nil {
+		return nil, err
+	}
+	if out.Status.Finished() {
+		if err := recordResult(ctx, tx, out, now); err != nil {
+			return nil, fmt.Errorf("game %d: recording the result: %w", g.ID, err)
+		}
+	}
+	if c.InteractionID != "" {
+		if err := answer(ctx, tx, c.InteractionID, g.ID, c.Response); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// staleMove reports the trigger's refusal of a move as store.ErrStale.
+func staleMove(err error) error {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "23514" && pgErr.Where != "" {
+		return fmt.Errorf("%w: %s", store.ErrStale, pgErr.Message)
+	}
+	return err
+}
+
+// claim records the interaction as being answered, first thing in the
+// transaction, or fails with store.ErrDuplicate if it already was. A
+// delivery of the same interaction in flight on another connection holds
+// the row: this one waits for it, and then either finds it answered or, if
+// it rolled back, takes the claim. answer fills in the response.
+func claim(ctx context.Context, tx pgx.Tx, id string, now time.Time) error {
+	tag, err := tx.Exec(ctx, `INSERT INTO interactions (id, response, at) VALUES ($1, ''::bytea, $2)
+		ON CONFLICT (id) DO NOTHING`, id, toMillis(now))
+	if err != nil {
+		return err
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("interaction %s: %w", id, store.ErrDuplicate)
+	}
+	return nil
+}
+
+// answer saves the response to an interaction claimed in this transaction.
+func answer(ctx context.Context, tx pgx.Tx, id string, gameID int64, response []byte) error {
+	if response == nil {
+		response = []byte{}
+	}
+	_, err := tx.Exec(ctx, `UPDATE interactions SET game_id = $1, response = $2 WHERE id = $3`, nullID(gameID), response, id)
+	return err
+}
+
+// saveResponse records an interaction and its response at once, or fails
+// with store.ErrDuplicate.
+func saveResponse(ctx context.Context, tx pgx.Tx, id string, gameID int64, response []byte, now time.Time) error {
+	if response == nil {
+		response = []byte{} // the column is NOT NULL; nil would bind as NULL
+	}
+	tag, err := tx.Exec(ctx, `INSERT INTO interactions (id, game_id, response, at) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (id) DO NOTHING`, id, nullID(gameID), response, toMillis(now))
+	if err != nil {
+		return err
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("interaction %s: %w", id, store.ErrDuplicate)
+	}
+	return nil
+}
+
+func nullID(id int64) *int64 {
+	if id == 0 {
+		return nil
+	}
+	return &id
+}
+
+// RecordHint notes that h.UserID asked for a hint at ply h.Ply and reports
+// whether the hint is new, as store.DB.RecordHint: only a new hint writes
+// anything, its interaction with it. store.ErrStale if the game is past
+// that ply or over, store.ErrNotFound if unknown, store.ErrDuplicate if the
+// interaction was already answered.
+func (db *DB) RecordHint(ctx context.Context, h store.Hint) (bool, error) {
+	check := func(q querier, lock string) (bool, error) {
+		var (
+			ply    int
+			status string
+			used   bool
+		)
+		err := q.QueryRow(ctx, `SELECT ply, status,
+			EXISTS (SELECT 1 FROM hints WHERE game_id = games.id AND ply = $1 AND user_id = $2) FROM games WHERE id = $3`+lock,
+			h.Ply, h.UserID, h.GameID).Scan(&ply, &status, &used)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return false, fmt.Errorf("game %d: %w", h.GameID, store.ErrNotFound)
+		}
+		if err != nil {
+			return false, err
+		}
+		if ply != h.Ply || store.Status(status).Finished() {
+			return false, fmt.Errorf("%w (game %d is at ply %d, %s; the hint was for ply %d)", store.ErrStale, h.GameID, ply, status, h.Ply)
+		}
+		return used, nil
+	}
+	// Most repeated asks end here, without a write transaction.
+	if used, err := check(db.pool, ""); err != nil || used {
+		return false, err
+	}
+	recorded := false
+	err := db.withTx(ctx, func(tx pgx.Tx, now time.Time) error {
+		recorded = false
+		// Locked like a move, so a hint and the move at its ply take turns.
+		if used, err := check(tx, " FOR UPDATE"); err != nil || used {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO hints (game_id, ply, user_id, at) VALUES ($1, $2, $3, $4)`,
+			h.GameID, h.Ply, h.UserID, toMillis(now)); err != nil {
+			return err
+		}
+		if h.InteractionID != "" {
+			if err := saveResponse(ctx, tx, h.InteractionID, h.GameID, h.Response, now); err != nil {
+				return err
+			}
+		}
+		recorded = true
+		return nil
+	})
+	if err != nil {
+		return false, err
+	}
+	return recorded, nil
+}
+
+// HintUsed reports whether userID recorded a hint for the game at ply.
+func (db *DB) HintUsed(ctx context.Context, gameID int64, ply int, userID string) (bool, error) {
+	var used bool
+	err := db.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM hints WHERE game_id = $1 AND ply = $2 AND user_id = $3)`,
+		gameID, ply, userID).Scan(&used)
+	return used, err
+}
+
+// Response returns the response saved for an interaction, or
+// store.ErrNotFound.
+func (db *DB) Response(ctx context.Context, interactionID string) ([]byte, error) {
+	var resp []byte
+	err := db.pool.QueryRow(ctx, `SELECT response FROM interactions WHERE id = $1`, interactionID).Scan(&resp)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, fmt.Errorf("interaction %s: %w", interactionID, store.ErrNotFound)
+	}
+	if resp == nil && err == nil {
+		resp = []byte{}
+	}
+	return resp, err
+}
+
+// SaveResponse records the response to an interaction that committed
+// nothing else. store.ErrDuplicate if the interaction already has one; the
+// first stays.
+func (db *DB) SaveResponse(ctx context.Context, interactionID string, response []byte) error {
+	return db.withTx(ctx, func(tx pgx.Tx, now time.Time) error {
+		return saveResponse(ctx, tx, interactionID, 0, response, now)
+	})
+}
+
+// pruneLock is the advisory lock key PruneInteractions holds: any value
+// unique to nimbot in the database.
+const pruneLock = 0x6e696d626f74 // "nimbot"
+
+// PruneInteractions forgets interactions answered before before and returns
+// how many. One instance prunes at a time: another calling meanwhile finds
+// the advisory lock taken and returns 0 at once rather than queueing behind
+// the same delete.
+func (db *DB) PruneInteractions(ctx context.Context, before time.Time) (int64, error) {
+	var n int64
+	err := db.withTx(ctx, func(tx pgx.Tx, _ time.Time) error {
+		n = 0
+		var got bool
+		if err := tx.QueryRow(ctx, `SELECT pg_try_advisory_xact_lock($1)`, int64(pruneLock)).Scan(&got); err != nil || !got {
+			return err
+		}
+		tag, err := tx.Exec(ctx, `DELETE FROM interactions WHERE at < $1`, toMillis(before))
+		if err != nil {
+			return err
+		}
+		n = tag.RowsAffected()
+		return nil
+	})
+	return n, err
+}

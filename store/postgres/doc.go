@@ -1,0 +1,35 @@
+// Package postgres keeps nimbot's games in PostgreSQL, for bots that outgrow
+// one machine: several processes (serve instances behind a load balancer,
+// gateway shards) share one database, and the database alone decides every
+// race between them.
+//
+// It implements the storage contract of the SQLite store (package store)
+// method for method, with store's types and errors, and passes the same
+// contract suite (internal/storetest). Its schema is in migrations/postgres,
+// applied by goose when Open runs; every rule the SQLite schema enforces is
+// enforced here by PostgreSQL itself: one pending-or-active game per channel
+// (a partial unique index), a move only at the game's current ply with
+// games.ply the number of moves (a trigger that locks the game's row),
+// append-only moves, interaction ids answered once (a primary key).
+//
+// Concurrency. PostgreSQL runs transactions at READ COMMITTED, so each write
+// locks what it decides on before reading it: Commit locks the game's row
+// (SELECT … FOR UPDATE) and then checks its ply and status, so of two clicks
+// on one board through two instances exactly one applies and the other gets
+// store.ErrStale. An interaction is claimed first, by inserting its row, so a
+// redelivery racing its first delivery on another instance waits for it and
+// then gets store.ErrDuplicate. Statistics rows are locked in one order
+// (by user id) so two results for the same players cannot deadlock; a
+// deadlock or serialization failure PostgreSQL reports anyway is retried.
+// Due skips games whose row another transaction holds (FOR UPDATE SKIP
+// LOCKED); firing a deadline is a Commit at the game's ply, so it happens
+// once however many instances saw it due. PruneInteractions runs in one
+// instance at a time (a transaction-level advisory lock); the others return
+// at once.
+//
+// Driver. pgx v5 natively, through pgxpool: its binary protocol, its
+// per-connection statement cache (the prepared statements the SQLite store
+// manages by hand) and its typed errors (pgconn.PgError codes, not message
+// text). database/sql appears only for goose's migrations, through pgx's
+// stdlib adapter on the same pool.
+package postgres

@@ -1,0 +1,262 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"nimbot/engine"
+	"nimbot/store"
+)
+
+// gameColumns lists games' columns in the order scanGame reads them.
+const gameColumns = `id, guild_id, channel_id, rules, start, position, player0, player1, ply, status,
+	winner, difficulty, hints, message_id, turn_timeout, deadline, created_by, created_at, updated_at`
+
+// querier is the pool or a transaction.
+type querier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// scanGame reads one games row; pgx decodes the jsonb columns into the
+// engine's types itself.
+func scanGame(row pgx.Row) (*store.Game, error) {
+	var (
+		g                    store.Game
+		status, difficulty   string
+		turnTimeout          int64
+		deadline             *int64
+		createdAt, updatedAt int64
+	)
+	err := row.Scan(&g.ID, &g.GuildID, &g.ChannelID, &g.Rules, &g.Start, &g.Position, &g.Players[0], &g.Players[1],
+		&g.Ply, &status, &g.Winner, &difficulty, &g.Hints, &g.MessageID, &turnTimeout, &deadline,
+		&g.CreatedBy, &createdAt, &updatedAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, store.ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	g.Status = store.Status(status)
+	g.Difficulty = engine.Difficulty(difficulty)
+	g.TurnTimeout = time.Duration(turnTimeout) * time.Millisecond
+	g.Deadline = fromNullMillis(deadline)
+	g.CreatedAt = fromMillis(createdAt)
+	g.UpdatedAt = fromMillis(updatedAt)
+	return &g, nil
+}
+
+func getGame(ctx context.Context, q querier, id int64) (*store.Game, error) {
+	return scanGame(q.QueryRow(ctx, `SELECT `+gameColumns+` FROM games WHERE id = $1`, id))
+}
+
+func channelGame(ctx context.Context, q querier, channelID string) (*store.Game, error) {
+	return scanGame(q.QueryRow(ctx,
+		`SELECT `+gameColumns+` FROM games WHERE channel_id = $1 AND status IN ('pending', 'active')`, channelID))
+}
+
+func queryGames(ctx context.Context, q querier, sql string, args ...any) ([]*store.Game, error) {
+	rows, err := q.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var games []*store.Game
+	for rows.Next() {
+		g, err := scanGame(rows)
+		if err != nil {
+			return nil, err
+		}
+		games = append(games, g)
+	}
+	return games, rows.Err()
+}
+
+// CreateGame inserts g, as store.DB.CreateGame does: g must be Pending or
+// Active at ply 0; a zero g.Position means g.Start; store.FirstTurn and
+// store.Respond are honoured in the same transaction. If the channel already
+// has a pending or active game, the error is a *store.BusyError carrying it:
+// the partial unique index games_one_live_per_channel decides, across every
+// instance.
+func (db *DB) CreateGame(ctx context.Context, g *store.Game, opts ...store.CreateOption) error {
+	o := store.ReadCreateOptions(opts...)
+	if g.Status != store.Pending && g.Status != store.Active {
+		return fmt.Errorf("%w: a new game must be pending or active, not %q", store.ErrInvalid, g.Status)
+	}
+	if g.Ply != 0 {
+		return fmt.Errorf("%w: a new game starts at ply 0 (moves are added with Commit)", store.ErrInvalid)
+	}
+	if g.ChannelID == "" {
+		return fmt.Errorf("%w: a game needs a channel", store.ErrInvalid)
+	}
+	if g.Winner != "" {
+		return fmt.Errorf("%w: a new game has no winner", store.ErrInvalid)
+	}
+	if g.Position.Heaps == nil {
+		g.Position = engine.Position{Heaps: append([]int64(nil), g.Start.Heaps...), Limit: g.Start.Limit}
+	}
+	var turn store.Change
+	if o.FirstTurn != nil {
+		turn = *o.FirstTurn
+		turn.Ply, turn.From = 0, g.Status
+		if err := check(turn); err != nil {
+			return err
+		}
+	}
+	var created store.Game
+	err := db.withTx(ctx, func(tx pgx.Tx, now time.Time) error {
+		created = *g
+		if o.InteractionID != "" {
+			if err := claim(ctx, tx, o.InteractionID, now); err != nil {
+				return err
+			}
+		}
+		id, err := insertGame(ctx, tx, g, now)
+		if err != nil {
+			return err
+		}
+		created.ID = id
+		created.CreatedAt = truncMillis(now)
+		created.UpdatedAt = created.CreatedAt
+		created.Deadline = truncMillis(g.Deadline)
+		created.TurnTimeout = g.TurnTimeout.Truncate(time.Millisecond)
+		if o.FirstTurn != nil {
+			turn.GameID = id
+			after, err := applyChange(ctx, tx, now, turn)
+			if err != nil {
+				return fmt.Errorf("first turn: %w", err)
+			}
+			created = *after
+		}
+		if o.Render != nil {
+			response, err := o.Render(&created)
+			if err != nil {
+				return fmt.Errorf("game %d: rendering the answer: %w", id, err)
+			}
+			if o.InteractionID != "" {
+				if err := answer(ctx, tx, o.InteractionID, id, response); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	*g = created
+	return nil
+}
+
+// insertGame inserts g's row and returns its id, or a *store.BusyError.
+// ON CONFLICT … DO NOTHING rather than catching the unique violation: an
+// error would abort the transaction, and the busy game must still be read
+// in it. A conflicting insert still in flight elsewhere is waited for.
+func insertGame(ctx context.Context, tx pgx.Tx, g *store.Game, now time.Time) (int64, error) {
+	// The game in the way may end between the insert and the read; then the
+	// channel is free and the insert is worth another try.
+	for range 3 {
+		var id int64
+		err := tx.QueryRow(ctx, `INSERT INTO games (guild_id, channel_id, variant, misere, rules, start, position,
+				player0, player1, status, difficulty, hints, turn_timeout, deadline, created_by, created_at, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16)
+			ON CONFLICT (channel_id) WHERE status IN ('pending', 'active') DO NOTHING
+			RETURNING id`,
+			g.GuildID, g.ChannelID, string(g.Rules.Variant), g.Rules.Misere, g.Rules, g.Start, g.Position,
+			g.Players[0], g.Players[1], string(g.Status), string(g.Difficulty), g.Hints,
+			g.TurnTimeout.Milliseconds(), toNullMillis(g.Deadline), g.CreatedBy, toMillis(now)).Scan(&id)
+		if err == nil {
+			return id, nil
+		}
+		if !errors.Is(err, pgx.ErrNoRows) {
+			return 0, err
+		}
+		existing, err := channelGame(ctx, tx, g.ChannelID)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return 0, fmt.Errorf("channel %s: %w", g.ChannelID, err)
+		}
+		return 0, &store.BusyError{Game: existing}
+	}
+	return 0, fmt.Errorf("channel %s: %w", g.ChannelID, store.ErrChannelBusy)
+}
+
+// Game returns the game with the given id, or store.ErrNotFound.
+func (db *DB) Game(ctx context.Context, id int64) (*store.Game, error) {
+	return getGame(ctx, db.pool, id)
+}
+
+// ChannelGame returns the channel's pending or active game, or
+// store.ErrNotFound.
+func (db *DB) ChannelGame(ctx context.Context, channelID string) (*store.Game, error) {
+	return channelGame(ctx, db.pool, channelID)
+}
+
+// Moves returns the game's moves in order (none for an unknown game).
+func (db *DB) Moves(ctx context.Context, gameID int64) ([]store.Move, error) {
+	rows, err := db.pool.Query(ctx,
+		`SELECT game_id, ply, player, move, hinted, at FROM moves WHERE game_id = $1 ORDER BY ply`, gameID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var moves []store.Move
+	for rows.Next() {
+		var (
+			m  store.Move
+			at int64
+		)
+		if err := rows.Scan(&m.GameID, &m.Ply, &m.Player, &m.Move, &m.Hinted, &at); err != nil {
+			return nil, err
+		}
+		m.At = fromMillis(at)
+		moves = append(moves, m)
+	}
+	return moves, rows.Err()
+}
+
+// LastGameBy returns the newest game the user created in the guild (for the
+// challenge cooldown), or store.ErrNotFound.
+func (db *DB) LastGameBy(ctx context.Context, guildID, userID string) (*store.Game, error) {
+	return scanGame(db.pool.QueryRow(ctx, `SELECT `+gameColumns+` FROM games
+		WHERE guild_id = $1 AND created_by = $2 ORDER BY created_at DESC, id DESC LIMIT 1`, guildID, userID))
+}
+
+// Due returns up to limit pending or active games whose deadline is at or
+// before now, the most overdue first. Games another transaction holds (a
+// move being committed, another instance's expiry) are skipped rather than
+// waited for (FOR UPDATE SKIP LOCKED), so instances polling at once do not
+// queue behind each other. Ending a due game is a Commit at the ply Due
+// returned: if another instance got there first, that Commit is
+// store.ErrStale, so a deadline fires once across all instances.
+func (db *DB) Due(ctx context.Context, now time.Time, limit int) ([]*store.Game, error) {
+	var games []*store.Game
+	err := db.withTx(ctx, func(tx pgx.Tx, _ time.Time) error {
+		var err error
+		games, err = queryGames(ctx, tx, `SELECT `+gameColumns+` FROM games
+			WHERE status IN ('pending', 'active') AND deadline IS NOT NULL AND deadline <= $1
+			ORDER BY deadline, id LIMIT $2 FOR UPDATE SKIP LOCKED`, toMillis(now), limit)
+		return err
+	})
+	return games, err
+}
+
+// SetMessageID records the game's board message, or returns
+// store.ErrNotFound.
+func (db *DB) SetMessageID(ctx context.Context, gameID int64, messageID string) error {
+	tag, err := db.pool.Exec(ctx, `UPDATE games SET message_id = $1, updated_at = $2 WHERE id = $3`,
+		messageID, toMillis(db.now()), gameID)
+	if err != nil {
+		return err
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("game %d: %w", gameID, store.ErrNotFound)
+	}
+	return nil
+}

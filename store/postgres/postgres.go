@@ -1,0 +1,209 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
+
+	"nimbot/migrations"
+	"nimbot/store"
+)
+
+// Config says which database to open and how.
+type Config struct {
+	// URL is a PostgreSQL connection string (postgres://user@host/db or
+	// key=value form); nimbot will take it from DATABASE_URL.
+	URL string
+	// Now is the clock for every timestamp the store writes (default
+	// time.Now), so tests control time.
+	Now func() time.Time
+	// MaxConns bounds the pool (default pgxpool's: 4 or the number of
+	// CPUs, whichever is more). Every instance holds up to this many of the
+	// server's max_connections.
+	MaxConns int32
+}
+
+// DB is an open nimbot database on PostgreSQL. It is safe for concurrent
+// use, by many goroutines and many processes.
+type DB struct {
+	pool *pgxpool.Pool
+	now  func() time.Time
+}
+
+// Open connects to the database at cfg.URL and brings its schema up to
+// date. Instances starting at once migrate one at a time (goose's session
+// lock, a PostgreSQL advisory lock). A schema newer than this binary knows
+// fails with store.ErrSchemaTooNew and changes nothing.
+func Open(ctx context.Context, cfg Config) (*DB, error) {
+	pc, err := pgxpool.ParseConfig(cfg.URL)
+	if err != nil {
+		// pgx's message may quote the URL, password included.
+		return nil, errors.New("postgres: cannot parse the database URL")
+	}
+	if cfg.MaxConns > 0 {
+		pc.MaxConns = cfg.MaxConns
+	}
+	now := cfg.Now
+	if now == nil {
+		now = time.Now
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, pc)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("postgres: cannot connect: %w", err)
+	}
+	if err := migrate(ctx, pool); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return &DB{pool: pool, now: now}, nil
+}
+
+// newProvider returns goose's migration runner over the embedded
+// PostgreSQL files, on a database/sql handle over pool.
+func newProvider(pool *pgxpool.Pool) (*goose.Provider, func() error, error) {
+	locker, err := lock.NewPostgresSessionLocker()
+	if err != nil {
+		return nil, nil, err
+	}
+	sqlDB := stdlib.OpenDBFromPool(pool)
+	p, err := goose.NewProvider(goose.DialectPostgres, sqlDB, migrations.Postgres,
+		goose.WithDisableGlobalRegistry(true), goose.WithSessionLocker(locker))
+	if err != nil {
+		sqlDB.Close()
+		return nil, nil, err
+	}
+	return p, sqlDB.Close, nil
+}
+
+// migrate applies every embedded migration the database lacks.
+func migrate(ctx context.Context, pool *pgxpool.Pool) error {
+	p, closeDB, err := newProvider(pool)
+	if err != nil {
+		return fmt.Errorf("postgres: %w", err)
+	}
+	defer closeDB()
+	sources := p.ListSources()
+	latest := sources[len(sources)-1].Version
+	// On a new database this creates goose's version table, at version 0.
+	current, err := p.GetDBVersion(ctx)
+	if err != nil {
+		return fmt.Errorf("postgres: reading the schema version: %w", err)
+	}
+	if current > latest {
+		return fmt.Errorf("postgres: %w: it is at schema version %d and this nimbot knows versions up to %d",
+			store.ErrSchemaTooNew, current, latest)
+	}
+	if _, err := p.Up(ctx); err != nil {
+		return fmt.Errorf("postgres: migrating the schema: %w", err)
+	}
+	return nil
+}
+
+// LatestSchemaVersion returns the newest schema version this binary embeds.
+func LatestSchemaVersion() int64 {
+	// NewProvider only lists the files; it never touches the database, so
+	// a handle that never connects will do.
+	unused, err := sql.Open("pgx", "")
+	if err != nil {
+		panic(err)
+	}
+	defer unused.Close()
+	p, err := goose.NewProvider(goose.DialectPostgres, unused, migrations.Postgres, goose.WithDisableGlobalRegistry(true))
+	if err != nil {
+		panic(err) // the files are embedded at build time
+	}
+	s := p.ListSources()
+	return s[len(s)-1].Version
+}
+
+// SchemaVersion returns the schema version the database is at.
+func (db *DB) SchemaVersion(ctx context.Context) (int64, error) {
+	var v int64
+	err := db.pool.QueryRow(ctx, `SELECT max(version_id) FROM `+goose.DefaultTablename).Scan(&v)
+	return v, err
+}
+
+// Close closes every connection, waiting for those in use to be returned.
+func (db *DB) Close() error {
+	db.pool.Close()
+	return nil
+}
+
+// Ping checks that the database answers.
+func (db *DB) Ping(ctx context.Context) error {
+	return db.pool.Ping(ctx)
+}
+
+// maxAttempts bounds the retries of a transaction PostgreSQL aborted to
+// break a deadlock or a serialization conflict.
+const maxAttempts = 5
+
+// withTx runs fn in a READ COMMITTED transaction and commits it if fn
+// returns nil; if fn fails, nothing it wrote remains. The now it passes is
+// read once, so every row the transaction writes carries the same time. A
+// transaction PostgreSQL aborts as a deadlock victim or for a serialization
+// failure runs again, from the start.
+func (db *DB) withTx(ctx context.Context, fn func(tx pgx.Tx, now time.Time) error) error {
+	var err error
+	for range maxAttempts {
+		err = pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error { return fn(tx, db.now()) })
+		if !retryable(err) {
+			return err
+		}
+	}
+	return err
+}
+
+// retryable reports whether err is a transient conflict worth a retry.
+func retryable(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && (pgErr.Code == "40P01" || pgErr.Code == "40001")
+}
+
+// isUnique reports whether err is a unique violation on constraint (any,
+// if constraint is "").
+func isUnique(err error, constraint string) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == "23505" && (constraint == "" || pgErr.ConstraintName == constraint)
+}
+
+// Times are bigint Unix milliseconds, as in the SQLite store.
+func toMillis(t time.Time) int64 { return t.UnixMilli() }
+
+func fromMillis(ms int64) time.Time { return time.UnixMilli(ms).UTC() }
+
+func toNullMillis(t time.Time) *int64 {
+	if t.IsZero() {
+		return nil
+	}
+	ms := t.UnixMilli()
+	return &ms
+}
+
+func fromNullMillis(ms *int64) time.Time {
+	if ms == nil {
+		return time.Time{}
+	}
+	return fromMillis(*ms)
+}
+
+// truncMillis is t as it will read back from the database.
+func truncMillis(t time.Time) time.Time {
+	if t.IsZero() {
+		return t
+	}
+	return fromMillis(t.UnixMilli())
+}

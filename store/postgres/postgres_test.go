@@ -1,0 +1,302 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"nimbot/engine"
+	"nimbot/internal/pgtest"
+	"nimbot/store"
+)
+
+var epoch = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+func fixed() time.Time { return epoch }
+
+func newGame(channel string, players [2]string, heaps ...int64) *store.Game {
+	return &store.Game{GuildID: "guild", ChannelID: channel, Rules: engine.Rules{Variant: engine.Nim},
+		Start: engine.Position{Heaps: heaps}, Players: players, Status: store.Active, CreatedBy: players[0]}
+}
+
+func mustCreate(tb testing.TB, db *DB, g *store.Game) *store.Game {
+	tb.Helper()
+	if err := db.CreateGame(context.Background(), g); err != nil {
+		tb.Fatal(err)
+	}
+	return g
+}
+
+func take(h int, n int64) engine.Move { return engine.Move{Kind: engine.Take, Heap: h, Take: n} }
+
+// checkRows verifies, in SQL, what the contract suite cannot see: every
+// game's ply is its number of moves, and exactly the finished games have a
+// result.
+func checkRows(tb testing.TB, db *DB) {
+	tb.Helper()
+	var bad int
+	err := db.pool.QueryRow(context.Background(), `SELECT count(*) FROM games g
+		WHERE g.ply <> (SELECT count(*) FROM moves m WHERE m.game_id = g.id)
+		   OR (g.status NOT IN ('pending', 'active')) <> EXISTS (SELECT 1 FROM results r WHERE r.game_id = g.id)`).Scan(&bad)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if bad != 0 {
+		tb.Fatalf("%d games whose ply, moves or result disagree", bad)
+	}
+}
+
+func TestMigrations(t *testing.T) {
+	ctx := context.Background()
+	url := pgtest.DB(t)
+	// Instances starting at once on a new database: one migrates, the
+	// others wait for its lock and find the schema up to date.
+	const n = 4
+	dbs := make([]*DB, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { dbs[i], errs[i] = Open(ctx, Config{URL: url}) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("instance %d: %v", i, err)
+		}
+		defer dbs[i].Close()
+	}
+	v, err := dbs[0].SchemaVersion(ctx)
+	if err != nil || v != LatestSchemaVersion() || v < 2 {
+		t.Fatalf("schema version %d, %v; latest %d", v, err, LatestSchemaVersion())
+	}
+	var tables []string
+	rows, _ := dbs[0].pool.Query(ctx, `SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`)
+	tables, err = pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "bot_record games goose_db_version hints interactions moves results stats"
+	if got := strings.Join(tables, " "); got != want {
+		t.Fatalf("tables %s, want %s", got, want)
+	}
+
+	t.Run("ErrSchemaTooNew", func(t *testing.T) {
+		if _, err := dbs[0].pool.Exec(ctx, `INSERT INTO goose_db_version (version_id, is_applied) VALUES (999, true)`); err != nil {
+			t.Fatal(err)
+		}
+		db, err := Open(ctx, Config{URL: url})
+		if !errors.Is(err, store.ErrSchemaTooNew) {
+			if db != nil {
+				db.Close()
+			}
+			t.Fatalf("got %v", err)
+		}
+	})
+	t.Run("BadURL", func(t *testing.T) {
+		_, err := Open(ctx, Config{URL: "postgres://nimbot:s3cret@[::1"})
+		if err == nil || strings.Contains(err.Error(), "s3cret") {
+			t.Fatalf("got %v; want an error that does not quote the password", err)
+		}
+	})
+}
+
+// TestSchemaRules: the schema itself refuses what the contract forbids,
+// even to a writer that skips the store's checks.
+func TestSchemaRules(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t, fixed)
+	g := mustCreate(t, db, newGame("c1", [2]string{"alice", "bob"}, 3))
+	if _, err := db.Commit(ctx, store.Change{GameID: g.ID, Ply: 0, From: store.Active, Moves: []engine.Move{take(0, 1)},
+		Position: engine.Position{Heaps: []int64{2}}, Status: store.Active}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name, sql, want string
+	}{
+		{"PastPly", `INSERT INTO moves (game_id, ply, player, move, at) VALUES ($1, 0, 'x', '{}', 0)`, "stale move"},
+		{"FuturePly", `INSERT INTO moves (game_id, ply, player, move, at) VALUES ($1, 2, 'x', '{}', 0)`, "stale move"},
+		{"RewriteMove", `UPDATE moves SET player = 'mallory' WHERE game_id = $1`, "append-only"},
+		{"SecondLiveGame", `INSERT INTO games (channel_id, variant, rules, start, position, status, created_by, created_at, updated_at)
+			SELECT channel_id, variant, rules, start, position, 'pending', 'x', 0, 0 FROM games WHERE id = $1`, "games_one_live_per_channel"},
+		{"NotJSON", `UPDATE games SET position = 'heaps' WHERE id = $1`, "json"},
+		{"UnknownStatus", `UPDATE games SET status = 'paused' WHERE id = $1`, "games_status_check"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := db.pool.Exec(ctx, tt.sql, g.ID)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("got %v; want an error mentioning %q", err, tt.want)
+			}
+		})
+	}
+	t.Run("MoveInFinishedGame", func(t *testing.T) {
+		if _, err := db.Commit(ctx, store.Change{GameID: g.ID, Ply: 1, From: store.Active, Status: store.Ended}); err != nil {
+			t.Fatal(err)
+		}
+		_, err := db.pool.Exec(ctx, `INSERT INTO moves (game_id, ply, player, move, at) VALUES ($1, 1, 'x', '{}', 0)`, g.ID)
+		if err == nil || !strings.Contains(err.Error(), "stale move") {
+			t.Fatalf("got %v", err)
+		}
+	})
+	t.Run("InteractionAnsweredOnce", func(t *testing.T) {
+		if err := db.SaveResponse(ctx, "i1", []byte("a")); err != nil {
+			t.Fatal(err)
+		}
+		_, err := db.pool.Exec(ctx, `INSERT INTO interactions (id, response, at) VALUES ('i1', 'b', 0)`)
+		if !isUnique(err, "interactions_pkey") {
+			t.Fatalf("got %v", err)
+		}
+	})
+	checkRows(t, db)
+}
+
+// TestInstances: two store handles on one database stand in for two
+// processes; each has its own pool, so they share nothing but PostgreSQL.
+func TestInstances(t *testing.T) {
+	ctx := context.Background()
+	url := pgtest.DB(t)
+	var dbs [2]*DB
+	for i := range dbs {
+		db, err := Open(ctx, Config{URL: url, Now: fixed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		dbs[i] = db
+	}
+
+	t.Run("ClicksOnOneBoard", func(t *testing.T) {
+		g := mustCreate(t, dbs[0], newGame("c1", [2]string{"alice", "bob"}, 100))
+		const n = 40
+		errs := make([]error, n)
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for i := range n {
+			wg.Go(func() {
+				<-start
+				_, errs[i] = dbs[i%2].Commit(ctx, store.Change{GameID: g.ID, Ply: 0, From: store.Active,
+					Moves: []engine.Move{take(0, int64(i+1))}, Position: engine.Position{Heaps: []int64{int64(99 - i)}},
+					Status: store.Active, InteractionID: fmt.Sprint("click-", i)})
+			})
+		}
+		close(start)
+		wg.Wait()
+		applied := 0
+		for _, err := range errs {
+			switch {
+			case err == nil:
+				applied++
+			case !errors.Is(err, store.ErrStale):
+				t.Error(err)
+			}
+		}
+		if applied != 1 {
+			t.Fatalf("%d clicks applied", applied)
+		}
+		checkRows(t, dbs[0])
+	})
+
+	t.Run("ResultsBetweenTheSamePlayers", func(t *testing.T) {
+		// Games between alice and bob ending at once, won by either: the
+		// statistics rows are locked in one order, so none deadlocks, and
+		// ratings stay zero-sum.
+		const n = 30
+		games := make([]*store.Game, n)
+		for i := range n {
+			players := [2]string{"alice", "bob"}
+			if i%2 == 1 {
+				players = [2]string{"bob", "alice"}
+			}
+			games[i] = mustCreate(t, dbs[i%2], newGame(fmt.Sprint("r", i), players, 1))
+		}
+		errs := make([]error, n)
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for i, g := range games {
+			wg.Go(func() {
+				<-start
+				_, errs[i] = dbs[i%2].Commit(ctx, store.Change{GameID: g.ID, From: store.Active,
+					Moves: []engine.Move{take(0, 1)}, Position: engine.Position{Heaps: []int64{0}},
+					Status: store.Won, Winner: g.Players[0]})
+			})
+		}
+		close(start)
+		wg.Wait()
+		for _, err := range errs {
+			if err != nil {
+				t.Error(err)
+			}
+		}
+		a, _ := dbs[0].Stats(ctx, "guild", "alice", "")
+		b, _ := dbs[1].Stats(ctx, "guild", "bob", "")
+		if a.Wins != n/2 || a.Losses != n/2 || b.Wins != n/2 || b.Losses != n/2 || a.Rating+b.Rating != 2*store.InitialRating {
+			t.Fatalf("alice %+v, bob %+v", a, b)
+		}
+		var rated int
+		if err := dbs[0].pool.QueryRow(ctx, `SELECT sum(rated_games) FROM stats WHERE variant = ''`).Scan(&rated); err != nil || rated != 2*n {
+			t.Fatalf("%d rated games counted (%v), want %d", rated, err, 2*n)
+		}
+		checkRows(t, dbs[0])
+	})
+
+	t.Run("DueSkipsLockedGames", func(t *testing.T) {
+		g := newGame("d1", [2]string{"alice", "bob"}, 3)
+		g.Deadline = epoch.Add(-time.Minute)
+		mustCreate(t, dbs[0], g)
+		h := newGame("d2", [2]string{"alice", "bob"}, 3)
+		h.Deadline = epoch.Add(-time.Second)
+		mustCreate(t, dbs[0], h)
+		// Another instance is in the middle of committing to g.
+		tx, err := dbs[1].pool.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tx.Rollback(ctx)
+		if _, err := tx.Exec(ctx, `SELECT 1 FROM games WHERE id = $1 FOR UPDATE`, g.ID); err != nil {
+			t.Fatal(err)
+		}
+		wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		due, err := dbs[0].Due(wctx, epoch, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(due) != 1 || due[0].ID != h.ID {
+			t.Fatalf("due %v; want only game %d", due, h.ID)
+		}
+		tx.Rollback(ctx)
+		if due, _ := dbs[0].Due(ctx, epoch, 10); len(due) != 2 || due[0].ID != g.ID {
+			t.Fatalf("due after the lock went: %v", due)
+		}
+	})
+
+	t.Run("PruneOnce", func(t *testing.T) {
+		if err := dbs[0].SaveResponse(ctx, "old", []byte("x")); err != nil {
+			t.Fatal(err)
+		}
+		// Another instance is pruning: this one leaves it to that one.
+		tx, err := dbs[1].pool.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tx.Rollback(ctx)
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(pruneLock)); err != nil {
+			t.Fatal(err)
+		}
+		if n, err := dbs[0].PruneInteractions(ctx, epoch.Add(time.Hour)); err != nil || n != 0 {
+			t.Fatalf("pruned %d, %v while another instance prunes", n, err)
+		}
+		tx.Rollback(ctx)
+		if n, err := dbs[0].PruneInteractions(ctx, epoch.Add(time.Hour)); err != nil || n == 0 {
+			t.Fatalf("pruned %d, %v", n, err)
+		}
+		if _, err := dbs[1].Response(ctx, "old"); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("after pruning: %v", err)
+		}
+	})
+}

@@ -1,0 +1,190 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"sort"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"nimbot/engine"
+	"nimbot/store"
+)
+
+// recordResult writes the result of g, which has just become final, and
+// updates the players' statistics, by the SQLite store's rules (see
+// store/stats.go): only a decided game between two different players
+// counts, ratings move only between people (store.EloDelta), and variant ""
+// keeps the totals over all variants. It runs inside Commit's transaction.
+func recordResult(ctx context.Context, tx pgx.Tx, g *store.Game, now time.Time) error {
+	winner, loser := g.Winner, ""
+	if g.Status.Decided() {
+		if winner == g.Players[0] {
+			loser = g.Players[1]
+		} else {
+			loser = g.Players[0]
+		}
+	}
+	difficulty := ""
+	if g.Players[0] == store.BotID || g.Players[1] == store.BotID {
+		difficulty = string(g.Difficulty)
+	}
+	delta := 0
+	counted := winner != "" && loser != "" && winner != loser
+	rated := counted && winner != store.BotID && loser != store.BotID
+	variants := []string{string(g.Rules.Variant), ""}
+	if counted {
+		// Rows are locked in user order, whoever won: two games between the
+		// same people finishing at once would otherwise lock them in
+		// opposite orders and deadlock.
+		users := []string{winner, loser}
+		sort.Strings(users)
+		for _, user := range users {
+			if user == store.BotID {
+				continue
+			}
+			won := 0
+			if user == winner {
+				won = 1
+			}
+			for _, v := range variants {
+				if _, err := tx.Exec(ctx, `INSERT INTO stats (guild_id, user_id, variant, wins, losses, streak, best_streak, updated_at)
+					VALUES ($1, $2, $3, $4, 1 - $4, $4, $4, $5)
+					ON CONFLICT (guild_id, user_id, variant) DO UPDATE SET
+						wins = stats.wins + excluded.wins,
+						losses = stats.losses + excluded.losses,
+						streak = CASE WHEN excluded.wins > 0 THEN stats.streak + 1 ELSE 0 END,
+						best_streak = GREATEST(stats.best_streak, CASE WHEN excluded.wins > 0 THEN stats.streak + 1 ELSE 0 END),
+						updated_at = excluded.updated_at`,
+					g.GuildID, user, v, won, toMillis(now)); err != nil {
+					return err
+				}
+				if !rated && difficulty != "" {
+					if _, err := tx.Exec(ctx, `INSERT INTO bot_record (guild_id, user_id, variant, difficulty, wins, losses)
+						VALUES ($1, $2, $3, $4, $5, 1 - $5)
+						ON CONFLICT (guild_id, user_id, variant, difficulty) DO UPDATE SET
+							wins = bot_record.wins + excluded.wins, losses = bot_record.losses + excluded.losses`,
+						g.GuildID, user, v, difficulty, won); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	if rated {
+		// Both rows are locked by the upserts above, so the ratings read
+		// here are the latest committed ones and stay so until we commit.
+		for i, v := range variants {
+			var rw, rl int
+			if err := tx.QueryRow(ctx, `SELECT rating FROM stats WHERE guild_id = $1 AND user_id = $2 AND variant = $3`,
+				g.GuildID, winner, v).Scan(&rw); err != nil {
+				return err
+			}
+			if err := tx.QueryRow(ctx, `SELECT rating FROM stats WHERE guild_id = $1 AND user_id = $2 AND variant = $3`,
+				g.GuildID, loser, v).Scan(&rl); err != nil {
+				return err
+			}
+			d := store.EloDelta(rw, rl)
+			if i == 0 {
+				delta = d
+			}
+			if _, err := tx.Exec(ctx, `UPDATE stats SET
+					rating = rating + CASE WHEN user_id = $1 THEN $3::integer ELSE -$3::integer END,
+					rated_games = rated_games + 1
+				WHERE guild_id = $4 AND user_id IN ($1, $2) AND variant = $5`,
+				winner, loser, d, g.GuildID, v); err != nil {
+				return err
+			}
+		}
+	}
+	_, err := tx.Exec(ctx, `INSERT INTO results (game_id, guild_id, variant, status, winner, loser, difficulty, plies, rating_delta, finished_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+		g.ID, g.GuildID, string(g.Rules.Variant), string(g.Status), winner, loser, difficulty, g.Ply, delta, toMillis(now))
+	return err
+}
+
+// readOnly is a snapshot for reads that span several queries.
+var readOnly = pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
+
+// Stats returns the user's record in the guild for variant ("" = all
+// variants). A user with no games gets zero counts and
+// store.InitialRating.
+func (db *DB) Stats(ctx context.Context, guildID, userID string, variant engine.Variant) (store.Stats, error) {
+	var s store.Stats
+	err := pgx.BeginTxFunc(ctx, db.pool, readOnly, func(tx pgx.Tx) error {
+		s = store.Stats{UserID: userID, Variant: variant, Rating: store.InitialRating}
+		err := tx.QueryRow(ctx, `SELECT wins, losses, streak, best_streak, rating FROM stats
+			WHERE guild_id = $1 AND user_id = $2 AND variant = $3`, guildID, userID, string(variant)).
+			Scan(&s.Wins, &s.Losses, &s.Streak, &s.BestStreak, &s.Rating)
+		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return err
+		}
+		s.VsBot, err = vsBot(ctx, tx, guildID, userID, variant)
+		return err
+	})
+	if err != nil {
+		return store.Stats{}, err
+	}
+	return s, nil
+}
+
+func vsBot(ctx context.Context, q querier, guildID, userID string, variant engine.Variant) (map[engine.Difficulty][2]int, error) {
+	rows, err := q.Query(ctx, `SELECT difficulty, wins, losses FROM bot_record
+		WHERE guild_id = $1 AND user_id = $2 AND variant = $3`, guildID, userID, string(variant))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	record := map[engine.Difficulty][2]int{}
+	for rows.Next() {
+		var (
+			d    string
+			w, l int
+		)
+		if err := rows.Scan(&d, &w, &l); err != nil {
+			return nil, err
+		}
+		record[engine.Difficulty(d)] = [2]int{w, l}
+	}
+	return record, rows.Err()
+}
+
+// Leaderboard returns up to limit users of the guild with at least one
+// decided game in variant ("" = all variants), best first: by rating, then
+// wins, then fewest losses, then user id in byte order (COLLATE "C", as
+// SQLite compares text), whatever the database's locale.
+func (db *DB) Leaderboard(ctx context.Context, guildID string, variant engine.Variant, limit int) ([]store.Stats, error) {
+	var board []store.Stats
+	err := pgx.BeginTxFunc(ctx, db.pool, readOnly, func(tx pgx.Tx) error {
+		board = nil
+		rows, err := tx.Query(ctx, `SELECT user_id, wins, losses, streak, best_streak, rating FROM stats
+			WHERE guild_id = $1 AND variant = $2
+			ORDER BY rating DESC, wins DESC, losses, user_id COLLATE "C" LIMIT $3`, guildID, string(variant), limit)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			s := store.Stats{Variant: variant}
+			if err := rows.Scan(&s.UserID, &s.Wins, &s.Losses, &s.Streak, &s.BestStreak, &s.Rating); err != nil {
+				rows.Close()
+				return err
+			}
+			board = append(board, s)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for i := range board {
+			if board[i].VsBot, err = vsBot(ctx, tx, guildID, board[i].UserID, variant); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return board, nil
+}
