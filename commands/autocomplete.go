@@ -45,19 +45,11 @@ func (s *Service) autocompleteStart(r *request) (*discordgo.InteractionResponse,
 			pairs = append(pairs, [2]string{fmt.Sprintf("%s (%d heaps)", t, len(heaps)), t})
 		}
 	}
-	var sugg []string
-	switch v {
-	case engine.TwentyOne:
-		sugg = []string{"0", "5", "10"}
-	case engine.Fibonacci:
-		sugg = []string{"20", "13", "30", "50", "random"}
-	case engine.Wythoff:
-		sugg = []string{"4 7", "3 5", "6 10", "9 12", "random"}
-	case engine.Kayles:
-		sugg = []string{"3 4 5", "5 8", "7", "2 3 6", "random 3"}
-	default:
-		sugg = []string{"3 4 5", "1 3 5 7", "2 5 7", "4 4", "6 9 12", "random 3", "random 4", "random 5"}
+	d, ok := engine.Describe(v)
+	if !ok {
+		d, _ = engine.Describe(defaultVariant)
 	}
+	sugg := d.HeapExamples
 	for _, x := range sugg {
 		label := x
 		if strings.HasPrefix(x, "random") {
@@ -86,9 +78,10 @@ func (s *Service) autocompleteMove(r *request) (*discordgo.InteractionResponse, 
 			}
 		}
 	case optNotation:
+		d, _ := engine.Describe(g.Rules.Variant)
 		for i := range g.Position.Heaps {
 			moves, _ := heapMoves(g.Rules, g.Position, i)
-			if g.Rules.Variant == engine.Lasker {
+			if d.Has(engine.Split) {
 				split, _ := splitMoves(g.Rules, g.Position, i)
 				moves = append(moves, split...)
 			}
@@ -96,7 +89,7 @@ func (s *Service) autocompleteMove(r *request) (*discordgo.InteractionResponse, 
 				pairs = append(pairs, [2]string{g.Rules.FormatMove(g.Position, m) + " — " + g.Rules.Describe(g.Position, m), g.Rules.FormatMove(g.Position, m)})
 			}
 		}
-		if g.Rules.Variant == engine.Wythoff {
+		if d.Has(engine.Diagonal) {
 			moves, _ := diagonalMoves(g.Rules, g.Position)
 			for _, m := range moves {
 				pairs = append(pairs, [2]string{g.Rules.FormatMove(g.Position, m) + " — " + g.Rules.Describe(g.Position, m), g.Rules.FormatMove(g.Position, m)})
@@ -122,9 +115,10 @@ func (s *Service) autocompleteAnalyze(r *request) (*discordgo.InteractionRespons
 			pairs = append(pairs, [2]string{rules.Name() + ": " + engine.FormatGame(rules, pos), t})
 		}
 	}
-	for _, x := range []string{"3 4 5", "nim misere 3-4-5", "1 3 5 7", "subtraction k=3 10 12", "subtraction set=1,3,4 7 9",
-		"21", "21 count=5", "greedy 3 5 5", "fibonacci 20", "wythoff 3 5", "wythoff 6 10", "moore k=2 3 5 6", "lasker 4 7", "kayles 5 8"} {
-		pairs = append(pairs, [2]string{x, x})
+	for _, d := range engine.Descriptions() {
+		for _, x := range d.Examples {
+			pairs = append(pairs, [2]string{x, x})
+		}
 	}
 	return choices(typed, pairs), nil
 }

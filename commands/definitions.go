@@ -16,9 +16,7 @@ const (
 	optVariant    = "variant"
 	optHeaps      = "heaps"
 	optMisere     = "misere"
-	optK          = "k"
-	optSet        = "set"
-	optTarget     = "target"
+	optK          = "k" // one of the settings engine.SettingNames lists
 	optFirst      = "first"
 	optDifficulty = "difficulty"
 	optHints      = "hints"

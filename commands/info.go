@@ -9,35 +9,13 @@ import (
 	"nimbot/engine"
 )
 
-// rulesText explains each variant to a new player.
-var rulesText = map[engine.Variant]string{
-	engine.Nim: "There are a few heaps of stones. On your turn, take any number of stones (at least one) from **one** heap. " +
-		"In normal play whoever takes the last stone wins; in misère play whoever takes the last stone loses.\n\n" +
-		"The secret: write the heaps in binary and XOR them (the *nim-sum*). If it is 0, the player to move loses against perfect play.",
-	engine.Subtraction: "Like Nim, but a move takes only 1 to k stones (k is 3 by default), or, with a subtraction set like {1,3,4}, exactly one of those amounts.\n\n" +
-		"With S(1..k), only each heap's remainder mod k+1 matters.",
-	engine.TwentyOne: "Two players count up together from 0. On your turn, say 1, 2 or 3 more numbers (up to k). Whoever is forced to say 21 loses.\n\n" +
-		"The trick: always finish on a multiple of 4 — 4, 8, 12, 16, 20.",
-	engine.Greedy: "Like Nim, but you may only take from a **largest** heap (any of them, if several tie).",
-	engine.Fibonacci: "One heap. The first player may take any number but not all. After that, each move takes at least one and at most **twice** what the opponent just took. Whoever takes the last stone wins.\n\n" +
-		"The theory uses Zeckendorf's theorem: every number is a sum of non-consecutive Fibonacci numbers.",
-	engine.Wythoff: "Two heaps. On your turn take any number from one heap, **or the same number from both**. Whoever takes the last stone wins.\n\n" +
-		"The losing positions are the pairs (⌊kφ⌋, ⌊kφ²⌋): (0,0), (1,2), (3,5), (4,7), (6,10)…",
-	engine.Moore: "Moore's Nim_k: like Nim, but one move may take from up to **k** heaps at once (any amounts, at least one stone in all). With k=1 it is Nim.\n\n" +
-		"Type multi-heap moves like `A2 C1` with ⌨️ Type a move, or /nim move notation:A2 C1.",
-	engine.Lasker: "Like Nim, but instead of taking you may **split** a heap into two non-empty heaps.\n\n" +
-		"Its Grundy values follow a pattern of period 4: 4m+3 and 4m+4 swap.",
-	engine.Kayles: "Rows of pins. On your turn knock down **one pin or two adjacent pins** from one row; a knock in the middle splits the row in two. Whoever knocks down the last pin wins.\n\n" +
-		"Pins are counted from 1 at the left: `B4` knocks pin 4 of row B, `B4-5` pins 4 and 5.",
-}
-
 // rules answers /nim rules [variant].
 func (s *Service) rules(r *request) (*discordgo.InteractionResponse, error) {
 	v := engine.Variant(subOptions(r.i).str(optVariant))
 	if v == "" {
-		v = engine.Nim
+		v = defaultVariant
 	}
-	text, ok := rulesText[v]
+	d, ok := engine.Describe(v)
 	if !ok {
 		var names []string
 		for _, x := range engine.Variants() {
@@ -45,13 +23,12 @@ func (s *Service) rules(r *request) (*discordgo.InteractionResponse, error) {
 		}
 		return nil, userErrorf("There is no game %q. Choose one of: %s.", truncate(string(v), 20), strings.Join(names, ", "))
 	}
-	rules := engine.Rules{Variant: v}
-	title := string(v)
-	if n, err := rules.Normalize(); err == nil {
+	title := d.Title
+	if n, err := (engine.Rules{Variant: v}).Normalize(); err == nil {
 		title = n.Name()
 	}
-	text += "\n\n**How to play here:** `/nim start variant:" + string(v) + "` against nimbot, or add `opponent:` to challenge someone. " +
-		"Click a heap, then an amount; 💡 Hint explains the winning idea. Any variant can be played misère (`misere:True`)."
+	text := d.Rules + "\n\n**How to play here:** `/nim start variant:" + string(v) + "` against nimbot, or add `opponent:` to challenge someone. " +
+		"Click a heap, then an amount, or type any move (" + d.Notation + ") with ⌨️ Type a move or `/nim move notation:`; 💡 Hint explains the winning idea. Any variant can be played misère (`misere:True`)."
 	embed := &discordgo.MessageEmbed{Title: "📜 " + title, Description: truncate(text, 4096), Color: colourActive}
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
 		Embeds: []*discordgo.MessageEmbed{embed}, Flags: discordgo.MessageFlagsEphemeral,
@@ -126,16 +103,8 @@ func (s *Service) leaderboard(r *request) (*discordgo.InteractionResponse, error
 
 // variantTitle is a variant's display name without parameters.
 func variantTitle(v engine.Variant) string {
-	n, err := (engine.Rules{Variant: v, Misere: v == engine.TwentyOne}).Normalize()
-	if err != nil {
-		return string(v)
+	if d, ok := engine.Describe(v); ok {
+		return d.Title
 	}
-	name := n.Name()
-	// Drop the default parameters Name adds: "Subtraction S(1..3)", "Moore's Nim (k=2)".
-	for _, cut := range []string{" S(", " {", " (", ", "} {
-		if i := strings.Index(name, cut); i > 0 {
-			name = name[:i]
-		}
-	}
-	return name
+	return string(v)
 }

@@ -245,22 +245,30 @@ func roundDuration(d time.Duration) string {
 func (s *Service) startPosition(o options) (engine.Rules, engine.Position, error) {
 	variant := engine.Variant(o.str(optVariant))
 	if variant == "" {
-		variant = engine.Nim
+		variant = defaultVariant
 	}
-	rules := engine.Rules{Variant: variant, Misere: o.boolOr(optMisere, variant == engine.TwentyOne)}
-	if o.has(optK) {
-		rules.K = int(o.int(optK))
-	}
-	if o.has(optTarget) {
-		rules.Target = int(o.int(optTarget))
-	}
-	if set := strings.TrimSpace(o.str(optSet)); set != "" {
-		vals, err := engine.ParseHeaps(set)
-		if err != nil {
-			return rules, engine.Position{}, userErrorf("nimbot cannot read the set %q: write the amounts you may take, like \"1,3,4\".", truncate(set, 40))
+	d, _ := engine.Describe(variant)
+	rules := engine.Rules{Variant: variant, Misere: o.boolOr(optMisere, d.Misere)}
+	for _, name := range engine.SettingNames() {
+		if !o.has(name) {
+			continue
 		}
-		for _, v := range vals {
-			rules.Set = append(rules.Set, int(v))
+		var vals []int64
+		if def := definedOption("start", name); def != nil && def.Type == discordgo.ApplicationCommandOptionString {
+			text := strings.TrimSpace(o.str(name))
+			if text == "" {
+				continue
+			}
+			var err error
+			if vals, err = engine.ParseHeaps(text); err != nil {
+				return rules, engine.Position{}, userErrorf("nimbot cannot read the %s %q: write the amounts, like \"1,3,4\".", name, truncate(text, 40))
+			}
+		} else {
+			vals = []int64{o.int(name)}
+		}
+		var err error
+		if rules, err = rules.With(name, vals...); err != nil {
+			return rules, engine.Position{}, userErrorf("Those rules do not work: %s.", err.Error())
 		}
 	}
 	rules, err := rules.Normalize()
@@ -286,17 +294,14 @@ func (s *Service) startPosition(o options) (engine.Rules, engine.Position, error
 	return rules, pos, nil
 }
 
+// defaultVariant is the game /nim start, rules and help mean when none is
+// named.
+const defaultVariant = engine.Nim
+
 // defaultHeaps are the heaps a game starts with when none are given.
 func defaultHeaps(v engine.Variant) []int64 {
-	switch v {
-	case engine.TwentyOne:
-		return nil // the count starts at 0
-	case engine.Fibonacci:
-		return []int64{20}
-	case engine.Wythoff:
-		return []int64{4, 7}
-	}
-	return []int64{3, 4, 5}
+	d, _ := engine.Describe(v)
+	return d.DefaultHeaps
 }
 
 // parseStartHeaps reads the heaps option: sizes like "3 4 5", or "random"
@@ -337,11 +342,9 @@ func (s *Service) parseStartHeaps(rules engine.Rules, text string) ([]int64, err
 
 // randomHeaps draws count heaps the engine can play perfectly.
 func (s *Service) randomHeaps(rules engine.Rules, count int) ([]int64, error) {
-	switch rules.Variant {
-	case engine.Wythoff:
-		count = 2
-	case engine.TwentyOne, engine.Fibonacci:
-		count = 1
+	d, _ := engine.Describe(rules.Variant)
+	if d.Heaps > 0 {
+		count = d.Heaps
 	}
 	if count > maxBoardHeaps {
 		return nil, userErrorf("That is %d heaps; a board holds at most %d. Ask for fewer, like \"random 4\".", count, maxBoardHeaps)
@@ -350,10 +353,7 @@ func (s *Service) randomHeaps(rules engine.Rules, count int) ([]int64, error) {
 	if lim.MaxHeaps > 0 && count > lim.MaxHeaps {
 		return nil, userErrorf("%s is played perfectly with at most %d heaps. Ask for fewer.", rules.Name(), lim.MaxHeaps)
 	}
-	top := int64(15)
-	if rules.Variant == engine.Fibonacci {
-		top = 60
-	}
+	lo, top := d.RandomHeap[0], d.RandomHeap[1]
 	if lim.MaxHeap > 0 {
 		top = min(top, lim.MaxHeap)
 	}
@@ -363,19 +363,14 @@ func (s *Service) randomHeaps(rules engine.Rules, count int) ([]int64, error) {
 	if top < 1 {
 		return nil, userErrorf("%s cannot be played perfectly with %d heaps. Ask for fewer.", rules.Name(), count)
 	}
+	lo = min(lo, top)
 	heaps := make([]int64, count)
 	s.withRand(func(rng *rand.Rand) {
-		if rules.Variant == engine.TwentyOne {
-			t := rules.Target
-			if t == 0 {
-				t = 21
-			}
-			heaps[0] = int64(rng.IntN(max(1, t/2)))
+		if d.Counting {
+			// The one number is the count said so far: somewhere in the
+			// first half of the way to the target.
+			heaps[0] = int64(rng.IntN(max(1, rules.Target/2)))
 			return
-		}
-		lo := int64(1)
-		if rules.Variant == engine.Fibonacci {
-			lo = min(10, top)
 		}
 		for i := range heaps {
 			heaps[i] = lo + rng.Int64N(top-lo+1)
