@@ -34,6 +34,8 @@ type game interface {
 //   - verdicter (play.go): Hint's one-line verdict in the variant's theory.
 //   - coster (play.go): how much one winning() call costs, when that is more
 //     than a pass over the heaps, so the bot judges fewer hold-out moves.
+//   - legalTester (play.go): judge many moves of one position in O(1) each,
+//     when validate scans the position (Greedy).
 
 // variants maps each Variant to the constructor of its game; the rules passed
 // in are already normalized and validated. Each variant's file adds itself

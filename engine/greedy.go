@@ -78,6 +78,16 @@ func (g greedyGame) validate(p Position, m Move) error {
 	return nil
 }
 
+// legalTest finds the largest heap once, so each move is then judged in
+// O(1) (validate scans every heap to name the largest ones).
+func (g greedyGame) legalTest(p Position) func(Move) bool {
+	mx, _ := top(p.Heaps)
+	return func(m Move) bool {
+		return m.Kind == Take && m.Heap >= 0 && m.Heap < len(p.Heaps) &&
+			p.Heaps[m.Heap] == mx && m.Take >= 1 && m.Take <= mx && mx > 0
+	}
+}
+
 func (g greedyGame) apply(p Position, m Move) Position { return applyTake(p, m) }
 
 func greedyMoverWins(max int64, count int, misere bool) bool {

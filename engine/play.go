@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"reflect"
 	"slices"
 	"strings"
 )
@@ -125,6 +124,9 @@ func best(r Rules, g game, p Position, a Analysis) Move {
 		}
 		return Move{} // unreachable for a game that is not over
 	}
+	if len(cands) == 1 {
+		return cands[0] // nothing to compare (a large position: one candidate fits the budget)
+	}
 	scores := make([]score, len(cands))
 	for i, m := range cands {
 		q := g.apply(clonePos(p), m)
@@ -169,8 +171,19 @@ func holdoutCandidates(g game, p Position) []Move {
 		cost = c.cost(p)
 	}
 	limit := max(1, maxHoldoutWork/cost)
+	legal := legalTest(g, p)
+	// The moves tried carry no Takes, so these fields tell them apart.
+	type key struct {
+		kind  MoveKind
+		heap  int
+		take  int64
+		parts [2]int64
+	}
+	seen := map[key]bool{}
 	try := func(m Move) {
-		if len(ms) < limit && g.validate(p, m) == nil && !slices.ContainsFunc(ms, func(x Move) bool { return reflect.DeepEqual(x, m) }) {
+		k := key{m.Kind, m.Heap, m.Take, m.Parts}
+		if len(ms) < limit && !seen[k] && legal(m) {
+			seen[k] = true
 			ms = append(ms, m)
 		}
 	}
@@ -205,6 +218,23 @@ func holdoutCandidates(g game, p Position) []Move {
 	return ms
 }
 
+// legalTester is implemented by variants whose validate scans the whole
+// position (Greedy Nim looks for the largest heap): legalTest summarizes p
+// once and then tells a legal move in O(1), so judging every heap's moves
+// stays linear rather than quadratic in the number of heaps.
+type legalTester interface {
+	legalTest(p Position) func(Move) bool
+}
+
+// legalTest returns a test of legality for moves in p: the variant's own
+// when it has one, else validate (which formats no message for a legal move).
+func legalTest(g game, p Position) func(Move) bool {
+	if lt, ok := g.(legalTester); ok {
+		return lt.legalTest(p)
+	}
+	return func(m Move) bool { return g.validate(p, m) == nil }
+}
+
 // coster is implemented by variants whose analysis costs more than a pass
 // over the heaps; cost is in those units (one unit is about one heap visited).
 type coster interface {
@@ -224,13 +254,14 @@ func randomMove(g game, p Position, rng *rand.Rand) (Move, bool) {
 		}
 		return ms[rng.IntN(len(ms))], true
 	}
+	legal := legalTest(g, p)
 	for range 64 {
 		i := rng.IntN(len(p.Heaps))
 		if p.Heaps[i] == 0 {
 			continue
 		}
 		m := Move{Kind: Take, Heap: i, Take: rng.Int64N(p.Heaps[i]) + 1}
-		if g.validate(p, m) == nil {
+		if legal(m) {
 			return m, true
 		}
 	}
@@ -247,10 +278,13 @@ func clonePos(p Position) Position {
 
 // searchBudget is how many distinct positions a remoteness search may visit,
 // and searchWork how many moves it may follow, before giving up (the bot then
-// falls back on the rule's first move): a few milliseconds at most.
+// falls back on the rule's first move). They keep Choose within 5 ms at
+// every variant's limits on this project's shared 2-core machine
+// (BenchmarkChooseAtLimits): a search costs up to about 0.8 µs per
+// position, so 10,000 positions took up to 9 ms (Lasker's Nim, 7-8-9).
 const (
-	searchBudget = 10_000
-	searchWork   = 20_000
+	searchBudget = 2_500
+	searchWork   = 5_000
 )
 
 // searcher computes remoteness (the number of moves left with perfect play:
@@ -279,6 +313,11 @@ func newSearcher(g game, misere bool, p Position) *searcher {
 		if size > 1e5 {
 			return nil
 		}
+	}
+	// A root with more moves than the search may follow would only give
+	// up; and listing them (below) is the cost to avoid.
+	if !fewMoves(g, p, searchWork) {
+		return nil
 	}
 	splits := false
 	for _, m := range g.legal(p) {
@@ -356,6 +395,13 @@ func (s *searcher) remoteness(p Position) int {
 			rem = 0
 		}
 	default:
+		// Listing the moves is the cost; where they are too many for
+		// what is left of the budget (Moore's k heaps at once), give up
+		// before listing them.
+		if !fewMoves(s.g, p, float64(searchWork-s.work)) {
+			s.aborted = true
+			return 0
+		}
 		ms := s.g.legal(p)
 		s.work += len(ms)
 		for _, m := range ms {
