@@ -23,7 +23,9 @@
 // (Bouton's nim-sum, residues mod k+1, Grundy values of subtraction sets
 // with their period, largest-heap counts, Moore's bit counts mod k+1,
 // Zeckendorf, Wythoff pairs, Lasker's and Kayles' Grundy values), and
-// exhaustive memoized search where none exists (misère Kayles). Winning
+// exhaustive memoized search where none exists (misère Kayles: its search
+// wrote a table of every position within the limit, which the tests check
+// bit for bit against the search, so play looks the answer up). Winning
 // moves are derived from the rule, never sampled: a move wins exactly when
 // it leads to a position lost for the opponent. With heaps of 10^12 the
 // list is cut at MaxListedMoves while WinningCount counts them all.
@@ -34,7 +36,9 @@
 //
 // Rules.Limits publishes, per variant, the largest positions solved within
 // 50 ms on one core; Start and Check refuse anything larger with
-// ErrTooLarge instead of playing it with a guess.
+// ErrTooLarge instead of playing it with a guess. At those limits the bot
+// chooses a move within 5 ms at every difficulty
+// (BenchmarkChooseAtLimits; the figures are in BENCHMARKS.md).
 //
 // # The bot
 //

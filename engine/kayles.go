@@ -18,7 +18,8 @@ func init() {
 // no closed form — the misère Nim rule on the Grundy values is wrong here (a
 // row of 8 is a win for the mover, rows of 1 and 5 a loss) — so it is solved
 // by an exhaustive memoized search (search.go), within kaylesMisereMaxTotal
-// pins.
+// pins, whose answers for every such position are kept in a table
+// (kayles_table.go).
 type kaylesGame struct{ misere bool }
 
 func (g kaylesGame) name() string {

@@ -26,8 +26,9 @@ import (
 
 // kaylesMisereMaxTotal is the most pins misère Kayles accepts in all: the
 // largest total the search solves from an empty table within 50 ms on one
-// core, with margin (BenchmarkKaylesMisereLimit measures it; BENCHMARKS.md
-// has the figures).
+// core, with margin (BenchmarkKaylesMisereLimit measured it; BENCHMARKS.md
+// has the figures). Play within it reads kayles_table.go's table, which
+// covers exactly these positions.
 const kaylesMisereMaxTotal = 40
 
 // kaylesMisereMaxRow bounds a row's length in the search (lengths are bytes).
@@ -307,18 +308,37 @@ func (s *kaylesSearch) childRows(rows []uint8, c kaylesChild, depth int) []uint8
 	return out
 }
 
-// kaylesMisereWins is the misère outcome of the rows, by search.
+// kaylesMisereWins is the misère outcome of the rows: from the table within
+// kaylesMisereMaxTotal pins, else by search.
 func kaylesMisereWins(heaps []int64) bool {
 	rows, k1, k2 := canonicalRows(heaps)
+	if w, ok := kaylesTableWins(rows); ok {
+		return w
+	}
+	return kaylesSearchWins(rows, k1, k2)
+}
+
+// kaylesSearchWins is the misère outcome of the sorted rows by search alone
+// (it writes and checks the table).
+func kaylesSearchWins(rows []uint8, k1, k2 uint64) bool {
 	kaylesCache.Lock()
 	defer kaylesCache.Unlock()
 	s := kaylesSearch{memo: &kaylesCache.memo}
 	return s.wins(rows, k1, k2, 0)
 }
 
-// kaylesMisereWinning tests every legal move by searching the position it
-// leads to: the winning moves are those into a lost position.
+// kaylesMisereWinning tests every legal move by looking up (within the
+// table) or searching the position it leads to: the winning moves are those
+// into a lost position.
 func kaylesMisereWinning(p Position, max int) ([]Move, int64) {
+	if ms, n, ok := kaylesTableWinning(p, max); ok {
+		return ms, n
+	}
+	return kaylesSearchWinning(p, max)
+}
+
+// kaylesSearchWinning is kaylesMisereWinning by search alone.
+func kaylesSearchWinning(p Position, max int) ([]Move, int64) {
 	rows, k1, k2 := canonicalRows(p.Heaps)
 	kaylesCache.Lock()
 	defer kaylesCache.Unlock()
