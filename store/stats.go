@@ -172,6 +172,14 @@ func vsBot(ctx context.Context, q queryer, guildID, userID string, variant engin
 	return record, rows.Err()
 }
 
+// leaderboardQuery reads a guild's board for one variant, best first. Its
+// ORDER BY is exactly the order of the stats_leaderboard index, which also
+// holds every column read (migration 0003): SQLite walks the index and stops
+// after limit rows, with no sort, however many users the guild has.
+const leaderboardQuery = `SELECT user_id, wins, losses, streak, best_streak, rating FROM stats
+		WHERE guild_id = ? AND variant = ?
+		ORDER BY rating DESC, wins DESC, losses, user_id LIMIT ?`
+
 // Leaderboard returns up to limit users of the guild with at least one
 // decided game in variant ("" = all variants), best first: by rating, then
 // wins, then fewest losses.
@@ -181,9 +189,7 @@ func (db *DB) Leaderboard(ctx context.Context, guildID string, variant engine.Va
 		return nil, err
 	}
 	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, `SELECT user_id, wins, losses, streak, best_streak, rating FROM stats
-		WHERE guild_id = ? AND variant = ?
-		ORDER BY rating DESC, wins DESC, losses, user_id LIMIT ?`, guildID, string(variant), limit)
+	rows, err := tx.QueryContext(ctx, leaderboardQuery, guildID, string(variant), limit)
 	if err != nil {
 		return nil, err
 	}
