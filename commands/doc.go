@@ -24,6 +24,18 @@
 //	accept/{game}, decline/{game}     answer a challenge (only the challenged player)
 //	rematch/{game}, review/{game}     on a finished board
 //
+// Each interaction type has its own routing table, and an interaction is
+// routed by its type first: a custom_id naming another type's route (a
+// command's path on a button, a modal's on a menu) is a bad request.
+//
+// Before routing, Handle checks the fields Discord always sends, since a
+// validly signed request may omit or forge any of them: a snowflake
+// interaction id, the data of its type, a user (never nimbot's own seat), a
+// channel, and options of the types, bounds and choices Definitions
+// declares. A board control acts only on the game of the channel and
+// server it was clicked in; a review is shown only in its game's server
+// (for a game in DMs, to its players).
+//
 // Handlers are wrapped by middleware (func(next) next): recovery from panics
 // and idempotency. Every error ends in one error handler.
 //
