@@ -66,11 +66,8 @@ func hintsAllowed(g *store.Game) bool { return vsBot(g) || g.Hints }
 
 // convention says in words who wins.
 func convention(r engine.Rules) string {
-	if r.Variant == engine.TwentyOne {
-		t := r.Target
-		if t == 0 {
-			t = 21
-		}
+	if describe(r.Variant).Counting {
+		t := normalized(r).Target
 		if r.Misere {
 			return fmt.Sprintf("Whoever says %d loses.", t)
 		}
@@ -82,28 +79,23 @@ func convention(r engine.Rules) string {
 	return "Normal play: whoever makes the last move wins."
 }
 
-// heapRows draws the position as labelled rows of stones (pins in Kayles;
-// the count in the 21 game).
+// heapRows draws the position as labelled rows of the variant's pieces
+// (stones, pins), or the count in a counting game.
 func heapRows(r engine.Rules, p engine.Position) string {
-	if r.Variant == engine.TwentyOne {
-		t := int64(r.Target)
-		if t == 0 {
-			t = 21
-		}
-		k := r.K
-		if k == 0 {
-			k = 3
-		}
+	d := describe(r.Variant)
+	if d.Counting {
+		n := normalized(r)
+		t, k := int64(n.Target), n.K
 		var h int64
 		if len(p.Heaps) > 0 {
 			h = p.Heaps[0]
 		}
 		return fmt.Sprintf("Count so far: **%d** of %d (%d left). Each turn says 1 to %d more numbers.", t-h, t, h, k)
 	}
-	stone := "●"
-	unit := ""
-	if r.Variant == engine.Kayles {
-		stone, unit = "▮", " pins"
+	// Stones are the usual piece and go unnamed; others say what they are.
+	stone, unit := d.Glyph, ""
+	if d.Piece != "stone" {
+		unit = " " + d.Piece + "s"
 	}
 	var b strings.Builder
 	b.WriteString("```\n")
@@ -123,7 +115,7 @@ func heapRows(r engine.Rules, p engine.Position) string {
 		fmt.Fprintf(&b, "%-2s│ %s %d%s\n", engine.HeapLabel(i), row, h, u)
 	}
 	b.WriteString("```")
-	if r.Variant == engine.Fibonacci {
+	if d.Limit {
 		fmt.Fprintf(&b, "\nThis turn: take at most **%d**.", p.Limit)
 	}
 	return b.String()
@@ -343,7 +335,7 @@ func amountRow(g *store.Game, i int) discordgo.MessageComponent {
 		var btns []discordgo.MessageComponent
 		for _, m := range moves {
 			label := fmt.Sprintf("Take %d", m.Take)
-			if r.Variant == engine.TwentyOne {
+			if describe(r.Variant).Counting {
 				label = fmt.Sprintf("Say %d more", m.Take)
 			}
 			btns = append(btns, discordgo.Button{Label: label, Style: discordgo.PrimaryButton, CustomID: id("move", g.ID, g.Ply, i, m.Take)})
@@ -353,12 +345,14 @@ func amountRow(g *store.Game, i int) discordgo.MessageComponent {
 	return moveSelect(g, "a", "Pick a move in "+engine.HeapLabel(i), moves)
 }
 
-// extraRow offers the moves that are not one heap's takes: Wythoff's
-// diagonal, Lasker's splits of the picked heap, Moore's several heaps.
+// extraRow offers the moves that are not one heap's takes: diagonal moves
+// (Wythoff), splits of the picked heap (Lasker), moves on several heaps
+// (Moore).
 func extraRow(g *store.Game, heap int) discordgo.MessageComponent {
 	r, p := g.Rules, g.Position
-	switch r.Variant {
-	case engine.Wythoff:
+	d := describe(r.Variant)
+	switch {
+	case d.Has(engine.Diagonal):
 		moves, more := diagonalMoves(r, p)
 		if len(moves) == 0 {
 			return nil
@@ -367,7 +361,7 @@ func extraRow(g *store.Game, heap int) discordgo.MessageComponent {
 			return typeButtonRow(g, "Take from both heaps…")
 		}
 		return moveSelect(g, "x", "Or take the same from both heaps", moves)
-	case engine.Lasker:
+	case d.Has(engine.Split):
 		if heap < 0 || heap >= len(p.Heaps) {
 			return nil
 		}
@@ -379,7 +373,7 @@ func extraRow(g *store.Game, heap int) discordgo.MessageComponent {
 			return typeButtonRow(g, "Split "+engine.HeapLabel(heap)+"…")
 		}
 		return moveSelect(g, "x", "Or split "+engine.HeapLabel(heap)+" in two", moves)
-	case engine.Moore:
+	case d.Has(engine.Multi):
 		return typeButtonRow(g, "Take from several heaps…")
 	}
 	return nil
@@ -429,7 +423,7 @@ func legalOnly(r engine.Rules, p engine.Position, cands []engine.Move) ([]engine
 func heapMoves(r engine.Rules, p engine.Position, i int) ([]engine.Move, bool) {
 	h := p.Heaps[i]
 	var cands []engine.Move
-	if r.Variant == engine.Kayles {
+	if describe(r.Variant).Has(engine.Knock) {
 		for j := int64(1); j <= h && len(cands) < 4*maxChoices; j++ {
 			cands = append(cands, engine.Move{Kind: engine.Knock, Heap: i, Take: 1, Parts: [2]int64{j - 1, h - j}})
 			if j < h {
@@ -439,7 +433,8 @@ func heapMoves(r engine.Rules, p engine.Position, i int) ([]engine.Move, bool) {
 		moves, more := legalOnly(r, p, cands)
 		return moves, more || 2*h-1 > int64(len(cands))
 	}
-	for _, t := range takeCandidates(r, p, h) {
+	// One more than a menu holds is enough to know a menu will not do.
+	for _, t := range r.Takes(p, i, maxChoices+1) {
 		cands = append(cands, engine.Move{Kind: engine.Take, Heap: i, Take: t})
 	}
 	if len(cands) > maxChoices {
@@ -447,42 +442,6 @@ func heapMoves(r engine.Rules, p engine.Position, i int) ([]engine.Move, bool) {
 		return cands[:1], true
 	}
 	return legalOnly(r, p, cands)
-}
-
-// takeCandidates lists the amounts worth offering from a heap of h: the
-// subtraction set, 1..k, 1..Fibonacci's limit, or 1..h. It stops at
-// maxChoices+1, which is enough to know a menu will not do.
-func takeCandidates(r engine.Rules, p engine.Position, h int64) []int64 {
-	top := h
-	switch r.Variant {
-	case engine.Subtraction:
-		if len(r.Set) > 0 {
-			var out []int64
-			for _, t := range r.Set {
-				if int64(t) <= h {
-					out = append(out, int64(t))
-				}
-			}
-			return out
-		}
-		if r.K > 0 {
-			top = min(top, int64(r.K))
-		}
-	case engine.TwentyOne:
-		if r.K > 0 {
-			top = min(top, int64(r.K))
-		}
-	case engine.Fibonacci:
-		if p.Limit > 0 {
-			top = min(top, p.Limit)
-		}
-	}
-	top = min(top, maxChoices+1)
-	out := make([]int64, 0, top)
-	for t := int64(1); t <= top; t++ {
-		out = append(out, t)
-	}
-	return out
 }
 
 func diagonalMoves(r engine.Rules, p engine.Position) ([]engine.Move, bool) {
@@ -522,7 +481,7 @@ func hasMove(r engine.Rules, p engine.Position, i int) bool {
 	if len(moves) > 0 {
 		return true
 	}
-	if r.Variant == engine.Lasker {
+	if describe(r.Variant).Has(engine.Split) {
 		s, _ := splitMoves(r, p, i)
 		return len(s) > 0
 	}
@@ -564,4 +523,19 @@ func (b board) edit(channelID, messageID string) *discordgo.MessageEdit {
 // but is unambiguous.
 func noMentions() *discordgo.MessageAllowedMentions {
 	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}
+}
+
+// describe is the engine's description of v (the zero Description for a
+// variant it does not offer, which no stored game has).
+func describe(v engine.Variant) engine.Description {
+	d, _ := engine.Describe(v)
+	return d
+}
+
+// normalized is r with its defaults filled in; stored rules already are.
+func normalized(r engine.Rules) engine.Rules {
+	if n, err := r.Normalize(); err == nil {
+		return n
+	}
+	return r
 }

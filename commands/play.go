@@ -259,7 +259,7 @@ func (s *Service) askAmount(r *request) (*discordgo.InteractionResponse, error) 
 	label := engine.HeapLabel(int(heap))
 	q := fmt.Sprintf("How many to take from %s (it has %d)?", label, g.Position.Heaps[heap])
 	placeholder := "a number, like 3"
-	if g.Rules.Variant == engine.Kayles {
+	if describe(g.Rules.Variant).Has(engine.Knock) {
 		q = fmt.Sprintf("Which pins of row %s (1 to %d)?", label, g.Position.Heaps[heap])
 		placeholder = `one pin like "4", or two adjacent like "4-5"`
 	}
@@ -277,7 +277,7 @@ func (s *Service) amountSubmit(r *request) (*discordgo.InteractionResponse, erro
 		return nil, userErrorf("There is no such heap: %s.", heapRange(g.Position))
 	}
 	text := strings.TrimSpace(modalValue(r.i))
-	if g.Rules.Variant == engine.Kayles {
+	if describe(g.Rules.Variant).Has(engine.Knock) {
 		m, err := g.Rules.ParseMove(g.Position, engine.HeapLabel(int(heap))+text)
 		if err != nil {
 			return nil, moveInputError(err, text)
@@ -315,21 +315,7 @@ func (s *Service) typedSubmit(r *request) (*discordgo.InteractionResponse, error
 }
 
 // notationExample shows how moves are typed in a variant.
-func notationExample(r engine.Rules) string {
-	switch r.Variant {
-	case engine.TwentyOne:
-		return `how many more to say, like "2"`
-	case engine.Wythoff:
-		return `"B3" takes 3 from B; "AB2" takes 2 from both`
-	case engine.Moore:
-		return `"B3" takes 3 from B; "A2 C1" takes from A and C at once`
-	case engine.Lasker:
-		return `"B3" takes 3 from B; "B=2+3" splits B into 2 and 3`
-	case engine.Kayles:
-		return `"B4" knocks pin 4 of row B; "B4-5" knocks pins 4 and 5`
-	}
-	return `"B3" takes 3 from heap B`
-}
+func notationExample(r engine.Rules) string { return describe(r.Variant).Notation }
 
 // moveCommand plays /nim move.
 func (s *Service) moveCommand(r *request) (*discordgo.InteractionResponse, error) {
@@ -360,7 +346,7 @@ func moveNotation(g *store.Game, o options) (string, error) {
 	heap := strings.ToUpper(strings.TrimSpace(o.str(optHeap)))
 	take := o.int(optTake)
 	switch {
-	case g.Rules.Variant == engine.TwentyOne:
+	case describe(g.Rules.Variant).Counting:
 		if take <= 0 {
 			return "", userErrorf("Say how many more numbers to say with the take option, like take:2.")
 		}
@@ -378,7 +364,7 @@ func moveNotation(g *store.Game, o options) (string, error) {
 		return fmt.Sprintf("AB%d", take), nil
 	case o.str(optSplit) != "":
 		return heap + "=" + strings.TrimSpace(o.str(optSplit)), nil
-	case g.Rules.Variant == engine.Kayles && !o.has(optPin):
+	case describe(g.Rules.Variant).Has(engine.Knock) && !o.has(optPin):
 		return "", userErrorf("In Kayles, say which pin to knock down with the pin option (counted from 1 at the left of row %s), and take:2 to knock it and the next one.", heap)
 	case o.has(optPin):
 		pin := o.int(optPin)

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -98,4 +99,36 @@ func TestDescriptions(t *testing.T) {
 func (r Rules) withInt(name string, v int64) Rules {
 	*r.intField(name) = int(v)
 	return r
+}
+
+func TestTakes(t *testing.T) {
+	for _, c := range []struct {
+		game string
+		heap int
+		max  int
+		want []int64
+	}{
+		{"3 4 5", 2, 26, []int64{1, 2, 3, 4, 5}},
+		{"3 40 5", 1, 26, nil}, // filled in below: 1..26
+		{"subtraction k=3 10 12", 0, 26, []int64{1, 2, 3}},
+		{"subtraction set=1,3,4 7 2", 1, 26, []int64{1}},
+		{"21 count=19", 0, 26, []int64{1, 2}},
+		{"fibonacci 20 limit=4", 0, 26, []int64{1, 2, 3, 4}},
+		{"greedy 3 5 5", 0, 2, []int64{1, 2}},
+		{"kayles 5 8", 9, 26, nil},
+	} {
+		r, p, err := ParseGame(c.game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := c.want
+		if c.game == "3 40 5" {
+			for i := int64(1); i <= 26; i++ {
+				want = append(want, i)
+			}
+		}
+		if got := r.Takes(p, c.heap, c.max); !slices.Equal(got, want) {
+			t.Errorf("%s heap %d: %v, want %v", c.game, c.heap, got, want)
+		}
+	}
 }

@@ -248,3 +248,10 @@ func joinInts(v []int64, sep string) string {
 	}
 	return strings.Join(s, sep)
 }
+
+func (g fibonacciGame) takeBounds(p Position, _ int64) ([]int64, int64) {
+	if p.Limit > 0 {
+		return nil, p.Limit
+	}
+	return nil, MaxHeapSize
+}

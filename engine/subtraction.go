@@ -365,3 +365,10 @@ func int64sToInts(v []int64) []int {
 	}
 	return out
 }
+
+func (g *subGame) takeBounds(_ Position, h int64) ([]int64, int64) {
+	if len(g.set) > 0 {
+		return g.set, 0
+	}
+	return nil, g.k
+}

@@ -119,3 +119,44 @@ func plural(n int64, noun string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }
+
+// taker is implemented by variants that bound how much one Take removes by
+// their own rules (a subtraction set, 1..k, Fibonacci's limit).
+type taker interface {
+	// takes returns the allowed amounts when they are a set, else nil and
+	// the most one Take may remove from a heap of h in p.
+	takeBounds(p Position, h int64) (set []int64, top int64)
+}
+
+// Takes lists the amounts one Take from heap i may remove by the rules' own
+// bounds (a subtraction set, 1..K, Fibonacci's limit), smallest first, and
+// at most limit of them: enough for a menu to know when it would overflow.
+// Constraints between heaps (Greedy Nim's largest heap) are left to Apply.
+// An invalid heap or rules give nil.
+func (r Rules) Takes(p Position, i int, limit int) []int64 {
+	_, g, err := r.game()
+	if err != nil || i < 0 || i >= len(p.Heaps) || limit < 1 {
+		return nil
+	}
+	h := p.Heaps[i]
+	top := h
+	if t, ok := g.(taker); ok {
+		set, most := t.takeBounds(p, h)
+		if set != nil {
+			var out []int64
+			for _, s := range set {
+				if s <= h && len(out) < limit {
+					out = append(out, s)
+				}
+			}
+			return out
+		}
+		top = min(top, most)
+	}
+	top = min(top, int64(limit))
+	out := make([]int64, 0, max(top, 0))
+	for t := int64(1); t <= top; t++ {
+		out = append(out, t)
+	}
+	return out
+}

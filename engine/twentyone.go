@@ -118,3 +118,7 @@ func (g *twentyOneGame) explain(p Position) Explanation {
 	}
 	return e
 }
+
+func (g *twentyOneGame) takeBounds(p Position, h int64) ([]int64, int64) {
+	return g.sub.takeBounds(p, h)
+}
