@@ -27,17 +27,57 @@ const (
 	ExitUsage = 2
 )
 
-const analyzeUsage = `usage: analyze [--variant V] [--misere | --normal] [--k K | --set 1,3,4] [--limit L] [--target T] [--json] HEAPS...
-
-Variants: nim (default), subtraction, 21, greedy, fibonacci, wythoff, moore, lasker, kayles.
-  subtraction  --k K (take 1..K, default 3) or --set 1,3,4 (take an amount in the set)
-  21           HEAPS is the count said so far (default 0); --k (default 3), --target (default 21);
-               misère (whoever says the target loses) unless --normal
-  fibonacci    HEAPS is the one heap; --limit is the most that may be taken now
-               (default: the opening limit, heap - 1)
-  wythoff      exactly two heaps
-  moore        --k K: a move takes from 1..K heaps (default 2)
-HEAPS are sizes separated by spaces, commas or dashes: 3 4 5, 3,4,5 or 3-4-5.
+// analyzeUsage is the --help text; the variants and their flags come from
+// the engine's descriptions.
+func analyzeUsage() string {
+	var b strings.Builder
+	b.WriteString("usage: analyze [--variant V] [--misere | --normal]")
+	for _, name := range engine.SettingNames() {
+		meta := strings.ToUpper(name)
+		if settingKind(name) == engine.IntSet {
+			meta = "1,3,4"
+		}
+		fmt.Fprintf(&b, " [--%s %s]", name, meta)
+	}
+	b.WriteString(" [--limit L] [--json] HEAPS...\n\nVariants: ")
+	var names []string
+	for i, d := range engine.Descriptions() {
+		n := string(d.Variant)
+		if i == 0 {
+			n += " (default)"
+		}
+		names = append(names, n)
+	}
+	b.WriteString(strings.Join(names, ", ") + ".\n")
+	for _, d := range engine.Descriptions() {
+		var notes []string
+		switch {
+		case d.Counting:
+			notes = append(notes, "HEAPS is the count said so far (default 0)")
+		case d.Heaps > 0:
+			notes = append(notes, fmt.Sprintf("exactly %s %s", numberWord(d.Heaps), plural(d.Heap, d.Heaps)))
+		}
+		for _, s := range d.Settings {
+			note := fmt.Sprintf("--%s: %s", s.Name, s.Doc)
+			if s.Default != 0 {
+				note += fmt.Sprintf(" (default %d)", s.Default)
+			}
+			if s.Excludes != "" && s.Kind == engine.IntSet {
+				note += fmt.Sprintf(" (not with --%s)", s.Excludes)
+			}
+			notes = append(notes, note)
+		}
+		if d.Limit {
+			notes = append(notes, "--limit: the most that may be taken now (default: the opening limit, heap - 1)")
+		}
+		if d.Misere {
+			notes = append(notes, "misère unless --normal")
+		}
+		if len(notes) > 0 {
+			fmt.Fprintf(&b, "  %-12s %s\n", d.Variant, strings.Join(notes, "; "))
+		}
+	}
+	b.WriteString(`HEAPS are sizes separated by spaces, commas or dashes: 3 4 5, 3,4,5 or 3-4-5.
 
 Examples:
   analyze 3 4 5
@@ -45,7 +85,23 @@ Examples:
   analyze --variant subtraction --set 1,3,4 7 9
   analyze --variant fibonacci --limit 4 17
   analyze --json --variant kayles 5 8
-`
+`)
+	return b.String()
+}
+
+func numberWord(n int) string {
+	if n >= 0 && n < 10 {
+		return [...]string{"no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"}[n]
+	}
+	return strconv.Itoa(n)
+}
+
+func plural(noun string, n int) string {
+	if n == 1 {
+		return noun
+	}
+	return noun + "s"
+}
 
 // usageError is a command line Analyze cannot understand (exit 2).
 type usageError struct{ msg string }
@@ -70,7 +126,7 @@ type analyzeRequest struct {
 func Analyze(args []string, out, errOut io.Writer) int {
 	req, err := parseAnalyze(args)
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(out, analyzeUsage)
+		fmt.Fprint(out, analyzeUsage())
 		return ExitOK
 	}
 	if err != nil {
@@ -101,17 +157,24 @@ func Analyze(args []string, out, errOut io.Writer) int {
 }
 
 // parseAnalyze reads the flags (anywhere among the heaps, as people type
-// them) and builds the rules and the position.
+// them) and builds the rules and the position. The settings' flags are the
+// engine's setting names; a variant takes those its description lists.
 func parseAnalyze(args []string) (analyzeRequest, error) {
 	fs := flag.NewFlagSet("analyze", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // errors are reported once, by Analyze
-	variant := fs.String("variant", "nim", "")
+	variant := fs.String("variant", string(engine.Variants()[0]), "")
 	misere := fs.Bool("misere", false, "")
 	normal := fs.Bool("normal", false, "")
-	k := fs.Int("k", 0, "")
-	set := fs.String("set", "", "")
+	ints := map[string]*int64{}
+	texts := map[string]*string{}
+	for _, name := range engine.SettingNames() {
+		if settingKind(name) == engine.IntSet {
+			texts[name] = fs.String(name, "", "")
+		} else {
+			ints[name] = fs.Int64(name, 0, "")
+		}
+	}
 	limit := fs.Int64("limit", 0, "")
-	target := fs.Int("target", 0, "")
 	asJSON := fs.Bool("json", false, "")
 
 	var heapArgs []string
@@ -135,55 +198,47 @@ func parseAnalyze(args []string) (analyzeRequest, error) {
 	setFlags := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { setFlags[f.Name] = true })
 
-	v := engine.Variant(strings.ToLower(strings.TrimSpace(*variant)))
-	switch v {
-	case "twentyone", "twenty-one":
-		v = engine.TwentyOne
-	}
-	known := false
-	for _, w := range engine.Variants() {
-		known = known || w == v
-	}
-	if !known {
+	v, ok := engine.Lookup(*variant)
+	if !ok {
 		return analyzeRequest{}, usagef("unknown variant %q: use one of %s", *variant, variantNames())
 	}
+	d, _ := engine.Describe(v)
 
 	// Flags the variant has no use for are refused rather than ignored: a
 	// silently ignored --k would answer a different question than was asked.
-	allowed := map[engine.Variant][]string{
-		engine.Subtraction: {"k", "set"},
-		engine.TwentyOne:   {"k", "target"},
-		engine.Fibonacci:   {"limit"},
-		engine.Moore:       {"k"},
-	}
-	for _, name := range []string{"k", "set", "limit", "target"} {
-		if setFlags[name] && !contains(allowed[v], name) {
-			return analyzeRequest{}, usagef("--%s does not apply to %s (it applies to %s)", name, v, flagUsers(name, allowed))
+	for _, name := range append(engine.SettingNames(), "limit") {
+		if setFlags[name] && !takesFlag(d, name) {
+			return analyzeRequest{}, usagef("--%s does not apply to %s (it applies to %s)", name, v, flagUsers(name))
 		}
 	}
-	if setFlags["k"] && setFlags["set"] {
-		return analyzeRequest{}, usagef("give either --k or --set, not both")
+	for _, s := range d.Settings {
+		if s.Excludes != "" && setFlags[s.Name] && setFlags[s.Excludes] {
+			return analyzeRequest{}, usagef("give either --%s or --%s, not both", s.Name, s.Excludes)
+		}
 	}
 
 	r := engine.Rules{Variant: v, Misere: *misere}
-	if setFlags["k"] {
-		if *k < 1 {
-			return analyzeRequest{}, usagef("--k must be at least 1, got %d", *k)
+	for _, s := range d.Settings {
+		if !setFlags[s.Name] {
+			continue
 		}
-		r.K = *k
-	}
-	if setFlags["set"] {
-		s, err := parseSet(*set)
-		if err != nil {
-			return analyzeRequest{}, err
+		var vals []int64
+		if s.Kind == engine.IntSet {
+			set, err := parseSet(s.Name, *texts[s.Name])
+			if err != nil {
+				return analyzeRequest{}, err
+			}
+			vals = set
+		} else {
+			if n := *ints[s.Name]; n < 1 {
+				return analyzeRequest{}, usagef("--%s must be at least 1, got %d", s.Name, n)
+			}
+			vals = []int64{*ints[s.Name]}
 		}
-		r.Set = s
-	}
-	if setFlags["target"] {
-		if *target < 1 {
-			return analyzeRequest{}, usagef("--target must be at least 1, got %d", *target)
+		var err error
+		if r, err = r.With(s.Name, vals...); err != nil {
+			return analyzeRequest{}, usagef("--%s: %v", s.Name, err)
 		}
-		r.Target = *target
 	}
 	if setFlags["misere"] && setFlags["normal"] && *misere == *normal {
 		return analyzeRequest{}, usagef("give either --misere or --normal, not both")
@@ -191,10 +246,10 @@ func parseAnalyze(args []string) (analyzeRequest, error) {
 	if setFlags["normal"] {
 		r.Misere = !*normal
 	}
-	if v == engine.TwentyOne && !setFlags["misere"] && !setFlags["normal"] {
-		// The 21 game is classically misère (whoever says 21 loses), as
-		// in the engine's notation; --normal makes saying 21 a win.
-		r.Misere = true
+	if !setFlags["misere"] && !setFlags["normal"] {
+		// A game with a traditional convention (the 21 game is misère:
+		// whoever says 21 loses) plays it, as in the engine's notation.
+		r.Misere = d.Misere
 	}
 	nr, err := r.Normalize()
 	if err != nil {
@@ -210,18 +265,14 @@ func parseAnalyze(args []string) (analyzeRequest, error) {
 			return analyzeRequest{}, usagef("cannot read the heaps %q: %v", joined, err)
 		}
 	}
-	switch v {
-	case engine.TwentyOne:
+	switch {
+	case d.Counting:
 		if len(heaps) > 1 {
-			return analyzeRequest{}, usagef("the 21 game takes one number, the count said so far; got %d", len(heaps))
+			return analyzeRequest{}, usagef("%s takes one number, the count said so far; got %d", d.Title, len(heaps))
 		}
-	case engine.Fibonacci:
-		if len(heaps) != 1 {
-			return analyzeRequest{}, usagef("Fibonacci Nim is played on one heap; got %d", len(heaps))
-		}
-	case engine.Wythoff:
-		if len(heaps) != 2 {
-			return analyzeRequest{}, usagef("Wythoff's game is played on two heaps; got %d", len(heaps))
+	case d.Heaps > 0:
+		if len(heaps) != d.Heaps {
+			return analyzeRequest{}, usagef("%s is played on %s %s; got %d", d.Title, numberWord(d.Heaps), plural(d.Heap, d.Heaps), len(heaps))
 		}
 	default:
 		if len(heaps) == 0 {
@@ -244,6 +295,27 @@ func parseAnalyze(args []string) (analyzeRequest, error) {
 	return analyzeRequest{rules: r, pos: p, json: *asJSON}, nil
 }
 
+// settingKind is the kind of the setting called name in the first variant
+// that takes it.
+func settingKind(name string) engine.SettingKind {
+	for _, d := range engine.Descriptions() {
+		if s, ok := d.Setting(name); ok {
+			return s.Kind
+		}
+	}
+	return engine.Int
+}
+
+// takesFlag reports whether the variant uses the flag called name: one of
+// its settings, or --limit for a game whose position carries a limit.
+func takesFlag(d engine.Description, name string) bool {
+	if name == "limit" {
+		return d.Limit
+	}
+	_, ok := d.Setting(name)
+	return ok
+}
+
 // startError words a refused position: too large is the engine declining
 // (exit 1, with its limits); anything else is the user's input (exit 2).
 func startError(r engine.Rules, err error) error {
@@ -253,29 +325,20 @@ func startError(r engine.Rules, err error) error {
 	return usagef("%v", err)
 }
 
-func parseSet(s string) ([]int, error) {
+func parseSet(name, s string) ([]int64, error) {
 	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' })
 	if len(fields) == 0 {
-		return nil, usagef("--set needs amounts, e.g. --set 1,3,4")
+		return nil, usagef("--%s needs amounts, e.g. --%s 1,3,4", name, name)
 	}
-	var out []int
+	var out []int64
 	for _, f := range fields {
-		n, err := strconv.Atoi(f)
+		n, err := strconv.ParseInt(f, 10, 64)
 		if err != nil || n < 1 {
-			return nil, usagef("--set: %q is not a positive whole number (write --set 1,3,4)", f)
+			return nil, usagef("--%s: %q is not a positive whole number (write --%s 1,3,4)", name, f, name)
 		}
 		out = append(out, n)
 	}
 	return out, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func variantNames() string {
@@ -286,11 +349,11 @@ func variantNames() string {
 	return strings.Join(names, ", ")
 }
 
-func flagUsers(name string, allowed map[engine.Variant][]string) string {
+func flagUsers(name string) string {
 	var users []string
-	for _, v := range engine.Variants() {
-		if contains(allowed[v], name) {
-			users = append(users, string(v))
+	for _, d := range engine.Descriptions() {
+		if takesFlag(d, name) {
+			users = append(users, string(d.Variant))
 		}
 	}
 	return strings.Join(users, " and ")
@@ -322,8 +385,9 @@ func analysisJSON(r engine.Rules, p engine.Position, a engine.Analysis) ([]byte,
 // jsonPosition is the position as a script wants it: the heaps, except
 // Fibonacci's heap and limit and the 21 game's count said so far.
 func jsonPosition(r engine.Rules, p engine.Position) any {
-	switch r.Variant {
-	case engine.Fibonacci:
+	d, _ := engine.Describe(r.Variant)
+	switch {
+	case d.Limit:
 		var n int64
 		if len(p.Heaps) > 0 {
 			n = p.Heaps[0]
@@ -332,7 +396,7 @@ func jsonPosition(r engine.Rules, p engine.Position) any {
 			Heap  int64 `json:"heap"`
 			Limit int64 `json:"limit"`
 		}{n, p.Limit}
-	case engine.TwentyOne:
+	case d.Counting:
 		var left int64
 		if len(p.Heaps) > 0 {
 			left = p.Heaps[0]
@@ -427,14 +491,15 @@ const explainTimeout = 5 * time.Second
 
 // describePosition labels the heaps the way moves name them (A=3 B=4 C=5).
 func describePosition(r engine.Rules, p engine.Position) string {
-	switch r.Variant {
-	case engine.TwentyOne:
+	d, _ := engine.Describe(r.Variant)
+	switch {
+	case d.Counting:
 		left := int64(0)
 		if len(p.Heaps) > 0 {
 			left = p.Heaps[0]
 		}
 		return fmt.Sprintf("count %d, target %d, say 1 to %d more", int64(r.Target)-left, r.Target, r.K)
-	case engine.Fibonacci:
+	case d.Limit:
 		n := int64(0)
 		if len(p.Heaps) > 0 {
 			n = p.Heaps[0]
@@ -445,11 +510,7 @@ func describePosition(r engine.Rules, p engine.Position) string {
 	for i, h := range p.Heaps {
 		parts[i] = fmt.Sprintf("%s=%d", engine.HeapLabel(i), h)
 	}
-	noun := "heaps"
-	if r.Variant == engine.Kayles {
-		noun = "rows"
-	}
-	return noun + " " + strings.Join(parts, " ")
+	return d.Heap + "s " + strings.Join(parts, " ")
 }
 
 // writeExplanation renders an engine.Explanation: numbered steps, then the
