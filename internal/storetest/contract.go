@@ -850,6 +850,29 @@ func testQueries(t *testing.T, open func(*testing.T) Storage) {
 			t.Fatalf("another guild: %v", err)
 		}
 	})
+	t.Run("LastChallengeBy", func(t *testing.T) {
+		db := open(t)
+		challenge := mustCreate(t, db, newGame("c1", [2]string{"alice", "bob"}, 3))
+		mustCreate(t, db, newGame("c2", [2]string{"alice", store.BotID}, 3))
+		mustCreate(t, db, newGame("c2b", [2]string{"carol", "bob"}, 3))
+		rematch := newGame("c3", [2]string{"bob", "alice"}, 3)
+		rematch.CreatedBy = "alice"
+		rematch = mustCreate(t, db, rematch)
+		mustCreate(t, db, newGame("c4", [2]string{"alice", store.BotID}, 3))
+		g, err := db.LastChallengeBy(ctx, "guild", "alice", challenge.CreatedAt)
+		if err != nil || g.ID != rematch.ID {
+			t.Fatalf("got %v, %v; want the newest game between people", g, err)
+		}
+		if _, err := db.LastChallengeBy(ctx, "guild", "alice", g.CreatedAt.Add(time.Millisecond)); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("a challenge before since: %v", err)
+		}
+		if _, err := db.LastChallengeBy(ctx, "guild", "dave", challenge.CreatedAt); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("dave: %v", err)
+		}
+		if _, err := db.LastChallengeBy(ctx, "another guild", "alice", challenge.CreatedAt); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("another guild: %v", err)
+		}
+	})
 	t.Run("SetMessageID", func(t *testing.T) {
 		db := open(t)
 		g := mustCreate(t, db, newGame("c1", [2]string{"alice", "bob"}, 3))

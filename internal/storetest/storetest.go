@@ -27,6 +27,7 @@ type Storage interface {
 	ChannelGame(ctx context.Context, channelID string) (*store.Game, error)
 	Moves(ctx context.Context, gameID int64) ([]store.Move, error)
 	LastGameBy(ctx context.Context, guildID, userID string) (*store.Game, error)
+	LastChallengeBy(ctx context.Context, guildID, userID string, since time.Time) (*store.Game, error)
 	Due(ctx context.Context, now time.Time, limit int) ([]*store.Game, error)
 	SetMessageID(ctx context.Context, gameID int64, messageID string) error
 	Commit(ctx context.Context, c store.Change) (*store.Game, error)

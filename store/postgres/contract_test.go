@@ -35,3 +35,5 @@ func TestContract(t *testing.T) {
 		return mustOpen(t, now)
 	})
 }
+
+var _ storetest.Storage = (*DB)(nil)

@@ -228,6 +228,15 @@ func (db *DB) LastGameBy(ctx context.Context, guildID, userID string) (*store.Ga
 		WHERE guild_id = $1 AND created_by = $2 ORDER BY created_at DESC, id DESC LIMIT 1`, guildID, userID))
 }
 
+// LastChallengeBy returns the newest game between people the user created
+// in the guild at or after since (for the challenge cooldown: games against
+// nimbot in between must not reset it), or store.ErrNotFound.
+func (db *DB) LastChallengeBy(ctx context.Context, guildID, userID string, since time.Time) (*store.Game, error) {
+	return scanGame(db.pool.QueryRow(ctx, `SELECT `+gameColumns+` FROM games
+		WHERE guild_id = $1 AND created_by = $2 AND created_at >= $3 AND player0 <> $4 AND player1 <> $4
+		ORDER BY created_at DESC, id DESC LIMIT 1`, guildID, userID, toMillis(since), store.BotID))
+}
+
 // Due returns up to limit pending or active games whose deadline is at or
 // before now, the most overdue first. Games another transaction holds (a
 // move being committed, another instance's expiry) are skipped rather than
