@@ -271,23 +271,47 @@ func (db *DB) SaveResponse(ctx context.Context, interactionID string, response [
 const pruneLock = 0x6e696d626f74 // "nimbot"
 
 // PruneInteractions forgets interactions answered before before and returns
-// how many. One instance prunes at a time: another calling meanwhile finds
-// the advisory lock taken and returns 0 at once rather than queueing behind
-// the same delete.
+// how many, as store.DB.PruneInteractions: in statements of at most
+// store.PruneBatch rows, oldest first, each its own transaction, so no
+// statement holds locks for long; an error or ctx ending keeps the batches
+// already deleted.
+//
+// One instance prunes at a time: the batches run on one connection holding
+// a session advisory lock, and another instance calling meanwhile finds the
+// lock taken and returns 0 at once rather than deleting the same rows.
 func (db *DB) PruneInteractions(ctx context.Context, before time.Time) (int64, error) {
-	var n int64
-	err := db.withTx(ctx, func(tx pgx.Tx, _ time.Time) error {
-		n = 0
-		var got bool
-		if err := tx.QueryRow(ctx, `SELECT pg_try_advisory_xact_lock($1)`, int64(pruneLock)).Scan(&got); err != nil || !got {
-			return err
+	conn, err := db.pool.Acquire(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer conn.Release()
+	var got bool
+	if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, int64(pruneLock)).Scan(&got); err != nil || !got {
+		return 0, err
+	}
+	defer func() {
+		// The lock belongs to the session: a connection that cannot say
+		// unlock must not go back to the pool still holding it.
+		uctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if _, err := conn.Exec(uctx, `SELECT pg_advisory_unlock($1)`, int64(pruneLock)); err != nil {
+			conn.Conn().Close(uctx)
 		}
-		tag, err := tx.Exec(ctx, `DELETE FROM interactions WHERE at < $1`, toMillis(before))
+	}()
+	var total int64
+	for {
+		if err := ctx.Err(); err != nil {
+			return total, err
+		}
+		tag, err := conn.Exec(ctx, `DELETE FROM interactions WHERE id IN
+			(SELECT id FROM interactions WHERE at < $1 ORDER BY at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+			toMillis(before), store.PruneBatch)
 		if err != nil {
-			return err
+			return total, err
 		}
-		n = tag.RowsAffected()
-		return nil
-	})
-	return n, err
+		total += tag.RowsAffected()
+		if tag.RowsAffected() < store.PruneBatch {
+			return total, nil
+		}
+	}
 }

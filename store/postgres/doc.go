@@ -24,8 +24,8 @@
 // Due skips games whose row another transaction holds (FOR UPDATE SKIP
 // LOCKED); firing a deadline is a Commit at the game's ply, so it happens
 // once however many instances saw it due. PruneInteractions runs in one
-// instance at a time (a transaction-level advisory lock); the others return
-// at once.
+// instance at a time (a session advisory lock held across its batches); the
+// others return at once.
 //
 // Driver. pgx v5 natively, through pgxpool: its binary protocol, its
 // per-connection statement cache (the prepared statements the SQLite store

@@ -299,4 +299,30 @@ func TestInstances(t *testing.T) {
 			t.Fatalf("after pruning: %v", err)
 		}
 	})
+
+	t.Run("PruneInBatches", func(t *testing.T) {
+		const n = 2*store.PruneBatch + 7
+		if _, err := dbs[0].pool.Exec(ctx, `INSERT INTO interactions (id, response, at)
+			SELECT 'batch-' || i, '', i FROM generate_series(1, $1) AS i`, n); err != nil {
+			t.Fatal(err)
+		}
+		if err := dbs[0].SaveResponse(ctx, "recent", []byte("x")); err != nil {
+			t.Fatal(err)
+		}
+		cancelled, cancel := context.WithCancel(ctx)
+		cancel()
+		if _, err := dbs[0].PruneInteractions(cancelled, epoch); !errors.Is(err, context.Canceled) {
+			t.Fatalf("cancelled: %v", err)
+		}
+		if got, err := dbs[0].PruneInteractions(ctx, epoch); err != nil || got != n {
+			t.Fatalf("pruned %d, %v; want %d", got, err, n)
+		}
+		if _, err := dbs[0].Response(ctx, "recent"); err != nil {
+			t.Fatalf("an answer from now was pruned: %v", err)
+		}
+		// The lock went back with the connection: pruning works again.
+		if got, err := dbs[1].PruneInteractions(ctx, epoch.Add(time.Hour)); err != nil || got != 1 {
+			t.Fatalf("pruned %d, %v; want 1", got, err)
+		}
+	})
 }
