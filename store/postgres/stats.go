@@ -150,6 +150,14 @@ func vsBot(ctx context.Context, q querier, guildID, userID string, variant engin
 	return record, rows.Err()
 }
 
+// leaderboardQuery reads a guild's board for one variant, best first. Its
+// ORDER BY is exactly the order of the stats_leaderboard index (migration
+// 0003), which holds every column read: PostgreSQL walks the index and
+// stops after limit rows, with no sort, however many users the guild has.
+const leaderboardQuery = `SELECT user_id, wins, losses, streak, best_streak, rating FROM stats
+	WHERE guild_id = $1 AND variant = $2
+	ORDER BY rating DESC, wins DESC, losses, user_id COLLATE "C" LIMIT $3`
+
 // Leaderboard returns up to limit users of the guild with at least one
 // decided game in variant ("" = all variants), best first: by rating, then
 // wins, then fewest losses, then user id in byte order (COLLATE "C", as
@@ -158,9 +166,7 @@ func (db *DB) Leaderboard(ctx context.Context, guildID string, variant engine.Va
 	var board []store.Stats
 	err := pgx.BeginTxFunc(ctx, db.pool, readOnly, func(tx pgx.Tx) error {
 		board = nil
-		rows, err := tx.Query(ctx, `SELECT user_id, wins, losses, streak, best_streak, rating FROM stats
-			WHERE guild_id = $1 AND variant = $2
-			ORDER BY rating DESC, wins DESC, losses, user_id COLLATE "C" LIMIT $3`, guildID, string(variant), limit)
+		rows, err := tx.Query(ctx, leaderboardQuery, guildID, string(variant), limit)
 		if err != nil {
 			return err
 		}
