@@ -228,3 +228,122 @@ func fixtureFile(name string) ([]byte, error) {
 	}
 	return []byte(b.String()), nil
 }
+
+// FuzzServiceFields is FuzzService with the mutations aimed: most byte-level
+// mutations of JSON are no longer JSON, so this target keeps each seed
+// well-formed and puts the fuzzed text or number into one field a hostile
+// client controls (a custom_id, a menu value, a modal's text, an option's
+// value or name, a user, channel, server or interaction id, the type).
+func FuzzServiceFields(f *testing.F) {
+	h := newHarness(f, 2)
+	seeds := serviceSeeds(h)
+	for k := range 12 {
+		f.Add(uint16(k*7), uint8(k), "move/1/0/0/1", int64(k))
+		f.Add(uint16(k*11), uint8(k), "A1", int64(-k))
+	}
+	ctx := context.Background()
+	execs := 0
+	f.Fuzz(func(t *testing.T, seed uint16, kind uint8, s string, n int64) {
+		var m map[string]any
+		if err := json.Unmarshal(seeds[int(seed)%len(seeds)], &m); err != nil {
+			t.Fatal(err)
+		}
+		// A fresh interaction id, or the saved answer of the seed's first
+		// delivery would answer every mutation of it.
+		execs++
+		m["id"] = fmt.Sprintf("14%017d", execs)
+		data, _ := m["data"].(map[string]any)
+		sub := func() map[string]any {
+			if data == nil {
+				return nil
+			}
+			opts, _ := data["options"].([]any)
+			if len(opts) == 0 {
+				return nil
+			}
+			o, _ := opts[0].(map[string]any)
+			return o
+		}
+		firstOption := func() map[string]any {
+			o := sub()
+			if o == nil {
+				return nil
+			}
+			opts, _ := o["options"].([]any)
+			if len(opts) == 0 {
+				return nil
+			}
+			x, _ := opts[int(n&0xff)%len(opts)].(map[string]any)
+			return x
+		}
+		switch kind % 13 {
+		case 0:
+			if data != nil {
+				data["custom_id"] = s
+			}
+		case 1:
+			if data != nil {
+				data["values"] = []any{s}
+			}
+		case 2:
+			if data != nil {
+				data["components"] = []any{map[string]any{"type": 1, "components": []any{map[string]any{"type": 4, "custom_id": "value", "value": s}}}}
+			}
+		case 3:
+			if o := firstOption(); o != nil {
+				o["value"] = s
+			}
+		case 4:
+			if o := firstOption(); o != nil {
+				o["value"] = n
+			}
+		case 5:
+			if o := firstOption(); o != nil {
+				o["type"] = n
+			}
+		case 6:
+			if o := sub(); o != nil {
+				o["name"] = s
+			}
+		case 7:
+			if mem, ok := m["member"].(map[string]any); ok {
+				if u, ok := mem["user"].(map[string]any); ok {
+					u["id"] = s
+				}
+			} else if u, ok := m["user"].(map[string]any); ok {
+				u["id"] = s
+			}
+		case 8:
+			m["channel_id"] = s
+		case 9:
+			m["guild_id"] = s
+		case 10:
+			m["type"] = n
+		case 11:
+			if o := firstOption(); o != nil {
+				o["focused"] = true
+				o["value"] = s
+			}
+			m["type"] = 4
+		case 12:
+			m["id"] = s
+		}
+		raw, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var i discordgo.Interaction
+		if err := json.Unmarshal(raw, &i); err != nil {
+			return
+		}
+		h.logs.Reset()
+		resp := h.svc.Handle(ctx, &i)
+		if resp == nil {
+			t.Fatalf("no response to %s", raw)
+		}
+		checkResponse(t, resp)
+		if logs := h.logs.String(); logs != "" {
+			t.Fatalf("an internal error or panic on %s:\n%s", raw, logs)
+		}
+	})
+}
