@@ -13,14 +13,24 @@ import (
 )
 
 // Board limits: what one message can show and control. Discord allows five
-// rows of components and 25 options per select menu.
+// rows of components and 25 options per select menu, and 4096 characters in
+// an embed's description (RichEmbed.description in Discord's OpenAPI schema).
 const (
-	maxBoardHeaps = 12   // heap buttons up to 5, a heap select menu beyond
+	maxBoardHeaps = 12   // heaps a game may start with: heap buttons up to 5, a heap menu beyond
 	maxBoardHeap  = 9999 // keeps the heap rows aligned; the engine's Limits are usually tighter
 	maxStones     = 24   // stones drawn per row before "…"
 	logLines      = 5    // moves shown under the board
 	maxChoices    = 25   // Discord's select-menu and autocomplete limit
+	maxLogLine    = 160  // characters of one move-log line (Moore's moves name many heaps)
+	descLimit     = 4096 // Discord's limit on an embed description
+	heapPageSize  = 23   // heaps per page of the heap menu: 25 options less ◀ and ▶
+	compactWidth  = 40   // characters per line of the compact heap list
 )
+
+// manyHeapsNote tells players of the variants whose heaps multiply how a
+// board shows more heaps than one message holds (see heapRows and heapMenu).
+const manyHeapsNote = "A game starts with at most 12 heaps, but Lasker's splits and Kayles' knocks in mid-row add heaps. Past 25, the heap menu turns pages (◀ ▶) and the board lists the heaps compactly, " +
+	"leaving out empty ones; past what one message holds, it lists the first ones and says how many more there are. The board shows the last 5 moves."
 
 // Embed colours.
 const (
@@ -30,12 +40,15 @@ const (
 	colourEnded    = 0x99AAB5
 )
 
-// board is what one board message shows: the game, its moves so far, and
-// the heap the player to move has picked (-1: none yet).
+// board is what one board message shows: the game, its moves so far, the
+// heap the player to move has picked (-1: none yet) and, when the heaps need
+// more than one page of the heap menu, the page shown (the picked heap's
+// page when there is one).
 type board struct {
 	g        *store.Game
 	moves    []store.Move
 	selected int
+	page     int
 }
 
 // name is how the board writes a player: a mention, or nimbot itself.
@@ -80,8 +93,12 @@ func convention(r engine.Rules) string {
 }
 
 // heapRows draws the position as labelled rows of the variant's pieces
-// (stones, pins), or the count in a counting game.
-func heapRows(r engine.Rules, p engine.Position) string {
+// (stones, pins), or the count in a counting game, in at most budget
+// characters. One row per heap while that fits; beyond, a compact list of
+// the heaps that are not empty (runs of equal heaps written once), and when
+// even that does not fit, as many as fit and a last line saying how many
+// more there are. It never cuts a line and always closes its code block.
+func heapRows(r engine.Rules, p engine.Position, budget int) string {
 	d := describe(r.Variant)
 	if d.Counting {
 		n := normalized(r)
@@ -92,6 +109,19 @@ func heapRows(r engine.Rules, p engine.Position) string {
 		}
 		return fmt.Sprintf("Count so far: **%d** of %d (%d left). Each turn says 1 to %d more numbers.", t-h, t, h, k)
 	}
+	after := ""
+	if d.Limit {
+		after = fmt.Sprintf("\nThis turn: take at most **%d**.", p.Limit)
+	}
+	budget -= discordLen(after)
+	if full, ok := fullRows(d, p, budget); ok {
+		return full + after
+	}
+	return compactRows(d, p, budget) + after
+}
+
+// fullRows draws one row of pieces per heap, if that fits in budget.
+func fullRows(d engine.Description, p engine.Position, budget int) (string, bool) {
 	// Stones are the usual piece and go unnamed; others say what they are.
 	stone, unit := d.Glyph, ""
 	if d.Piece != "stone" {
@@ -113,34 +143,144 @@ func heapRows(r engine.Rules, p engine.Position) string {
 			u = strings.TrimSuffix(u, "s")
 		}
 		fmt.Fprintf(&b, "%-2s│ %s %d%s\n", engine.HeapLabel(i), row, h, u)
+		if b.Len() > 4*budget {
+			return "", false // far over, whatever the characters' widths
+		}
 	}
 	b.WriteString("```")
-	if d.Limit {
-		fmt.Fprintf(&b, "\nThis turn: take at most **%d**.", p.Limit)
+	return b.String(), discordLen(b.String()) <= budget
+}
+
+// compactRows lists the heaps that are not empty as "label size", a run of
+// three or more equal heaps as "C–K 1 each", in lines of about compactWidth
+// characters, within budget.
+func compactRows(d engine.Description, p engine.Position, budget int) string {
+	heaps, stones := d.Heap+"s", d.Piece+"s"
+	var total int64
+	empty := 0
+	for _, h := range p.Heaps {
+		total += h
+		if h == 0 {
+			empty++
+		}
 	}
+	head := fmt.Sprintf("%d %s, %d %s in all", len(p.Heaps), heaps, total, stones)
+	if empty > 0 {
+		head += fmt.Sprintf("; the %d empty ones are not listed", empty)
+	}
+	head += ".\n"
+	var entries []string
+	var entryEnd []int // the heap index after each entry
+	for i := 0; i < len(p.Heaps); {
+		h := p.Heaps[i]
+		j := i + 1
+		for j < len(p.Heaps) && p.Heaps[j] == h {
+			j++
+		}
+		switch {
+		case h == 0:
+			i = j
+			continue
+		case j-i >= 3:
+			entries = append(entries, fmt.Sprintf("%s–%s %d each", engine.HeapLabel(i), engine.HeapLabel(j-1), h))
+		default:
+			j = i + 1
+			entries = append(entries, fmt.Sprintf("%s %d", engine.HeapLabel(i), h))
+		}
+		entryEnd = append(entryEnd, j)
+		i = j
+	}
+	// The last line, when not every entry fits, is at most this long.
+	const tailRoom = 120
+	var b strings.Builder
+	b.WriteString(head)
+	b.WriteString("```\n")
+	used := discordLen(head) + len("```\n") + len("```")
+	line := ""
+	shown := 0
+	for k, e := range entries {
+		extend := line != "" && discordLen(line)+2+discordLen(e) <= compactWidth
+		need := used + discordLen(e) + 1
+		switch {
+		case extend:
+			need += discordLen(line) + 2
+		case line != "":
+			need += discordLen(line) + 1
+		}
+		if k < len(entries)-1 {
+			need += tailRoom
+		}
+		if need > budget {
+			break
+		}
+		switch {
+		case extend:
+			line += "  " + e
+		default:
+			if line != "" {
+				b.WriteString(line + "\n")
+				used += discordLen(line) + 1
+			}
+			line = e
+		}
+		shown = k + 1
+	}
+	if line != "" {
+		b.WriteString(line + "\n")
+	}
+	if shown < len(entries) {
+		from := 0
+		if shown > 0 {
+			from = entryEnd[shown-1]
+		}
+		var rest int64
+		n := 0
+		for _, h := range p.Heaps[from:] {
+			if h > 0 {
+				rest += h
+				n++
+			}
+		}
+		fmt.Fprintf(&b, "… and %d more %s (%s to %s) with %d %s\n", n, heaps, engine.HeapLabel(from), engine.HeapLabel(len(p.Heaps)-1), rest, stones)
+	}
+	b.WriteString("```")
 	return b.String()
 }
 
-// moveLog writes the last few moves, replaying them from the start so each
-// can be described in the position it was played in.
-func moveLog(g *store.Game, moves []store.Move) []string {
+// discordLen counts characters as Discord's limits do: UTF-16 code units,
+// so an emoji outside the BMP counts twice.
+func discordLen(s string) int {
+	n := 0
+	for _, c := range s {
+		n++
+		if c >= 0x10000 {
+			n++
+		}
+	}
+	return n
+}
+
+// moveLog writes the last logLines moves, each described in the position it
+// was played in (so the game is replayed from the start), and says how many
+// earlier moves it leaves out.
+func moveLog(g *store.Game, moves []store.Move) (lines []string, earlier int) {
 	p := g.Start
-	var lines []string
-	for _, m := range moves {
-		desc := g.Rules.Describe(p, m.Move)
-		if q, err := g.Rules.Apply(p, m.Move); err == nil {
-			p = q
+	earlier = max(0, len(moves)-logLines)
+	for k, m := range moves {
+		if k >= earlier {
+			line := fmt.Sprintf("`%d.` %s %s", m.Ply+1, name(m.Player), truncate(g.Rules.Describe(p, m.Move), maxLogLine))
+			if m.Hinted {
+				line += " 💡 *(after a hint)*"
+			}
+			lines = append(lines, line)
 		}
-		line := fmt.Sprintf("`%d.` %s %s", m.Ply+1, name(m.Player), desc)
-		if m.Hinted {
-			line += " 💡 *(after a hint)*"
+		if k < len(moves)-1 {
+			if q, err := g.Rules.Apply(p, m.Move); err == nil {
+				p = q
+			}
 		}
-		lines = append(lines, line)
 	}
-	if len(lines) > logLines {
-		lines = lines[len(lines)-logLines:]
-	}
-	return lines
+	return lines, earlier
 }
 
 // result says how a finished game ended.
@@ -166,48 +306,64 @@ func result(g *store.Game) string {
 
 func timestamp(t time.Time) string { return fmt.Sprintf("<t:%d:R>", t.Unix()) }
 
-// embed renders the board's embed.
+// embed renders the board's embed. Its description is built to fit
+// Discord's limit whole: the players, the heaps, whose turn it is and the
+// last moves, with the heaps drawn in whatever room the rest leaves.
 func (b board) embed() *discordgo.MessageEmbed {
 	g := b.g
-	var d []string
-	d = append(d, fmt.Sprintf("%s vs %s · %s", name(g.Players[0]), name(g.Players[1]), convention(g.Rules)))
-	d = append(d, heapRows(g.Rules, g.Position))
+	head := fmt.Sprintf("%s vs %s · %s", name(g.Players[0]), name(g.Players[1]), convention(g.Rules))
+	var status string
 	colour := colourActive
 	switch {
 	case g.Status == store.Pending:
 		colour = colourPending
 		challenged := other(g, g.CreatedBy)
-		line := fmt.Sprintf("⚔️ %s challenges %s! %s moves first.", name(g.CreatedBy), name(challenged), name(g.Players[0]))
+		status = fmt.Sprintf("⚔️ %s challenges %s! %s moves first.", name(g.CreatedBy), name(challenged), name(g.Players[0]))
 		if !g.Deadline.IsZero() {
-			line += fmt.Sprintf(" %s, accept or decline — the challenge expires %s.", name(challenged), timestamp(g.Deadline))
+			status += fmt.Sprintf(" %s, accept or decline — the challenge expires %s.", name(challenged), timestamp(g.Deadline))
 		}
 		if !g.Hints {
-			line += " Hints are off."
+			status += " Hints are off."
 		}
-		d = append(d, line)
 	case g.Status.Finished():
 		colour = colourFinished
 		if g.Winner == "" {
 			colour = colourEnded
 		}
-		d = append(d, "**"+result(g)+"**")
+		status = "**" + result(g) + "**"
 	default:
-		line := fmt.Sprintf("**%s to move.**", name(g.ToMove()))
+		status = fmt.Sprintf("**%s to move.**", name(g.ToMove()))
 		if !g.Deadline.IsZero() {
-			line += " Move " + timestamp(g.Deadline) + "."
+			status += " Move " + timestamp(g.Deadline) + "."
 		}
-		d = append(d, line)
 	}
-	if log := moveLog(g, b.moves); len(log) > 0 {
-		d = append(d, "**Last moves**\n"+strings.Join(log, "\n"))
+	log := ""
+	if lines, earlier := moveLog(g, b.moves); len(lines) > 0 {
+		log = "**Last moves**\n"
+		if earlier > 0 {
+			log += fmt.Sprintf("… %d earlier %s\n", earlier, plural(earlier, "move", "moves"))
+		}
+		log += strings.Join(lines, "\n")
 	}
-	desc := strings.Join(d, "\n")
+	// Three line breaks join the four parts.
+	room := descLimit - discordLen(head) - discordLen(status) - discordLen(log) - 3
+	d := []string{head, heapRows(g.Rules, g.Position, room), status}
+	if log != "" {
+		d = append(d, log)
+	}
 	return &discordgo.MessageEmbed{
-		Title:       g.Rules.Name(),
-		Description: truncate(desc, 4096),
+		Title:       truncate(g.Rules.Name(), 256),
+		Description: strings.Join(d, "\n"),
 		Color:       colour,
 		Footer:      &discordgo.MessageEmbedFooter{Text: fmt.Sprintf("Game #%d · move %d", g.ID, g.Ply+1)},
 	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // id builds a custom_id from its parts.
@@ -279,20 +435,8 @@ func (b board) playControls() []discordgo.MessageComponent {
 					Disabled: !hasMove(r, p, i), CustomID: id("heap", g.ID, g.Ply, i)})
 			}
 			rows = append(rows, discordgo.ActionsRow{Components: btns})
-		} else {
-			var opts []discordgo.SelectMenuOption
-			for i, h := range p.Heaps {
-				if !hasMove(r, p, i) {
-					continue
-				}
-				opts = append(opts, discordgo.SelectMenuOption{Label: heapButtonLabel(i, h), Value: strconv.Itoa(i), Default: i == heap,
-					Description: fmt.Sprintf("heap %s, %d left", engine.HeapLabel(i), h)})
-			}
-			if len(opts) > 0 {
-				rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-					discordgo.SelectMenu{CustomID: id("heapsel", g.ID, g.Ply), Placeholder: "Pick a heap", Options: opts},
-				}})
-			}
+		} else if menu := b.heapMenu(); menu != nil {
+			rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{menu}})
 		}
 	}
 	if heap >= 0 && heap < len(p.Heaps) {
@@ -312,6 +456,75 @@ func (b board) playControls() []discordgo.MessageComponent {
 		discordgo.Button{Label: "Resign", Emoji: &discordgo.ComponentEmoji{Name: "🏳️"}, Style: discordgo.DangerButton, CustomID: id("resign", g.ID, g.Ply)},
 	)
 	return append(rows, discordgo.ActionsRow{Components: ctl})
+}
+
+// heapPages lists the heaps that are not empty and how many pages of the
+// heap menu they take: one menu holds 25, and beyond that each page holds
+// heapPageSize and the ◀ and ▶ options that turn the page. Only Lasker's and
+// Kayles' heaps multiply past one menu (a split or a knock adds a heap).
+func heapPages(p engine.Position) (heaps []int, pages int) {
+	for i, h := range p.Heaps {
+		if h > 0 {
+			heaps = append(heaps, i)
+		}
+	}
+	if len(heaps) <= maxChoices {
+		return heaps, 1
+	}
+	return heaps, (len(heaps) + heapPageSize - 1) / heapPageSize
+}
+
+// heapMenu is the heap picker for more heaps than buttons hold: a select
+// menu of the heaps that can move on the page shown, with options to turn
+// the page (values "page:N"; heap options' values are the heap index). Its
+// custom_id names the game and ply like every other control, so a page
+// turned on a stale board is refused like a stale move.
+func (b board) heapMenu() discordgo.MessageComponent {
+	g := b.g
+	r, p := g.Rules, g.Position
+	heaps, pages := heapPages(p)
+	page := min(max(b.page, 0), pages-1)
+	if b.selected >= 0 {
+		for k, i := range heaps {
+			if i == b.selected && pages > 1 {
+				page = k / heapPageSize
+			}
+		}
+	}
+	shown := heaps
+	if pages > 1 {
+		shown = heaps[page*heapPageSize : min(len(heaps), (page+1)*heapPageSize)]
+	}
+	span := func(pg int) string {
+		first := heaps[pg*heapPageSize]
+		last := heaps[min(len(heaps), (pg+1)*heapPageSize)-1]
+		return engine.HeapLabel(first) + "–" + engine.HeapLabel(last)
+	}
+	var opts []discordgo.SelectMenuOption
+	if pages > 1 && page > 0 {
+		opts = append(opts, discordgo.SelectMenuOption{Label: "◀ Back to heaps " + span(page-1), Value: fmt.Sprintf("page:%d", page-1),
+			Description: fmt.Sprintf("page %d of %d", page, pages)})
+	}
+	for _, i := range shown {
+		if !hasMove(r, p, i) {
+			continue
+		}
+		h := p.Heaps[i]
+		opts = append(opts, discordgo.SelectMenuOption{Label: heapButtonLabel(i, h), Value: strconv.Itoa(i), Default: i == b.selected,
+			Description: fmt.Sprintf("heap %s, %d left", engine.HeapLabel(i), h)})
+	}
+	if pages > 1 && page < pages-1 {
+		opts = append(opts, discordgo.SelectMenuOption{Label: "▶ More heaps: " + span(page+1), Value: fmt.Sprintf("page:%d", page+1),
+			Description: fmt.Sprintf("page %d of %d", page+2, pages)})
+	}
+	if len(opts) == 0 {
+		return nil
+	}
+	placeholder := "Pick a heap"
+	if pages > 1 {
+		placeholder = fmt.Sprintf("Pick a heap: %s (page %d of %d)", span(page), page+1, pages)
+	}
+	return discordgo.SelectMenu{CustomID: id("heapsel", g.ID, g.Ply), Placeholder: placeholder, Options: opts}
 }
 
 // amountRow offers the single-heap moves of heap i: buttons for up to five,

@@ -403,76 +403,14 @@ func checkResponse(t testing.TB, resp *discordgo.InteractionResponse) {
 	if d == nil {
 		return
 	}
-	if len([]rune(d.Content)) > 2000 {
-		t.Errorf("content is %d characters, over 2000", len([]rune(d.Content)))
-	}
 	if strings.Contains(d.Content, "goroutine ") || strings.Contains(d.Content, ".go:") || strings.Contains(d.Content, "aW50ZXJhY3Rpb24") {
 		t.Errorf("response leaks internals: %q", d.Content)
 	}
 	if strings.Contains(text(resp), "<@") && d.AllowedMentions == nil && resp.Type != discordgo.InteractionResponseModal {
 		t.Errorf("a message naming users must say whom it may ping (allowed_mentions)")
 	}
-	if len(d.Choices) > 25 {
-		t.Errorf("%d autocomplete choices, over 25", len(d.Choices))
-	}
-	total := 0
-	for _, e := range d.Embeds {
-		if n := len([]rune(e.Description)); n > 4096 {
-			t.Errorf("embed description is %d characters, over 4096", n)
-		}
-		if n := len([]rune(e.Title)); n > 256 {
-			t.Errorf("embed title is %d characters, over 256", n)
-		}
-		total += len([]rune(e.Description)) + len([]rune(e.Title))
-	}
-	if total > 6000 {
-		t.Errorf("embeds total %d characters, over 6000", total)
-	}
-	if len(d.Components) > 5 {
-		t.Errorf("%d component rows, over 5", len(d.Components))
-	}
-	seen := map[string]bool{}
-	for _, row := range d.Components {
-		r := rowOf(row)
-		if r == nil {
-			t.Errorf("top-level component %T is not an action row", row)
-			continue
-		}
-		if len(r.Components) == 0 || len(r.Components) > 5 {
-			t.Errorf("row with %d components", len(r.Components))
-		}
-		for _, c := range r.Components {
-			var cid string
-			switch v := deref(c).(type) {
-			case discordgo.Button:
-				cid = v.CustomID
-				if len([]rune(v.Label)) > 80 {
-					t.Errorf("button label %q over 80", v.Label)
-				}
-			case discordgo.SelectMenu:
-				cid = v.CustomID
-				if len(r.Components) != 1 {
-					t.Errorf("a select menu must be alone in its row")
-				}
-				if len(v.Options) == 0 || len(v.Options) > 25 {
-					t.Errorf("select %s has %d options", v.CustomID, len(v.Options))
-				}
-				for _, o := range v.Options {
-					if len([]rune(o.Label)) > 100 || len(o.Value) > 100 || o.Label == "" || len([]rune(o.Description)) > 100 {
-						t.Errorf("select option %q/%q out of limits", o.Label, o.Value)
-					}
-				}
-			case discordgo.TextInput:
-				cid = v.CustomID
-			}
-			if len(cid) < 1 || len(cid) > 100 {
-				t.Errorf("custom_id %q is %d characters", cid, len(cid))
-			}
-			if seen[cid] {
-				t.Errorf("custom_id %q used twice in one message", cid)
-			}
-			seen[cid] = true
-		}
+	for _, v := range limitViolations(resp) {
+		t.Errorf("Discord would refuse this response: %s", v)
 	}
 }
 

@@ -263,7 +263,7 @@ func (s *Service) analyze(r *request) (*discordgo.InteractionResponse, error) {
 	}
 	var d []string
 	if len(pos.Heaps) <= maxBoardHeaps && maxHeap(pos) <= maxBoardHeap {
-		d = append(d, heapRows(rules, pos))
+		d = append(d, heapRows(rules, pos, descLimit/2))
 	}
 	d = append(d, convention(rules))
 	over := rules.Over(pos)

@@ -27,7 +27,11 @@ func (s *Service) rules(r *request) (*discordgo.InteractionResponse, error) {
 	if n, err := (engine.Rules{Variant: v}).Normalize(); err == nil {
 		title = n.Name()
 	}
-	text := d.Rules + "\n\n**How to play here:** `/nim start variant:" + string(v) + "` against nimbot, or add `opponent:` to challenge someone. " +
+	text := d.Rules
+	if v == engine.Lasker || v == engine.Kayles {
+		text += "\n\n" + manyHeapsNote
+	}
+	text += "\n\n**How to play here:** `/nim start variant:" + string(v) + "` against nimbot, or add `opponent:` to challenge someone. " +
 		"Click a heap, then an amount, or type any move (" + d.Notation + ") with ⌨️ Type a move or `/nim move notation:`; 💡 Hint explains the winning idea. Any variant can be played misère (`misere:True`)."
 	embed := &discordgo.MessageEmbed{Title: "📜 " + title, Description: truncate(text, 4096), Color: colourActive}
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{

@@ -183,6 +183,7 @@ func (s *Service) pickHeap(r *request) (*discordgo.InteractionResponse, error) {
 		return nil, err
 	}
 	var heap int64
+	page := -1
 	if r.param("heap") != "" {
 		heap, err = r.intParam("heap")
 	} else {
@@ -190,16 +191,30 @@ func (s *Service) pickHeap(r *request) (*discordgo.InteractionResponse, error) {
 		if len(vals) != 1 {
 			return nil, userErrorf("Pick one heap from the menu.")
 		}
-		heap, err = strconv.ParseInt(vals[0], 10, 64)
+		if n, ok := strings.CutPrefix(vals[0], "page:"); ok {
+			// A page turn of the heap menu (see heapMenu).
+			_, pages := heapPages(g.Position)
+			p, perr := strconv.Atoi(n)
+			if perr != nil || p < 0 || p >= pages {
+				return nil, userErrorf("The heap menu has no such page. Use /nim status for a fresh board.")
+			}
+			page = p
+		} else {
+			heap, err = strconv.ParseInt(vals[0], 10, 64)
+		}
 	}
-	if err != nil || heap < 0 || heap >= int64(len(g.Position.Heaps)) {
+	if page < 0 && (err != nil || heap < 0 || heap >= int64(len(g.Position.Heaps))) {
 		return nil, userErrorf("There is no such heap: %s.", heapRange(g.Position))
 	}
 	b, err := s.loadBoard(r, g)
 	if err != nil {
 		return nil, err
 	}
-	b.selected = int(heap)
+	if page >= 0 {
+		b.page = page
+	} else {
+		b.selected = int(heap)
+	}
 	return b.response(discordgo.InteractionResponseUpdateMessage), nil
 }
 
