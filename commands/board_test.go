@@ -81,22 +81,34 @@ type boardCase struct {
 	moves []engine.Move // played from start
 }
 
-// ruleSets are every variant in both plays, with the settings start accepts.
-func ruleSets() []engine.Rules {
+// ruleSets are every variant in both plays, with each setting at the top of
+// the range /nim start offers (engine.Describe), one setting at a time.
+func ruleSets(t *testing.T) []engine.Rules {
 	var out []engine.Rules
 	for _, v := range engine.Variants() {
+		d, ok := engine.Describe(v)
+		if !ok {
+			t.Fatalf("no description of %s", v)
+		}
 		for _, misere := range []bool{false, true} {
-			r := engine.Rules{Variant: v, Misere: misere}
-			switch v {
-			case engine.Subtraction:
-				out = append(out, engine.Rules{Variant: v, Misere: misere, Set: []int{1, 3, 4}})
-				r.K = 30
-			case engine.Moore:
-				r.K = 3
-			case engine.TwentyOne:
-				r.K = 10
+			out = append(out, engine.Rules{Variant: v, Misere: misere})
+			for _, st := range d.Settings {
+				r := engine.Rules{Variant: v, Misere: misere}
+				top := int(st.Offer[1])
+				switch {
+				case st.Kind == engine.IntSet:
+					for k := range st.MaxLen {
+						r.Set = append(r.Set, top-st.MaxLen+1+k)
+					}
+				case st.Name == "k":
+					r.K = top
+				case st.Name == "target":
+					r.Target = top
+				default:
+					t.Fatalf("%s: a setting %q this test does not know", v, st.Name)
+				}
+				out = append(out, r)
 			}
-			out = append(out, r)
 		}
 	}
 	return out
@@ -193,7 +205,7 @@ func (c boardCase) play(t *testing.T, n int) boardCase {
 // to the engine's limit.
 func boardCases(t *testing.T) []boardCase {
 	var out []boardCase
-	for _, r := range ruleSets() {
+	for _, r := range ruleSets(t) {
 		start := largestStart(t, r)
 		base := boardCase{name: r.Name(), rules: r, start: start}
 		out = append(out, base, base.play(t, 1))
