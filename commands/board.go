@@ -687,18 +687,27 @@ func splitMoves(r engine.Rules, p engine.Position, i int) ([]engine.Move, bool) 
 // hasMove reports whether heap i has any move of its own (Greedy Nim allows
 // only the largest heaps; a subtraction set may leave a small heap stuck).
 func hasMove(r engine.Rules, p engine.Position, i int) bool {
-	if p.Heaps[i] == 0 {
+	h := p.Heaps[i]
+	if h == 0 {
 		return false
 	}
-	moves, _ := heapMoves(r, p, i)
-	if len(moves) > 0 {
-		return true
+	// The first legal candidate settles it: usually the first one tried,
+	// which matters when a page of the heap menu asks for 23 heaps of a
+	// position with thousands (each Apply copies the position).
+	legal := func(m engine.Move) bool {
+		_, err := r.Apply(p, m)
+		return err == nil
 	}
-	if describe(r.Variant).Has(engine.Split) {
-		s, _ := splitMoves(r, p, i)
-		return len(s) > 0
+	d := describe(r.Variant)
+	if d.Has(engine.Knock) {
+		return legal(engine.Move{Kind: engine.Knock, Heap: i, Take: 1, Parts: [2]int64{0, h - 1}})
 	}
-	return false
+	for _, t := range r.Takes(p, i, maxChoices+1) {
+		if legal(engine.Move{Kind: engine.Take, Heap: i, Take: t}) {
+			return true
+		}
+	}
+	return d.Has(engine.Split) && h >= 2 && legal(engine.Move{Kind: engine.Split, Heap: i, Parts: [2]int64{1, h - 1}})
 }
 
 // response renders the board as a response of type t: a new message for
