@@ -303,7 +303,7 @@ func runServe(ctx context.Context, cfg config, log *slog.Logger) error {
 func startScheduler(svc bot.Service, db *store.DB, session *discordgo.Session, retention time.Duration, log *slog.Logger) func() {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	s := &bot.Scheduler{Service: svc, Session: session, Log: log, PruneAnswers: db.PruneInteractions, Retention: retention}
+	s := bot.NewScheduler(bot.SchedulerConfig{Service: svc, Session: session, Log: log, PruneAnswers: db.PruneInteractions, Retention: retention})
 	go func() { defer close(done); s.Run(ctx) }()
 	var once sync.Once
 	return func() { once.Do(func() { cancel(); <-done }) }

@@ -28,6 +28,11 @@ const DefaultRetention = time.Hour
 // timers, so a restart loses none: Run checks once at start for those that
 // passed while nimbot was down.
 type Scheduler struct {
+	cfg SchedulerConfig
+}
+
+// SchedulerConfig is what NewScheduler needs. Zero fields take the defaults.
+type SchedulerConfig struct {
 	Service Service
 	// Session sends the edits by REST with the bot token; it need not be open.
 	Session  *discordgo.Session
@@ -44,13 +49,26 @@ type Scheduler struct {
 	Now       func() time.Time // nil: time.Now
 }
 
+// NewScheduler returns a Scheduler; Run starts it.
+func NewScheduler(cfg SchedulerConfig) *Scheduler {
+	if cfg.Interval <= 0 {
+		cfg.Interval = DefaultInterval
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	if cfg.Retention <= 0 {
+		cfg.Retention = DefaultRetention
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Scheduler{cfg: cfg}
+}
+
 // Run calls Tick at once and then every Interval until ctx ends.
 func (s *Scheduler) Run(ctx context.Context) {
-	interval := s.Interval
-	if interval <= 0 {
-		interval = DefaultInterval
-	}
-	t := time.NewTicker(interval)
+	t := time.NewTicker(s.cfg.Interval)
 	defer t.Stop()
 	for {
 		s.Tick(ctx)
@@ -68,25 +86,20 @@ func (s *Scheduler) Run(ctx context.Context) {
 // already over in the store, and the next click on the stale board is
 // answered from there.
 func (s *Scheduler) Tick(ctx context.Context) int {
-	log := s.Log
-	if log == nil {
-		log = slog.Default()
-	}
+	log := s.cfg.Log
 	defer s.prune(ctx, log)
-	edits, err := s.Service.Expire(ctx)
+	edits, err := s.cfg.Service.Expire(ctx)
 	if err != nil {
 		log.Error("expiring games", "err", err)
 	}
 	sent := 0
 	for _, e := range edits {
-		if e.Message == nil || e.ChannelID == "" || e.MessageID == "" {
+		if e == nil || e.Channel == "" || e.ID == "" {
 			// A game whose board message was never recorded has nothing to edit.
 			continue
 		}
-		m := *e.Message
-		m.Channel, m.ID = e.ChannelID, e.MessageID
-		if _, err := s.Session.ChannelMessageEditComplex(&m, discordgo.WithContext(ctx)); err != nil {
-			log.Error("editing a board after its deadline", "channel", e.ChannelID, "message", e.MessageID, "err", safeErr(err))
+		if _, err := s.cfg.Session.ChannelMessageEditComplex(e, discordgo.WithContext(ctx)); err != nil {
+			log.Error("editing a board after its deadline", "channel", e.Channel, "message", e.ID, "err", safeErr(err))
 			continue
 		}
 		sent++
@@ -100,19 +113,12 @@ func (s *Scheduler) Tick(ctx context.Context) int {
 // prune forgets the answers older than the retention. The store deletes in
 // small transactions, so moves queued meanwhile are not held up.
 func (s *Scheduler) prune(ctx context.Context, log *slog.Logger) {
-	if s.PruneAnswers == nil {
+	if s.cfg.PruneAnswers == nil {
 		return
 	}
-	now := time.Now
-	if s.Now != nil {
-		now = s.Now
-	}
-	retention := s.Retention
-	if retention <= 0 {
-		retention = DefaultRetention
-	}
+	retention := s.cfg.Retention
 	start := time.Now()
-	n, err := s.PruneAnswers(ctx, now().Add(-retention))
+	n, err := s.cfg.PruneAnswers(ctx, s.cfg.Now().Add(-retention))
 	if err != nil && ctx.Err() == nil {
 		log.Error("pruning saved answers", "pruned", n, "err", err)
 		return

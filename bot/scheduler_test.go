@@ -31,7 +31,7 @@ func peopleGame(t *testing.T, he *httpEnv) (*store.Game, string) {
 func TestSchedulerTick(t *testing.T) {
 	he := newHTTPEnv(t, nil)
 	g, boardID := peopleGame(t, he)
-	sched := &bot.Scheduler{Service: he.svc, Session: he.fd.session(t), Log: he.log}
+	sched := bot.NewScheduler(bot.SchedulerConfig{Service: he.svc, Session: he.fd.session(t), Log: he.log})
 	ctx := context.Background()
 
 	if n := sched.Tick(ctx); n != 0 {
@@ -73,7 +73,7 @@ func TestSchedulerAfterRestart(t *testing.T) {
 	}
 	t.Cleanup(func() { db.Close() })
 	svc := commands.New(commands.Config{DB: db, Now: he.clock.Now, Rand: rand.New(rand.NewPCG(3, 4)), Log: he.log})
-	sched := &bot.Scheduler{Service: svc, Session: he.fd.session(t), Interval: time.Hour, Log: he.log}
+	sched := bot.NewScheduler(bot.SchedulerConfig{Service: svc, Session: he.fd.session(t), Interval: time.Hour, Log: he.log})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); sched.Run(ctx) }()
@@ -102,7 +102,7 @@ func TestSchedulerEditFails(t *testing.T) {
 	he.fd.failEdits = true
 	he.fd.mu.Unlock()
 	he.clock.Advance(25 * time.Hour)
-	sched := &bot.Scheduler{Service: he.svc, Session: he.fd.session(t), Log: he.log}
+	sched := bot.NewScheduler(bot.SchedulerConfig{Service: he.svc, Session: he.fd.session(t), Log: he.log})
 	if n := sched.Tick(context.Background()); n != 0 {
 		t.Errorf("Tick counted %d edits Discord refused", n)
 	}
@@ -122,8 +122,8 @@ func TestSchedulerPrunes(t *testing.T) {
 	if _, err := he.db.Response(ctx, first); err != nil {
 		t.Fatalf("the answer to /nim start was not saved: %v", err)
 	}
-	sched := &bot.Scheduler{Service: he.svc, Session: he.fd.session(t), Log: he.log,
-		PruneAnswers: he.db.PruneInteractions, Retention: 20 * time.Minute, Now: he.clock.Now}
+	sched := bot.NewScheduler(bot.SchedulerConfig{Service: he.svc, Session: he.fd.session(t), Log: he.log,
+		PruneAnswers: he.db.PruneInteractions, Retention: 20 * time.Minute, Now: he.clock.Now})
 	he.clock.Advance(19 * time.Minute)
 	sched.Tick(ctx)
 	if _, err := he.db.Response(ctx, first); err != nil {

@@ -6,8 +6,6 @@ import (
 	"net/url"
 
 	"github.com/bwmarrin/discordgo"
-
-	"nimbot/commands"
 )
 
 // Service is what bot needs from the product. *commands.Service implements it;
@@ -21,14 +19,10 @@ type Service interface {
 	// from Discord (@original), so a board's message id can be recorded.
 	BoardSent(ctx context.Context, i *discordgo.Interaction, m *discordgo.Message) error
 	// Expire ends the games whose turn deadline passed and returns the board
-	// edits that say so.
-	Expire(ctx context.Context) ([]Edit, error)
+	// edits that say so, each addressed by its Channel and ID, to send by
+	// REST with no interaction to answer.
+	Expire(ctx context.Context) ([]*discordgo.MessageEdit, error)
 }
-
-// Edit is one board message to rewrite by REST, with no interaction to
-// answer. It is commands' own type, so that *commands.Service satisfies
-// Service as it is.
-type Edit = commands.Edit
 
 // safeErr returns err without the request URL a *url.Error carries: webhook
 // URLs hold interaction tokens, and tokens never go to a log.

@@ -441,20 +441,20 @@ func TestDeadlines(t *testing.T) {
 	}
 	h.now = h.now.Add(DefaultChallengeTTL)
 	edits, err := h.svc.Expire(ctx)
-	if err != nil || len(edits) != 1 || edits[0].MessageID != challenge.MessageID || edits[0].ChannelID != chanA {
+	if err != nil || len(edits) != 1 || edits[0].ID != challenge.MessageID || edits[0].Channel != chanA {
 		t.Fatalf("challenge expiry: %+v %v", edits, err)
 	}
 	if s := h.gameByID(challenge.ID).Status; s != store.Expired {
 		t.Fatalf("challenge status %s", s)
 	}
-	e := edits[0].Message
+	e := edits[0]
 	if e.Embeds == nil || !strings.Contains((*e.Embeds)[0].Description, "expired") || e.Components == nil || len(*e.Components) != 0 {
 		t.Fatalf("expired challenge edit: %+v", e)
 	}
 
 	h.now = h.now.Add(DefaultBotTurn)
 	edits, err = h.svc.Expire(ctx)
-	if err != nil || len(edits) != 1 || edits[0].MessageID != vsBot.MessageID {
+	if err != nil || len(edits) != 1 || edits[0].ID != vsBot.MessageID {
 		t.Fatalf("abandoning the bot game: %+v %v", edits, err)
 	}
 	if g := h.gameByID(vsBot.ID); g.Status != store.Abandoned || g.Winner != "" {
@@ -470,11 +470,11 @@ func TestDeadlines(t *testing.T) {
 	if g.Status != store.Timeout || g.Winner != bob {
 		t.Fatalf("carol was to move and ran out of time: %s %q", g.Status, g.Winner)
 	}
-	desc := (*edits[0].Message.Embeds)[0].Description
+	desc := (*edits[0].Embeds)[0].Description
 	if !strings.Contains(desc, "ran out of time") {
 		t.Fatalf("timeout edit: %s", desc)
 	}
-	for _, row := range *edits[0].Message.Components {
+	for _, row := range *edits[0].Components {
 		for _, c := range rowOf(row).Components {
 			if b, ok := c.(discordgo.Button); ok && !b.Disabled && !strings.HasPrefix(b.CustomID, "rematch/") && !strings.HasPrefix(b.CustomID, "review/") {
 				t.Fatalf("finished board has a live control %q", b.CustomID)

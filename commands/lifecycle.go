@@ -96,14 +96,15 @@ const expireBatch = 100
 // Expire ends every game whose deadline has passed — a challenge expires, a
 // game between people is lost on time by the player to move, a game against
 // nimbot is abandoned — and returns the edits that show the result on their
-// boards. A game that moved meanwhile is left alone (the commit is stale).
-func (s *Service) Expire(ctx context.Context) ([]Edit, error) {
+// boards, addressed by their Channel and ID. A game that moved meanwhile is
+// left alone (the commit is stale).
+func (s *Service) Expire(ctx context.Context) ([]*discordgo.MessageEdit, error) {
 	now := s.now()
 	due, err := s.db.Due(ctx, now, expireBatch)
 	if err != nil {
 		return nil, fmt.Errorf("expire: due games: %w", err)
 	}
-	var edits []Edit
+	var edits []*discordgo.MessageEdit
 	var errs []error
 	for _, g := range due {
 		next := *g
@@ -136,14 +137,7 @@ func (s *Service) Expire(ctx context.Context) ([]Edit, error) {
 			continue
 		}
 		b := board{g: &next, moves: moves, selected: -1}
-		edits = append(edits, Edit{ChannelID: g.ChannelID, MessageID: g.MessageID, Message: b.edit(g.ChannelID, g.MessageID)})
+		edits = append(edits, b.edit(g.ChannelID, g.MessageID))
 	}
 	return edits, errors.Join(errs...)
-}
-
-// Edit is a board edit for bot to send by REST (PATCH
-// /channels/{ChannelID}/messages/{MessageID}).
-type Edit struct {
-	ChannelID, MessageID string
-	Message              *discordgo.MessageEdit
 }

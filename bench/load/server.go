@@ -68,7 +68,7 @@ func startServer(ctx context.Context, path string, pub ed25519.PublicKey, retent
 	go srv.Serve(ln)
 	scCtx, stopSc := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	sc := &bot.Scheduler{Service: svc, Session: session, Log: log, PruneAnswers: db.PruneInteractions, Retention: retention}
+	sc := bot.NewScheduler(bot.SchedulerConfig{Service: svc, Session: session, Log: log, PruneAnswers: db.PruneInteractions, Retention: retention})
 	go func() { defer close(done); sc.Run(scCtx) }()
 	return &server{url: "http://" + ln.Addr().String(), db: db, srv: srv, h: h, stopSc: stopSc, scDone: done, rest: rest, logs: logs}, nil
 }

@@ -579,22 +579,22 @@ func (s *session) expire() {
 		return
 	}
 	for _, e := range edits {
-		if e.ChannelID != channelID || e.Message == nil {
+		if e == nil || e.Channel != channelID {
 			continue
 		}
-		m := s.messages[e.MessageID]
+		m := s.messages[e.ID]
 		if m == nil {
-			m = &discordgo.Message{ID: e.MessageID, ChannelID: channelID}
+			m = &discordgo.Message{ID: e.ID, ChannelID: channelID}
 		}
 		upd := *m
-		if e.Message.Content != nil {
-			upd.Content = *e.Message.Content
+		if e.Content != nil {
+			upd.Content = *e.Content
 		}
-		if e.Message.Embeds != nil {
-			upd.Embeds = *e.Message.Embeds
+		if e.Embeds != nil {
+			upd.Embeds = *e.Embeds
 		}
-		if e.Message.Components != nil {
-			upd.Components = normalizeComponents(*e.Message.Components)
+		if e.Components != nil {
+			upd.Components = normalizeComponents(*e.Components)
 		}
 		s.display(&upd, false, "nimbot (board updated: time ran out)")
 	}
