@@ -146,15 +146,15 @@ func checkValue(def *discordgo.ApplicationCommandOption, v any) error {
 		}
 	case discordgo.ApplicationCommandOptionInteger, discordgo.ApplicationCommandOptionNumber:
 		f, ok := v.(float64)
-		if !ok || math.IsNaN(f) || math.Abs(f) > maxExactInteger || (def.Type == discordgo.ApplicationCommandOptionInteger && f != math.Trunc(f)) {
+		if !ok || math.IsNaN(f) || math.IsInf(f, 0) || (def.Type == discordgo.ApplicationCommandOptionInteger && f != math.Trunc(f)) {
 			return bad()
 		}
-		lo, hi := math.Inf(-1), math.Inf(1)
+		lo, hi := float64(-maxExactInteger), float64(maxExactInteger)
 		if def.MinValue != nil {
-			lo = *def.MinValue
+			lo = max(lo, *def.MinValue)
 		}
 		if def.MaxValue != 0 {
-			hi = def.MaxValue
+			hi = min(hi, def.MaxValue)
 		}
 		if f < lo || f > hi {
 			return userErrorf("The option %s must be %s; %s is out of range, and nothing was changed.", def.Name, bounds(lo, hi), strconv.FormatFloat(f, 'f', -1, 64))
@@ -193,16 +193,7 @@ func isChoice(cs []*discordgo.ApplicationCommandOptionChoice, v any) bool {
 
 // bounds says which values a number option takes.
 func bounds(lo, hi float64) string {
-	f := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
-	switch {
-	case !math.IsInf(lo, 0) && !math.IsInf(hi, 0):
-		return fmt.Sprintf("from %s to %s", f(lo), f(hi))
-	case !math.IsInf(lo, 0):
-		return "at least " + f(lo)
-	case !math.IsInf(hi, 0):
-		return "at most " + f(hi)
-	}
-	return "a number"
+	return fmt.Sprintf("from %s to %s", strconv.FormatFloat(lo, 'f', -1, 64), strconv.FormatFloat(hi, 'f', -1, 64))
 }
 
 // optionKind names an option type for a user.
