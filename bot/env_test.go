@@ -16,6 +16,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"nimbot/commands"
+	"nimbot/match"
 	"nimbot/store"
 )
 
@@ -95,7 +96,7 @@ func tokenOf(t *testing.T, payload json.RawMessage) string {
 }
 
 // channelGame returns the channel's pending or active game.
-func (e *env) channelGame() *store.Game {
+func (e *env) channelGame() *match.Game {
 	e.t.Helper()
 	g, err := e.db.ChannelGame(context.Background(), testChannel)
 	if err != nil {
@@ -104,7 +105,7 @@ func (e *env) channelGame() *store.Game {
 	return g
 }
 
-func (e *env) game(id int64) *store.Game {
+func (e *env) game(id int64) *match.Game {
 	e.t.Helper()
 	g, err := e.db.Game(context.Background(), id)
 	if err != nil {
@@ -178,7 +179,7 @@ func (e *env) move(u user, boardID string) *discordgo.InteractionResponse {
 }
 
 // playOut plays game id to its end, each move by whoever is to move.
-func (e *env) playOut(id int64, boardID string, people ...user) *store.Game {
+func (e *env) playOut(id int64, boardID string, people ...user) *match.Game {
 	e.t.Helper()
 	byID := map[string]user{}
 	for _, u := range people {
@@ -247,4 +248,4 @@ func describe(resp *discordgo.InteractionResponse) string {
 	return string(b)
 }
 
-func isNotFound(err error) bool { return errors.Is(err, store.ErrNotFound) }
+func isNotFound(err error) bool { return errors.Is(err, match.ErrNotFound) }

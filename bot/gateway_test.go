@@ -11,7 +11,7 @@ import (
 
 	"nimbot/bot"
 	"nimbot/commands"
-	"nimbot/store"
+	"nimbot/match"
 )
 
 // openGateway connects a real discordgo Session through the stand-in and
@@ -88,7 +88,7 @@ func TestGatewayGame(t *testing.T) {
 	game := e.channelGame()
 	end := e.playOut(game.ID, boardID, alice)
 
-	if end.Status != store.Won {
+	if end.Status != match.Won {
 		t.Errorf("status = %s, want won", end.Status)
 	}
 	if end.MessageID != boardID {

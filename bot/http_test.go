@@ -20,7 +20,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"nimbot/bot"
-	"nimbot/store"
+	"nimbot/match"
 )
 
 // signer plays Discord's part in HTTP mode: it signs each request with the
@@ -213,7 +213,7 @@ func TestHTTPGames(t *testing.T) {
 		boardID := he.start(alice, opt{"heaps", "2 3 4"}, opt{"first", "me"}, opt{"difficulty", "perfect"})
 		game := he.channelGame()
 		end := he.playOut(game.ID, boardID, alice)
-		if end.Status != store.Won || end.Winner != store.BotID {
+		if end.Status != match.Won || end.Winner != match.BotID {
 			t.Errorf("status %s winner %q: perfect nimbot wins 2 3 4 once alice slips, and her first button (take 1 from A) slips", end.Status, end.Winner)
 		}
 		he.h.Wait(context.Background())
@@ -226,11 +226,11 @@ func TestHTTPGames(t *testing.T) {
 		challengeID := he.start(alice, opt{"opponent", bob}, opt{"heaps", "3 5"}, opt{"first", "me"})
 		boardID := he.accept(bob, challengeID)
 		game := he.channelGame()
-		if game.Status != store.Active {
+		if game.Status != match.Active {
 			t.Fatalf("after Accept: status %s", game.Status)
 		}
 		end := he.playOut(game.ID, boardID, alice, bob)
-		if end.Status != store.Won || (end.Winner != alice.ID && end.Winner != bob.ID) {
+		if end.Status != match.Won || (end.Winner != alice.ID && end.Winner != bob.ID) {
 			t.Errorf("status %s winner %q", end.Status, end.Winner)
 		}
 		he.h.Wait(context.Background())

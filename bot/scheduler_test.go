@@ -9,12 +9,13 @@ import (
 
 	"nimbot/bot"
 	"nimbot/commands"
+	"nimbot/match"
 	"nimbot/store"
 )
 
 // peopleGame starts a game between alice and bob over HTTP and returns it
 // with its board, recorded by BoardSent.
-func peopleGame(t *testing.T, he *httpEnv) (*store.Game, string) {
+func peopleGame(t *testing.T, he *httpEnv) (*match.Game, string) {
 	t.Helper()
 	challengeID := he.start(alice, opt{"opponent", bob}, opt{"heaps", "3 4 5"}, opt{"first", "me"})
 	boardID := he.accept(bob, challengeID)
@@ -48,7 +49,7 @@ func TestSchedulerTick(t *testing.T) {
 	if edits[0].Auth != "Bot "+fakeToken {
 		t.Error("board edit without the bot token")
 	}
-	if end := he.game(g.ID); end.Status != store.Timeout || end.Winner != bob.ID {
+	if end := he.game(g.ID); end.Status != match.Timeout || end.Winner != bob.ID {
 		t.Errorf("status %s winner %q, want timeout won by bob", end.Status, end.Winner)
 	}
 	if _, _, ok := findControl(t, he.fd.Message(t, boardID), "heap/", "heapsel/", "move/"); ok {
@@ -88,7 +89,7 @@ func TestSchedulerAfterRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if end.Status != store.Timeout {
+	if end.Status != match.Timeout {
 		t.Errorf("status %s, want timeout", end.Status)
 	}
 }
@@ -106,7 +107,7 @@ func TestSchedulerEditFails(t *testing.T) {
 	if n := sched.Tick(context.Background()); n != 0 {
 		t.Errorf("Tick counted %d edits Discord refused", n)
 	}
-	if end := he.game(g.ID); end.Status != store.Timeout {
+	if end := he.game(g.ID); end.Status != match.Timeout {
 		t.Errorf("status %s, want timeout", end.Status)
 	}
 }
@@ -131,7 +132,7 @@ func TestSchedulerPrunes(t *testing.T) {
 	}
 	he.clock.Advance(2 * time.Minute)
 	sched.Tick(ctx)
-	if _, err := he.db.Response(ctx, first); !errors.Is(err, store.ErrNotFound) {
+	if _, err := he.db.Response(ctx, first); !errors.Is(err, match.ErrNotFound) {
 		t.Fatalf("an answer past the retention is still saved: %v", err)
 	}
 }

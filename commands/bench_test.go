@@ -5,7 +5,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"nimbot/store"
+	"nimbot/match"
 )
 
 // BenchmarkMoveAgainstBot is one board click against nimbot: route, engine
@@ -16,10 +16,10 @@ func BenchmarkMoveAgainstBot(b *testing.B) {
 	for _, sync := range []string{"FULL", "NORMAL"} {
 		b.Run(sync, func(b *testing.B) {
 			h := newHarnessSync(b, 1, sync)
-			var g *store.Game
+			var g *match.Game
 			b.ResetTimer()
 			for range b.N {
-				if g == nil || g.Status != store.Active {
+				if g == nil || g.Status != match.Active {
 					h.command(alice, "start", "first", "me", "difficulty", "perfect", "heaps", "5 6 7 9")
 					g = h.game()
 				}

@@ -9,7 +9,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"nimbot/engine"
-	"nimbot/store"
+	"nimbot/match"
 )
 
 // Board limits: what one message can show and control. Discord allows five
@@ -45,15 +45,15 @@ const (
 // more than one page of the heap menu, the page shown (the picked heap's
 // page when there is one).
 type board struct {
-	g        *store.Game
-	moves    []store.Move
+	g        *match.Game
+	moves    []match.Move
 	selected int
 	page     int
 }
 
 // name is how the board writes a player: a mention, or nimbot itself.
 func name(id string) string {
-	if id == store.BotID {
+	if id == match.BotID {
 		return "nimbot"
 	}
 	if id == "" {
@@ -63,19 +63,19 @@ func name(id string) string {
 }
 
 // other returns the player of g who is not id.
-func other(g *store.Game, id string) string {
+func other(g *match.Game, id string) string {
 	if g.Players[0] == id {
 		return g.Players[1]
 	}
 	return g.Players[0]
 }
 
-func vsBot(g *store.Game) bool {
-	return g.Players[0] == store.BotID || g.Players[1] == store.BotID
+func vsBot(g *match.Game) bool {
+	return g.Players[0] == match.BotID || g.Players[1] == match.BotID
 }
 
 // hintsAllowed: always against nimbot, per the game's setting between people.
-func hintsAllowed(g *store.Game) bool { return vsBot(g) || g.Hints }
+func hintsAllowed(g *match.Game) bool { return vsBot(g) || g.Hints }
 
 // convention says in words who wins.
 func convention(r engine.Rules) string {
@@ -263,7 +263,7 @@ func discordLen(s string) int {
 // moveLog writes the last logLines moves, each described in the position it
 // was played in (so the game is replayed from the start), and says how many
 // earlier moves it leaves out.
-func moveLog(g *store.Game, moves []store.Move) (lines []string, earlier int) {
+func moveLog(g *match.Game, moves []match.Move) (lines []string, earlier int) {
 	p := g.Start
 	earlier = max(0, len(moves)-logLines)
 	for k, m := range moves {
@@ -284,21 +284,21 @@ func moveLog(g *store.Game, moves []store.Move) (lines []string, earlier int) {
 }
 
 // result says how a finished game ended.
-func result(g *store.Game) string {
+func result(g *match.Game) string {
 	switch g.Status {
-	case store.Won:
+	case match.Won:
 		return fmt.Sprintf("🏆 %s wins!", name(g.Winner))
-	case store.Resigned:
+	case match.Resigned:
 		return fmt.Sprintf("🏳️ %s resigned. %s wins.", name(other(g, g.Winner)), name(g.Winner))
-	case store.Timeout:
+	case match.Timeout:
 		return fmt.Sprintf("⏰ %s ran out of time. %s wins.", name(other(g, g.Winner)), name(g.Winner))
-	case store.Abandoned:
+	case match.Abandoned:
 		return "⏰ Abandoned: no move came in time."
-	case store.Ended:
+	case match.Ended:
 		return "⏹️ The game was ended before it finished."
-	case store.Declined:
+	case match.Declined:
 		return fmt.Sprintf("The challenge was declined by %s.", name(other(g, g.CreatedBy)))
-	case store.Expired:
+	case match.Expired:
 		return fmt.Sprintf("The challenge expired: %s did not answer in time.", name(other(g, g.CreatedBy)))
 	}
 	return string(g.Status)
@@ -315,7 +315,7 @@ func (b board) embed() *discordgo.MessageEmbed {
 	var status string
 	colour := colourActive
 	switch {
-	case g.Status == store.Pending:
+	case g.Status == match.Pending:
 		colour = colourPending
 		challenged := other(g, g.CreatedBy)
 		status = fmt.Sprintf("⚔️ %s challenges %s! %s moves first.", name(g.CreatedBy), name(challenged), name(g.Players[0]))
@@ -382,13 +382,13 @@ func id(parts ...any) string {
 func (b board) components() []discordgo.MessageComponent {
 	g := b.g
 	switch {
-	case g.Status == store.Pending:
+	case g.Status == match.Pending:
 		return []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: "Accept", Style: discordgo.SuccessButton, CustomID: id("accept", g.ID)},
 			discordgo.Button{Label: "Decline", Style: discordgo.DangerButton, CustomID: id("decline", g.ID)},
 		}}}
 	case g.Status.Finished():
-		if g.Status == store.Declined || g.Status == store.Expired {
+		if g.Status == match.Declined || g.Status == match.Expired {
 			return []discordgo.MessageComponent{}
 		}
 		var rows []discordgo.MessageComponent
@@ -529,7 +529,7 @@ func (b board) heapMenu() discordgo.MessageComponent {
 
 // amountRow offers the single-heap moves of heap i: buttons for up to five,
 // a select menu for up to 25, else a button that opens a modal for the number.
-func amountRow(g *store.Game, i int) discordgo.MessageComponent {
+func amountRow(g *match.Game, i int) discordgo.MessageComponent {
 	r, p := g.Rules, g.Position
 	moves, more := heapMoves(r, p, i)
 	if len(moves) == 0 {
@@ -561,7 +561,7 @@ func amountRow(g *store.Game, i int) discordgo.MessageComponent {
 // extraRow offers the moves that are not one heap's takes: diagonal moves
 // (Wythoff), splits of the picked heap (Lasker), moves on several heaps
 // (Moore).
-func extraRow(g *store.Game, heap int) discordgo.MessageComponent {
+func extraRow(g *match.Game, heap int) discordgo.MessageComponent {
 	r, p := g.Rules, g.Position
 	d := describe(r.Variant)
 	switch {
@@ -592,7 +592,7 @@ func extraRow(g *store.Game, heap int) discordgo.MessageComponent {
 	return nil
 }
 
-func typeButtonRow(g *store.Game, label string) discordgo.MessageComponent {
+func typeButtonRow(g *match.Game, label string) discordgo.MessageComponent {
 	return discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 		discordgo.Button{Label: label, Style: discordgo.PrimaryButton, CustomID: id("type", g.ID, g.Ply, "x")},
 	}}
@@ -600,7 +600,7 @@ func typeButtonRow(g *store.Game, label string) discordgo.MessageComponent {
 
 // moveSelect is a select menu whose values are moves in the engine's
 // notation, so one handler plays every kind of move.
-func moveSelect(g *store.Game, slot, placeholder string, moves []engine.Move) discordgo.MessageComponent {
+func moveSelect(g *match.Game, slot, placeholder string, moves []engine.Move) discordgo.MessageComponent {
 	var opts []discordgo.SelectMenuOption
 	for _, m := range moves {
 		notation := g.Rules.FormatMove(g.Position, m)
@@ -718,7 +718,7 @@ func (b board) response(t discordgo.InteractionResponseType) *discordgo.Interact
 		Components:      b.components(),
 		AllowedMentions: noMentions(),
 	}
-	if b.g.Status == store.Pending {
+	if b.g.Status == match.Pending {
 		// The one ping nimbot sends: the challenged player must notice.
 		challenged := other(b.g, b.g.CreatedBy)
 		data.Content = fmt.Sprintf("%s, you have been challenged to %s!", name(challenged), b.g.Rules.Name())

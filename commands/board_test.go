@@ -10,7 +10,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"nimbot/engine"
-	"nimbot/store"
+	"nimbot/match"
 )
 
 // TestLimitViolationsCatchesEachLimit makes sure the checker the other tests
@@ -265,10 +265,10 @@ func boardCases(t *testing.T) []boardCase {
 // boardGames are c's game in every status a board shows.
 func boardGames(t *testing.T, c boardCase) []board {
 	p := c.start
-	var moves []store.Move
+	var moves []match.Move
 	players := [2]string{"123456789012345678", "987654321098765432"}
 	for k, m := range c.moves {
-		moves = append(moves, store.Move{GameID: 1, Ply: k, Player: players[k%2], Move: m, Hinted: k%3 == 0})
+		moves = append(moves, match.Move{GameID: 1, Ply: k, Player: players[k%2], Move: m, Hinted: k%3 == 0})
 		q, err := c.rules.Apply(p, m)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
@@ -276,29 +276,29 @@ func boardGames(t *testing.T, c boardCase) []board {
 		p = q
 	}
 	deadline := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
-	g := store.Game{ID: 1<<62 + 12345, Rules: c.rules, Start: c.start, Position: p, Players: players, Ply: len(c.moves),
-		Status: store.Active, Deadline: deadline, CreatedBy: players[0], Hints: true}
+	g := match.Game{ID: 1<<62 + 12345, Rules: c.rules, Start: c.start, Position: p, Players: players, Ply: len(c.moves),
+		Status: match.Active, Deadline: deadline, CreatedBy: players[0], Hints: true}
 	var out []board
-	add := func(g store.Game) { out = append(out, board{g: &g, moves: moves, selected: -1}) }
+	add := func(g match.Game) { out = append(out, board{g: &g, moves: moves, selected: -1}) }
 	if c.rules.Over(p) {
-		g.Status, g.Winner, g.Deadline = store.Won, players[1], time.Time{}
+		g.Status, g.Winner, g.Deadline = match.Won, players[1], time.Time{}
 		add(g)
 		return out
 	}
 	add(g)
 	vsBot := g
-	vsBot.Players[1] = store.BotID
+	vsBot.Players[1] = match.BotID
 	add(vsBot)
 	if len(moves) == 0 {
 		pending := g
-		pending.Status = store.Pending
+		pending.Status = match.Pending
 		pending.Hints = false
 		add(pending)
 	}
-	for _, st := range []store.Status{store.Resigned, store.Ended} {
+	for _, st := range []match.Status{match.Resigned, match.Ended} {
 		done := g
 		done.Status, done.Winner = st, ""
-		if st == store.Resigned {
+		if st == match.Resigned {
 			done.Winner = players[0]
 		}
 		add(done)
@@ -321,7 +321,7 @@ func checkBoardText(t *testing.T, name string, b board, desc string) {
 	}
 	g := b.g
 	switch {
-	case g.Status == store.Active:
+	case g.Status == match.Active:
 		if !strings.Contains(desc, "to move.**") {
 			t.Errorf("%s: no whose-turn line:\n%s", name, desc)
 		}
@@ -374,7 +374,7 @@ func TestBoardsStayWithinDiscordLimits(t *testing.T) {
 		for _, b := range boardGames(t, c) {
 			name := fmt.Sprintf("%s after %d moves (%d heaps, %s)", c.name, len(c.moves), len(b.g.Position.Heaps), b.g.Status)
 			states := []board{b}
-			if b.g.Status == store.Active && !vsBot(b.g) {
+			if b.g.Status == match.Active && !vsBot(b.g) {
 				n := len(b.g.Position.Heaps)
 				var picks []int
 				if n <= 60 {

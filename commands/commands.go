@@ -15,13 +15,13 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"nimbot/store"
+	"nimbot/match"
 )
 
 // Config wires a Service to its store, clock and randomness. Zero values take
 // the defaults named on each field.
 type Config struct {
-	DB   *store.DB
+	DB   match.Storage
 	Now  func() time.Time // default time.Now
 	Rand *mrand.Rand      // the bot's choices, random heaps and first movers; default seeded from crypto/rand
 	Log  *slog.Logger     // default slog.Default()
@@ -44,7 +44,7 @@ const (
 // is the single source of truth, so any number of Services (or processes)
 // may share one database.
 type Service struct {
-	db    *store.DB
+	db    match.Storage
 	now   func() time.Time
 	log   *slog.Logger
 	cfg   Config
@@ -175,7 +175,7 @@ func (s *Service) idempotent(next handler) handler {
 		}
 		if b, err := s.db.Response(r.ctx, r.i.ID); err == nil {
 			return decodeResponse(b)
-		} else if !errors.Is(err, store.ErrNotFound) {
+		} else if !errors.Is(err, match.ErrNotFound) {
 			return nil, fmt.Errorf("look up response: %w", err)
 		}
 		resp, err := next(r)
@@ -202,7 +202,7 @@ func (s *Service) idempotent(next handler) handler {
 			return nil, fmt.Errorf("encode response: %w", merr)
 		}
 		if serr := s.db.SaveResponse(r.ctx, r.i.ID, b); serr != nil {
-			if errors.Is(serr, store.ErrDuplicate) {
+			if errors.Is(serr, match.ErrDuplicate) {
 				// A concurrent delivery of the same interaction won the race:
 				// answer as it did.
 				if b, err := s.db.Response(r.ctx, r.i.ID); err == nil {

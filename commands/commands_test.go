@@ -13,14 +13,14 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"nimbot/engine"
-	"nimbot/store"
+	"nimbot/match"
 )
 
 // playOut plays g to the end for the human seat(s) with winning moves
 // clicked on the board, and returns the finished game.
-func playOut(t *testing.T, h *harness, g *store.Game) *store.Game {
+func playOut(t *testing.T, h *harness, g *match.Game) *match.Game {
 	t.Helper()
-	for steps := 0; g.Status == store.Active; steps++ {
+	for steps := 0; g.Status == match.Active; steps++ {
 		if steps > 200 {
 			t.Fatalf("game did not finish")
 		}
@@ -61,7 +61,7 @@ func TestGameAgainstBotEveryDifficulty(t *testing.T) {
 				t.Fatalf("start: want a public board, got %s", text(resp))
 			}
 			g := h.game()
-			if g.Players != [2]string{alice, store.BotID} || g.Status != store.Active || g.Difficulty != d {
+			if g.Players != [2]string{alice, match.BotID} || g.Status != match.Active || g.Difficulty != d {
 				t.Fatalf("start: game %+v", g)
 			}
 			if g.MessageID != h.message {
@@ -75,7 +75,7 @@ func TestGameAgainstBotEveryDifficulty(t *testing.T) {
 			}
 			id := g.ID
 			g = playOut(t, h, g)
-			if g.Status != store.Won || g.Winner != alice {
+			if g.Status != match.Won || g.Winner != alice {
 				t.Fatalf("perfect play from 3 4 5 moving first must win: %s winner %q", g.Status, g.Winner)
 			}
 			ms := h.moves(id)
@@ -100,11 +100,11 @@ func TestGameAgainstBotEveryDifficulty(t *testing.T) {
 			t.Fatalf("nimbot's opening move should be on the first board: %s", text(resp))
 		}
 		g := h.game()
-		if g.Ply != 1 || g.Players[0] != store.BotID {
+		if g.Ply != 1 || g.Players[0] != match.BotID {
 			t.Fatalf("nimbot should have moved first: %+v", g)
 		}
 		g = playOut(t, h, g)
-		if g.Winner != store.BotID {
+		if g.Winner != match.BotID {
 			t.Fatalf("perfect nimbot from a won position lost: %s %q", g.Status, g.Winner)
 		}
 	})
@@ -127,7 +127,7 @@ func TestEveryVariantPlaysOut(t *testing.T) {
 					}
 				}
 				g = playOut(t, h, g)
-				if g.Status != store.Won || (g.Winner != alice && g.Winner != store.BotID) {
+				if g.Status != match.Won || (g.Winner != alice && g.Winner != match.BotID) {
 					t.Fatalf("finished as %s, winner %q", g.Status, g.Winner)
 				}
 				if h.logs.Len() > 0 {
@@ -148,7 +148,7 @@ func TestGameBetweenPeople(t *testing.T) {
 		t.Fatalf("the challenge must ping bob and only bob: %q %+v", resp.Data.Content, resp.Data.AllowedMentions)
 	}
 	g := h.game()
-	if g.Status != store.Pending || !g.Deadline.Equal(h.now.Add(DefaultChallengeTTL)) {
+	if g.Status != match.Pending || !g.Deadline.Equal(h.now.Add(DefaultChallengeTTL)) {
 		t.Fatalf("challenge: %+v", g)
 	}
 	accept := id("accept", g.ID)
@@ -170,7 +170,7 @@ func TestGameBetweenPeople(t *testing.T) {
 		t.Fatalf("accept: %d %s", resp.Type, text(resp))
 	}
 	g = h.game()
-	if g.Status != store.Active || !g.Deadline.Equal(h.now.Add(DefaultPeopleTurn)) {
+	if g.Status != match.Active || !g.Deadline.Equal(h.now.Add(DefaultPeopleTurn)) {
 		t.Fatalf("accepted game: %+v", g)
 	}
 
@@ -196,7 +196,7 @@ func TestGameBetweenPeople(t *testing.T) {
 	// alice: 1 0 1 → take A (leaves 0 0 1), bob must take the last and win
 	// in normal play. Play it out.
 	g = playOut(t, h, h.game())
-	if g.Status != store.Won {
+	if g.Status != match.Won {
 		t.Fatalf("status %s", g.Status)
 	}
 	st, err := h.db.Stats(context.Background(), guildID, g.Winner, "")
@@ -224,7 +224,7 @@ func TestChallengeDeclineCooldownAndBots(t *testing.T) {
 	if resp.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(text(resp), "declined") || len(customIDs(resp)) != 0 {
 		t.Fatalf("decline: %s %v", text(resp), customIDs(resp))
 	}
-	if got := h.gameByID(g.ID).Status; got != store.Declined {
+	if got := h.gameByID(g.ID).Status; got != match.Declined {
 		t.Fatalf("status %s", got)
 	}
 	wantUserError(t, h.command(alice, "start", "opponent", user(carol)), "Wait ")
@@ -235,7 +235,7 @@ func TestChallengeDeclineCooldownAndBots(t *testing.T) {
 	// Challenging nimbot's own user is a game against nimbot.
 	h.channel = chanB
 	h.command(alice, "start", "opponent", user(appID), "first", "me")
-	if g := h.game(); g.Players[1] != store.BotID || g.Status != store.Active {
+	if g := h.game(); g.Players[1] != match.BotID || g.Status != match.Active {
 		t.Fatalf("challenging nimbot: %+v", g)
 	}
 }
@@ -409,7 +409,7 @@ func TestBadInput(t *testing.T) {
 	for _, c := range moveCases {
 		t.Run(c.name, func(t *testing.T) { wantUserError(t, c.do(), c.want) })
 	}
-	if got := h.game(); got.Ply != g.Ply || got.Status != store.Active {
+	if got := h.game(); got.Ply != g.Ply || got.Status != match.Active {
 		t.Fatalf("bad input changed the game: %+v", got)
 	}
 	if h.logs.Len() > 0 {
@@ -444,7 +444,7 @@ func TestDeadlines(t *testing.T) {
 	if err != nil || len(edits) != 1 || edits[0].ID != challenge.MessageID || edits[0].Channel != chanA {
 		t.Fatalf("challenge expiry: %+v %v", edits, err)
 	}
-	if s := h.gameByID(challenge.ID).Status; s != store.Expired {
+	if s := h.gameByID(challenge.ID).Status; s != match.Expired {
 		t.Fatalf("challenge status %s", s)
 	}
 	e := edits[0]
@@ -457,7 +457,7 @@ func TestDeadlines(t *testing.T) {
 	if err != nil || len(edits) != 1 || edits[0].ID != vsBot.MessageID {
 		t.Fatalf("abandoning the bot game: %+v %v", edits, err)
 	}
-	if g := h.gameByID(vsBot.ID); g.Status != store.Abandoned || g.Winner != "" {
+	if g := h.gameByID(vsBot.ID); g.Status != match.Abandoned || g.Winner != "" {
 		t.Fatalf("bot game: %s %q", g.Status, g.Winner)
 	}
 
@@ -467,7 +467,7 @@ func TestDeadlines(t *testing.T) {
 		t.Fatalf("timeout: %+v %v", edits, err)
 	}
 	g := h.gameByID(people.ID)
-	if g.Status != store.Timeout || g.Winner != bob {
+	if g.Status != match.Timeout || g.Winner != bob {
 		t.Fatalf("carol was to move and ran out of time: %s %q", g.Status, g.Winner)
 	}
 	desc := (*edits[0].Embeds)[0].Description
@@ -506,7 +506,7 @@ func TestRestartMidGame(t *testing.T) {
 	}
 	h.restart()
 	g = playOut(t, h, h.game())
-	if g.Status != store.Won || g.Winner != alice {
+	if g.Status != match.Won || g.Winner != alice {
 		t.Fatalf("2 3 → 2 2 is a win for alice: %s %q", g.Status, g.Winner)
 	}
 }
@@ -522,7 +522,7 @@ func TestFinishedGameRematchReviewResignEnd(t *testing.T) {
 	if hasID(resp, "move/") || hasID(resp, "heap/") || !hasID(resp, id("rematch", g.ID)) {
 		t.Fatalf("finished board controls: %v", customIDs(resp))
 	}
-	if g := h.gameByID(g.ID); g.Status != store.Resigned || g.Winner != store.BotID {
+	if g := h.gameByID(g.ID); g.Status != match.Resigned || g.Winner != match.BotID {
 		t.Fatalf("resigned: %s %q", g.Status, g.Winner)
 	}
 	wantUserError(t, h.click(alice, id("review", g.ID)), "No moves were played")
@@ -533,7 +533,7 @@ func TestFinishedGameRematchReviewResignEnd(t *testing.T) {
 		t.Fatalf("rematch: %s", text(resp))
 	}
 	re := h.game()
-	if re.Players != [2]string{store.BotID, alice} || re.Ply != 1 {
+	if re.Players != [2]string{match.BotID, alice} || re.Ply != 1 {
 		t.Fatalf("rematch: nimbot should start and have moved: %+v", re)
 	}
 	re = playOut(t, h, re)
@@ -550,7 +550,7 @@ func TestFinishedGameRematchReviewResignEnd(t *testing.T) {
 		if isEphemeral(resp) || !strings.Contains(text(resp), "ended") {
 			t.Fatalf("moderator end: %s", text(resp))
 		}
-		if g := h.gameByID(g.ID); g.Status != store.Ended {
+		if g := h.gameByID(g.ID); g.Status != match.Ended {
 			t.Fatalf("status %s", g.Status)
 		}
 	})
@@ -822,8 +822,8 @@ func TestStatusMakesAPendingBotMove(t *testing.T) {
 	h := newHarness(t, 1)
 	rules, _ := engine.Rules{Variant: engine.Nim}.Normalize()
 	pos, _ := rules.Start([]int64{3, 4, 5})
-	g := &store.Game{GuildID: guildID, ChannelID: chanA, Rules: rules, Start: pos, Position: pos,
-		Players: [2]string{store.BotID, alice}, Status: store.Active, Difficulty: engine.Perfect, Hints: true,
+	g := &match.Game{GuildID: guildID, ChannelID: chanA, Rules: rules, Start: pos, Position: pos,
+		Players: [2]string{match.BotID, alice}, Status: match.Active, Difficulty: engine.Perfect, Hints: true,
 		TurnTimeout: time.Hour, Deadline: h.now.Add(time.Hour), CreatedBy: alice}
 	if err := h.db.CreateGame(context.Background(), g); err != nil {
 		t.Fatal(err)
@@ -853,7 +853,7 @@ func TestStartAfterCrashShowsTheUnpostedBoard(t *testing.T) {
 			if resp := h.handle(start); !strings.Contains(resp.Data.Content, "reference") {
 				t.Fatalf("want an apology while answers cannot be saved: %s", text(resp))
 			}
-			if g, err := h.db.ChannelGame(ctx, chanA); !errors.Is(err, store.ErrNotFound) {
+			if g, err := h.db.ChannelGame(ctx, chanA); !errors.Is(err, match.ErrNotFound) {
 				t.Fatalf("a game was left behind without its answer: %+v, %v", g, err)
 			}
 			failSaves(t, h, false)
@@ -993,7 +993,7 @@ func TestOnlyAnswersThatChangeSomethingAreSaved(t *testing.T) {
 		switch {
 		case want && err != nil:
 			t.Fatalf("interaction %s: answer not saved: %v", interactionID, err)
-		case !want && !errors.Is(err, store.ErrNotFound):
+		case !want && !errors.Is(err, match.ErrNotFound):
 			t.Fatalf("interaction %s: answer saved (%v), though it changed nothing", interactionID, err)
 		}
 	}

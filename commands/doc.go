@@ -44,7 +44,7 @@
 // A turn is one store.Commit: the player's move, nimbot's reply (chosen with
 // the configured random source), the new status, deadline and result, and the
 // rendered response saved under the interaction id. A stale board or a double
-// click fails the commit's ply check (store.ErrStale) and is answered with an
+// click fails the commit's ply check (match.ErrStale) and is answered with an
 // ephemeral note; a redelivered interaction gets its saved response back and
 // never moves twice. A start is one store.CreateGame with its answer (and
 // nimbot's opening move), a first hint one store.RecordHint with its answer.

@@ -17,6 +17,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"nimbot/engine"
+	"nimbot/match"
 	"nimbot/store"
 )
 
@@ -286,7 +287,7 @@ func (h *harness) boardSent(resp *discordgo.InteractionResponse) {
 }
 
 // game is the channel's live game, or the latest one in it if none is live.
-func (h *harness) game() *store.Game {
+func (h *harness) game() *match.Game {
 	h.t.Helper()
 	g, err := h.db.ChannelGame(context.Background(), h.channel)
 	if err != nil {
@@ -295,7 +296,7 @@ func (h *harness) game() *store.Game {
 	return g
 }
 
-func (h *harness) gameByID(id int64) *store.Game {
+func (h *harness) gameByID(id int64) *match.Game {
 	h.t.Helper()
 	g, err := h.db.Game(context.Background(), id)
 	if err != nil {
@@ -304,7 +305,7 @@ func (h *harness) gameByID(id int64) *store.Game {
 	return g
 }
 
-func (h *harness) moves(id int64) []store.Move {
+func (h *harness) moves(id int64) []match.Move {
 	h.t.Helper()
 	ms, err := h.db.Moves(context.Background(), id)
 	if err != nil {
@@ -416,7 +417,7 @@ func checkResponse(t testing.TB, resp *discordgo.InteractionResponse) {
 
 // winningMove picks a winning move in g if there is one, else the first
 // legal move, preferring plain takes (the board's buttons).
-func winningMove(t testing.TB, g *store.Game) engine.Move {
+func winningMove(t testing.TB, g *match.Game) engine.Move {
 	t.Helper()
 	a, err := g.Rules.Analyze(g.Position)
 	if err != nil {

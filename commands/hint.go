@@ -8,7 +8,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"nimbot/engine"
-	"nimbot/store"
+	"nimbot/match"
 )
 
 // hintCommand answers /nim hint level:N.
@@ -32,7 +32,7 @@ func (s *Service) hintButton(r *request) (*discordgo.InteractionResponse, error)
 	if err != nil {
 		return nil, err
 	}
-	if g.Status == store.Active && int64(g.Ply) != ply {
+	if g.Status == match.Active && int64(g.Ply) != ply {
 		return nil, userErrorf("That hint was for an earlier turn; the game has moved on. Ask again with 💡 on the newest board or /nim hint.")
 	}
 	level, t := 1, discordgo.InteractionResponseChannelMessageWithSource
@@ -49,12 +49,12 @@ func (s *Service) hintButton(r *request) (*discordgo.InteractionResponse, error)
 // hint shows the player to move a hint at level 1 (who is winning), 2 (the
 // move) or 3 (the move and the reasoning), and records it so the move log
 // marks the move made after it.
-func (s *Service) hint(r *request, g *store.Game, level int, t discordgo.InteractionResponseType) (*discordgo.InteractionResponse, error) {
+func (s *Service) hint(r *request, g *match.Game, level int, t discordgo.InteractionResponseType) (*discordgo.InteractionResponse, error) {
 	user := r.userID()
 	switch {
 	case level < 1 || level > 3:
 		return nil, userErrorf("Hint levels are 1 (who is winning), 2 (the move) and 3 (the move and why).")
-	case g.Status == store.Pending:
+	case g.Status == match.Pending:
 		return nil, userErrorf("The game has not started yet: the challenge is waiting for an answer.")
 	case g.Status.Finished():
 		return nil, userErrorf("This game is over, so there is nothing to hint. Click Review on the board to see the mistakes.")
@@ -111,11 +111,11 @@ func (s *Service) hint(r *request, g *store.Game, level int, t discordgo.Interac
 	if err != nil {
 		return nil, fmt.Errorf("encode response: %w", err)
 	}
-	recorded, err := s.db.RecordHint(r.ctx, store.Hint{GameID: g.ID, Ply: g.Ply, UserID: user, InteractionID: r.i.ID, Response: b})
+	recorded, err := s.db.RecordHint(r.ctx, match.Hint{GameID: g.ID, Ply: g.Ply, UserID: user, InteractionID: r.i.ID, Response: b})
 	switch {
-	case errors.Is(err, store.ErrDuplicate):
+	case errors.Is(err, match.ErrDuplicate):
 		return s.savedResponse(r)
-	case errors.Is(err, store.ErrStale):
+	case errors.Is(err, match.ErrStale):
 		return nil, s.staleError(r, g.ID)
 	case err != nil:
 		return nil, fmt.Errorf("record hint: %w", err)
@@ -217,7 +217,7 @@ func (s *Service) review(r *request) (*discordgo.InteractionResponse, error) {
 
 // mayReview reports whether r may see g's review: anyone in the server g
 // was played in, and for a game in DMs only its players.
-func mayReview(g *store.Game, r *request) bool {
+func mayReview(g *match.Game, r *request) bool {
 	if g.GuildID != "" {
 		return g.GuildID == r.i.GuildID
 	}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"nimbot/store"
+	"nimbot/match"
 )
 
 // More channels and another server, for requests that reach across them.
@@ -102,7 +102,7 @@ func inDM(who string) func(map[string]any) {
 
 func noGameIn(t *testing.T, h *harness, channel string) {
 	t.Helper()
-	if g, err := h.db.ChannelGame(context.Background(), channel); !errors.Is(err, store.ErrNotFound) {
+	if g, err := h.db.ChannelGame(context.Background(), channel); !errors.Is(err, match.ErrNotFound) {
 		t.Fatalf("channel %s has game %+v (%v), want none", channel, g, err)
 	}
 }
@@ -161,13 +161,13 @@ func TestControlActsOnlyInItsChannel(t *testing.T) {
 			wantUserError(t, do(), "another channel")
 		})
 	}
-	if got := h.gameByID(x.ID); got.Ply != x.Ply || got.Status != store.Active {
+	if got := h.gameByID(x.ID); got.Ply != x.Ply || got.Status != match.Active {
 		t.Fatalf("game X changed from another channel: %+v", got)
 	}
-	if got := h.gameByID(y.ID); got.Ply != y.Ply || got.Status != store.Active {
+	if got := h.gameByID(y.ID); got.Ply != y.Ply || got.Status != match.Active {
 		t.Fatalf("game Y changed: %+v", got)
 	}
-	if got := h.gameByID(c.ID); got.Status != store.Pending {
+	if got := h.gameByID(c.ID); got.Status != match.Pending {
 		t.Fatalf("the challenge in C was answered from B: %s", got.Status)
 	}
 	noGameIn(t, h, "1220000000000000005")
@@ -249,7 +249,7 @@ func TestRematchObeysTheCooldown(t *testing.T) {
 	wantUserError(t, h.click(alice, id("rematch", g.ID)), "Wait")
 	wantUserError(t, h.command(alice, "start", "opponent", user(bob)), "Wait")
 	noGameIn(t, h, chanA)
-	if got := h.gameByID(first.ID); got.Status != store.Ended {
+	if got := h.gameByID(first.ID); got.Status != match.Ended {
 		t.Fatalf("first rematch: %s", got.Status)
 	}
 	// The other player's cooldown is their own.
@@ -311,7 +311,7 @@ func TestFieldsDiscordAlwaysSendsAreChecked(t *testing.T) {
 		{"no member or user", "[]", func(m map[string]any) { delete(m, "member") }, "who sent it"},
 		{"member without user", "[]", func(m map[string]any) { delete(m["member"].(map[string]any), "user") }, "who sent it"},
 		{"user id of nimbot's own seat", "[]", func(m map[string]any) {
-			m["member"].(map[string]any)["user"].(map[string]any)["id"] = store.BotID
+			m["member"].(map[string]any)["user"].(map[string]any)["id"] = match.BotID
 		}, "not a Discord user id"},
 		{"user id that is no snowflake", "[]", func(m map[string]any) {
 			m["member"].(map[string]any)["user"].(map[string]any)["id"] = "alice"

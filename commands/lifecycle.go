@@ -10,7 +10,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"nimbot/store"
+	"nimbot/match"
 )
 
 // BoardSent records m as the board of its game when the response to i
@@ -29,7 +29,7 @@ func (s *Service) BoardSent(ctx context.Context, i *discordgo.Interaction, m *di
 		return nil
 	}
 	g, err := s.db.Game(ctx, gameID)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, match.ErrNotFound) {
 		return nil
 	}
 	if err != nil {
@@ -110,18 +110,18 @@ func (s *Service) Expire(ctx context.Context) ([]*discordgo.MessageEdit, error) 
 		next := *g
 		next.Deadline = time.Time{}
 		switch {
-		case g.Status == store.Pending:
-			next.Status = store.Expired
+		case g.Status == match.Pending:
+			next.Status = match.Expired
 		case vsBot(g):
-			next.Status = store.Abandoned
+			next.Status = match.Abandoned
 		default:
-			next.Status, next.Winner = store.Timeout, other(g, g.ToMove())
+			next.Status, next.Winner = match.Timeout, other(g, g.ToMove())
 		}
-		_, err := s.db.Commit(ctx, store.Change{
+		_, err := s.db.Commit(ctx, match.Change{
 			GameID: g.ID, Ply: g.Ply, From: g.Status,
 			Position: g.Position, Status: next.Status, Winner: next.Winner,
 		})
-		if errors.Is(err, store.ErrStale) {
+		if errors.Is(err, match.ErrStale) {
 			continue
 		}
 		if err != nil {

@@ -11,7 +11,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"nimbot/engine"
-	"nimbot/store"
+	"nimbot/match"
 )
 
 // routes is the whole product's routing table, one table per interaction
@@ -71,7 +71,7 @@ const (
 // it is the game of the channel (and server) the control was clicked in:
 // custom_ids come from the client, and a control naming another channel's
 // game would act on that game and draw its board over this channel's.
-func (s *Service) gameParam(r *request) (*store.Game, error) {
+func (s *Service) gameParam(r *request) (*match.Game, error) {
 	g, err := s.anyGameParam(r)
 	if err != nil {
 		return nil, err
@@ -83,13 +83,13 @@ func (s *Service) gameParam(r *request) (*store.Game, error) {
 }
 
 // anyGameParam loads the game a custom_id names, wherever it is played.
-func (s *Service) anyGameParam(r *request) (*store.Game, error) {
+func (s *Service) anyGameParam(r *request) (*match.Game, error) {
 	gid, err := r.intParam("game")
 	if err != nil {
 		return nil, err
 	}
 	g, err := s.db.Game(r.ctx, gid)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, match.ErrNotFound) {
 		return nil, userErrorf("That game no longer exists. Start a new one with /nim start.")
 	}
 	if err != nil {
@@ -100,7 +100,7 @@ func (s *Service) anyGameParam(r *request) (*store.Game, error) {
 
 // controlGame loads the game a board control names and the ply the control
 // was drawn for; each control decides for itself what a stale ply means.
-func (s *Service) controlGame(r *request) (*store.Game, int64, error) {
+func (s *Service) controlGame(r *request) (*match.Game, int64, error) {
 	g, err := s.gameParam(r)
 	if err != nil {
 		return nil, 0, err
@@ -113,9 +113,9 @@ func (s *Service) controlGame(r *request) (*store.Game, int64, error) {
 }
 
 // channelGame loads the channel's pending or active game.
-func (s *Service) channelGame(r *request) (*store.Game, error) {
+func (s *Service) channelGame(r *request) (*match.Game, error) {
 	g, err := s.db.ChannelGame(r.ctx, r.i.ChannelID)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, match.ErrNotFound) {
 		return nil, userErrorf(msgNoGame)
 	}
 	if err != nil {
@@ -126,7 +126,7 @@ func (s *Service) channelGame(r *request) (*store.Game, error) {
 
 // turnGame loads the game a board control names and checks that the control
 // is current and that the user is the one to move.
-func (s *Service) turnGame(r *request) (*store.Game, error) {
+func (s *Service) turnGame(r *request) (*match.Game, error) {
 	g, ply, err := s.controlGame(r)
 	if err != nil {
 		return nil, err
@@ -141,15 +141,15 @@ func (s *Service) turnGame(r *request) (*store.Game, error) {
 }
 
 // checkTurn says why user may not move in g, if they may not.
-func checkTurn(g *store.Game, user string) error {
+func checkTurn(g *match.Game, user string) error {
 	switch {
-	case g.Status == store.Pending:
+	case g.Status == match.Pending:
 		return userErrorf("This game has not started: %s has not accepted the challenge yet.", name(other(g, g.CreatedBy)))
 	case g.Status.Finished():
 		return userErrorf(msgOver)
 	case user != g.Players[0] && user != g.Players[1]:
 		return userErrorf(msgNotPlaying)
-	case user != g.ToMove() && g.ToMove() == store.BotID:
+	case user != g.ToMove() && g.ToMove() == match.BotID:
 		return userErrorf("It is nimbot's turn. Use /nim status to have it move and see the board.")
 	case user != g.ToMove():
 		return userErrorf("It is %s's turn, not yours. Wait for their move.", name(g.ToMove()))
@@ -158,7 +158,7 @@ func checkTurn(g *store.Game, user string) error {
 }
 
 // loadBoard reads the moves of g for drawing its board.
-func (s *Service) loadBoard(r *request, g *store.Game) (board, error) {
+func (s *Service) loadBoard(r *request, g *match.Game) (board, error) {
 	moves, err := s.db.Moves(r.ctx, g.ID)
 	if err != nil {
 		return board{}, fmt.Errorf("load moves of game %d: %w", g.ID, err)
@@ -354,7 +354,7 @@ func (s *Service) moveCommand(r *request) (*discordgo.InteractionResponse, error
 }
 
 // moveNotation turns /nim move's options into the engine's notation.
-func moveNotation(g *store.Game, o options) (string, error) {
+func moveNotation(g *match.Game, o options) (string, error) {
 	if n := strings.TrimSpace(o.str(optNotation)); n != "" {
 		return n, nil
 	}
@@ -410,7 +410,7 @@ func moveInputError(err error, text string) error {
 // play makes the user's move m in g and, against nimbot, nimbot's reply, in
 // one store.Commit together with the response, so nothing is half done and a
 // redelivered interaction cannot move twice.
-func (s *Service) play(r *request, g *store.Game, m engine.Move) (*discordgo.InteractionResponse, error) {
+func (s *Service) play(r *request, g *match.Game, m engine.Move) (*discordgo.InteractionResponse, error) {
 	user := r.userID()
 	pos, err := g.Rules.Apply(g.Position, m)
 	if err != nil {
@@ -420,7 +420,7 @@ func (s *Service) play(r *request, g *store.Game, m engine.Move) (*discordgo.Int
 	next := *g
 	next.Position, next.Ply = pos, g.Ply+1
 	mover := user
-	if !g.Rules.Over(pos) && next.ToMove() == store.BotID {
+	if !g.Rules.Over(pos) && next.ToMove() == match.BotID {
 		var bm engine.Move
 		var cerr error
 		s.withRand(func(rng *rand.Rand) { bm, cerr = g.Rules.Choose(pos, g.Difficulty, rng) })
@@ -432,7 +432,7 @@ func (s *Service) play(r *request, g *store.Game, m engine.Move) (*discordgo.Int
 		}
 		moves = append(moves, bm)
 		next.Position, next.Ply = pos, next.Ply+1
-		mover = store.BotID
+		mover = match.BotID
 	}
 	s.settle(&next, mover, r.now)
 	return s.commitTurn(r, g, &next, moves, updateOrNew(r))
@@ -440,9 +440,9 @@ func (s *Service) play(r *request, g *store.Game, m engine.Move) (*discordgo.Int
 
 // settle fills in the status, winner and deadline of next, the game after a
 // move by mover.
-func (s *Service) settle(next *store.Game, mover string, now time.Time) {
+func (s *Service) settle(next *match.Game, mover string, now time.Time) {
 	if next.Rules.Over(next.Position) {
-		next.Status = store.Won
+		next.Status = match.Won
 		next.Winner = mover
 		if !next.Rules.LastMoverWins() {
 			next.Winner = other(next, mover)
@@ -453,7 +453,7 @@ func (s *Service) settle(next *store.Game, mover string, now time.Time) {
 	next.Deadline = now.Add(s.turnTimeout(next))
 }
 
-func (s *Service) turnTimeout(g *store.Game) time.Duration {
+func (s *Service) turnTimeout(g *match.Game) time.Duration {
 	if g.TurnTimeout > 0 {
 		return g.TurnTimeout
 	}
@@ -466,24 +466,24 @@ func (s *Service) turnTimeout(g *store.Game) time.Duration {
 // commitTurn stores the turn from g to next and answers with the new board.
 // The response is rendered before the commit, from the same data, and saved
 // with it.
-func (s *Service) commitTurn(r *request, g, next *store.Game, moves []engine.Move, t discordgo.InteractionResponseType) (*discordgo.InteractionResponse, error) {
+func (s *Service) commitTurn(r *request, g, next *match.Game, moves []engine.Move, t discordgo.InteractionResponseType) (*discordgo.InteractionResponse, error) {
 	old, err := s.db.Moves(r.ctx, g.ID)
 	if err != nil {
 		return nil, fmt.Errorf("load moves of game %d: %w", g.ID, err)
 	}
-	all := append([]store.Move(nil), old...)
+	all := append([]match.Move(nil), old...)
 	for k, m := range moves {
 		ply := g.Ply + k
 		mover := g.Players[ply%2]
 		hinted := false
-		if mover != store.BotID {
+		if mover != match.BotID {
 			// The store marks the move hinted inside Commit; the board drawn
 			// (and saved) before it shows the same mark.
 			if hinted, err = s.db.HintUsed(r.ctx, g.ID, ply, mover); err != nil {
 				return nil, fmt.Errorf("hint used in game %d: %w", g.ID, err)
 			}
 		}
-		all = append(all, store.Move{GameID: g.ID, Ply: ply, Player: mover, Move: m, Hinted: hinted, At: r.now})
+		all = append(all, match.Move{GameID: g.ID, Ply: ply, Player: mover, Move: m, Hinted: hinted, At: r.now})
 	}
 	next.UpdatedAt = r.now
 	resp := board{g: next, moves: all, selected: -1}.response(t)
@@ -491,7 +491,7 @@ func (s *Service) commitTurn(r *request, g, next *store.Game, moves []engine.Mov
 	if err != nil {
 		return nil, fmt.Errorf("encode response: %w", err)
 	}
-	_, err = s.db.Commit(r.ctx, store.Change{
+	_, err = s.db.Commit(r.ctx, match.Change{
 		GameID: g.ID, Ply: g.Ply, From: g.Status,
 		Moves: moves, Position: next.Position,
 		Status: next.Status, Winner: next.Winner, Deadline: next.Deadline,
@@ -499,9 +499,9 @@ func (s *Service) commitTurn(r *request, g, next *store.Game, moves []engine.Mov
 		InteractionID: r.i.ID, Response: b,
 	})
 	switch {
-	case errors.Is(err, store.ErrStale):
+	case errors.Is(err, match.ErrStale):
 		return nil, s.staleError(r, g.ID)
-	case errors.Is(err, store.ErrDuplicate):
+	case errors.Is(err, match.ErrDuplicate):
 		return s.savedResponse(r)
 	case err != nil:
 		return nil, fmt.Errorf("commit turn of game %d: %w", g.ID, err)
@@ -521,7 +521,7 @@ func (s *Service) savedResponse(r *request) (*discordgo.InteractionResponse, err
 	return decodeResponse(saved)
 }
 
-func playersChange(g, next *store.Game) *[2]string {
+func playersChange(g, next *match.Game) *[2]string {
 	if g.Players == next.Players {
 		return nil
 	}
@@ -561,18 +561,18 @@ func (s *Service) resignCommand(r *request) (*discordgo.InteractionResponse, err
 
 // resign ends g with the other player as the winner. A player may resign on
 // either player's turn.
-func (s *Service) resign(r *request, g *store.Game) (*discordgo.InteractionResponse, error) {
+func (s *Service) resign(r *request, g *match.Game) (*discordgo.InteractionResponse, error) {
 	user := r.userID()
 	switch {
 	case g.Status.Finished():
 		return nil, userErrorf(msgOver)
 	case user != g.Players[0] && user != g.Players[1]:
 		return nil, userErrorf(msgNotPlaying)
-	case g.Status == store.Pending:
+	case g.Status == match.Pending:
 		return nil, userErrorf("The challenge has not been accepted yet, so there is nothing to resign. Use /nim end to withdraw it.")
 	}
 	next := *g
-	next.Status, next.Winner, next.Deadline = store.Resigned, other(g, user), time.Time{}
+	next.Status, next.Winner, next.Deadline = match.Resigned, other(g, user), time.Time{}
 	return s.commitTurn(r, g, &next, nil, updateOrNew(r))
 }
 
@@ -589,7 +589,7 @@ func (s *Service) end(r *request) (*discordgo.InteractionResponse, error) {
 		return nil, userErrorf("Only the players, or members who can manage messages, can end this game.")
 	}
 	next := *g
-	next.Status, next.Winner, next.Deadline = store.Ended, "", time.Time{}
+	next.Status, next.Winner, next.Deadline = match.Ended, "", time.Time{}
 	return s.commitTurn(r, g, &next, nil, discordgo.InteractionResponseChannelMessageWithSource)
 }
 
@@ -600,7 +600,7 @@ func (s *Service) status(r *request) (*discordgo.InteractionResponse, error) {
 	if err != nil {
 		return nil, err
 	}
-	if g.Status == store.Active && g.ToMove() == store.BotID {
+	if g.Status == match.Active && g.ToMove() == match.BotID {
 		// Only a game created before the opening move joined CreateGame's
 		// transaction can be left waiting for nimbot; status is where a
 		// stuck player ends up, so it makes that move now.

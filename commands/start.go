@@ -11,7 +11,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"nimbot/engine"
-	"nimbot/store"
+	"nimbot/match"
 )
 
 // start answers /nim start: a game against nimbot at once, or a challenge
@@ -30,7 +30,7 @@ func (s *Service) start(r *request) (*discordgo.InteractionResponse, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &store.Game{
+	g := &match.Game{
 		GuildID: r.i.GuildID, ChannelID: r.i.ChannelID,
 		Rules: rules, Start: pos, Position: pos,
 		CreatedBy: user,
@@ -47,7 +47,7 @@ func (s *Service) start(r *request) (*discordgo.InteractionResponse, error) {
 	if !meFirst {
 		g.Players = [2]string{opponent, user}
 	}
-	if opponent == store.BotID {
+	if opponent == match.BotID {
 		d := engine.Difficulty(o.str(optDifficulty))
 		if d == "" {
 			d = engine.Medium
@@ -58,7 +58,7 @@ func (s *Service) start(r *request) (*discordgo.InteractionResponse, error) {
 		if o.has(optHints) && !o.bool(optHints) {
 			return nil, userErrorf("Hints are always on against nimbot (just don't ask for one); the hints option is for games between people. Leave it out.")
 		}
-		g.Difficulty, g.Hints, g.Status = d, true, store.Active
+		g.Difficulty, g.Hints, g.Status = d, true, match.Active
 		g.TurnTimeout = s.cfg.BotTurn
 		g.Deadline = r.now.Add(g.TurnTimeout)
 	} else {
@@ -68,7 +68,7 @@ func (s *Service) start(r *request) (*discordgo.InteractionResponse, error) {
 		if err := s.checkCooldown(r); err != nil {
 			return nil, err
 		}
-		g.Hints, g.Status = o.boolOr(optHints, true), store.Pending
+		g.Hints, g.Status = o.boolOr(optHints, true), match.Pending
 		g.TurnTimeout = s.cfg.PeopleTurn
 		g.Deadline = r.now.Add(s.cfg.ChallengeTTL)
 	}
@@ -88,38 +88,38 @@ func validDifficulty(d engine.Difficulty) bool {
 // nimbot, when nimbot moves first, its opening move is made at once. The
 // game, that move and the saved answer are one store transaction, so a
 // redelivered start gets its board back whatever happened in between.
-func (s *Service) create(r *request, g *store.Game) (*discordgo.InteractionResponse, error) {
+func (s *Service) create(r *request, g *match.Game) (*discordgo.InteractionResponse, error) {
 	newMessage := discordgo.InteractionResponseChannelMessageWithSource
 	var opening []engine.Move
-	opts := []store.CreateOption{}
-	if g.Status == store.Active && g.ToMove() == store.BotID {
+	opts := []match.CreateOption{}
+	if g.Status == match.Active && g.ToMove() == match.BotID {
 		bm, next, err := s.botChoice(g, r.now)
 		if err != nil {
 			return nil, err
 		}
 		opening = []engine.Move{bm}
-		opts = append(opts, store.FirstTurn(store.Change{
+		opts = append(opts, match.FirstTurn(match.Change{
 			Moves: opening, Position: next.Position,
 			Status: next.Status, Winner: next.Winner, Deadline: next.Deadline,
 		}))
 	}
 	var resp *discordgo.InteractionResponse
-	opts = append(opts, store.Respond(r.i.ID, func(created *store.Game) ([]byte, error) {
-		var moves []store.Move
+	opts = append(opts, match.Respond(r.i.ID, func(created *match.Game) ([]byte, error) {
+		var moves []match.Move
 		for ply, m := range opening {
-			moves = append(moves, store.Move{GameID: created.ID, Ply: ply, Player: created.Players[ply%2], Move: m, At: r.now})
+			moves = append(moves, match.Move{GameID: created.ID, Ply: ply, Player: created.Players[ply%2], Move: m, At: r.now})
 		}
 		resp = board{g: created, moves: moves, selected: -1}.response(newMessage)
 		return encodeResponse(resp)
 	}))
 	err := s.db.CreateGame(r.ctx, g, opts...)
-	var busy *store.BusyError
+	var busy *match.BusyError
 	switch {
 	case errors.As(err, &busy):
 		return nil, busyError(busy.Game)
-	case errors.Is(err, store.ErrChannelBusy):
+	case errors.Is(err, match.ErrChannelBusy):
 		return nil, userErrorf("This channel already has a game. Use /nim status to see it, or /nim end to end it.")
-	case errors.Is(err, store.ErrDuplicate):
+	case errors.Is(err, match.ErrDuplicate):
 		return s.savedResponse(r)
 	case err != nil:
 		return nil, fmt.Errorf("create game: %w", err)
@@ -130,7 +130,7 @@ func (s *Service) create(r *request, g *store.Game) (*discordgo.InteractionRespo
 
 // botChoice picks nimbot's move in g, where nimbot is to move, and returns
 // it with the game after it.
-func (s *Service) botChoice(g *store.Game, now time.Time) (engine.Move, *store.Game, error) {
+func (s *Service) botChoice(g *match.Game, now time.Time) (engine.Move, *match.Game, error) {
 	var bm engine.Move
 	var cerr error
 	s.withRand(func(rng *rand.Rand) { bm, cerr = g.Rules.Choose(g.Position, g.Difficulty, rng) })
@@ -143,7 +143,7 @@ func (s *Service) botChoice(g *store.Game, now time.Time) (engine.Move, *store.G
 	}
 	next := *g
 	next.Position, next.Ply = pos, g.Ply+1
-	s.settle(&next, store.BotID, now)
+	s.settle(&next, match.BotID, now)
 	return bm, &next, nil
 }
 
@@ -151,7 +151,7 @@ func (s *Service) botChoice(g *store.Game, now time.Time) (engine.Move, *store.G
 // committed with the response like any turn. Games started since the
 // opening move became part of CreateGame never need it; older databases may
 // hold a game left waiting for it.
-func (s *Service) botMove(r *request, g *store.Game, t discordgo.InteractionResponseType) (*discordgo.InteractionResponse, error) {
+func (s *Service) botMove(r *request, g *match.Game, t discordgo.InteractionResponseType) (*discordgo.InteractionResponse, error) {
 	bm, next, err := s.botChoice(g, r.now)
 	if err != nil {
 		return nil, err
@@ -164,7 +164,7 @@ func (s *Service) botMove(r *request, g *store.Game, t discordgo.InteractionResp
 func (s *Service) checkChannelFree(r *request) error {
 	g, err := s.db.ChannelGame(r.ctx, r.i.ChannelID)
 	switch {
-	case errors.Is(err, store.ErrNotFound):
+	case errors.Is(err, match.ErrNotFound):
 		return nil
 	case err != nil:
 		return fmt.Errorf("load channel game: %w", err)
@@ -173,9 +173,9 @@ func (s *Service) checkChannelFree(r *request) error {
 }
 
 // busyError points at the channel's game.
-func busyError(g *store.Game) error {
+func busyError(g *match.Game) error {
 	what := "game"
-	if g.Status == store.Pending {
+	if g.Status == match.Pending {
 		what = "challenge"
 	}
 	if g.MessageID == "" {
@@ -185,7 +185,7 @@ func busyError(g *store.Game) error {
 }
 
 // messageLink is the Discord link to a game's board.
-func messageLink(g *store.Game) string {
+func messageLink(g *match.Game) string {
 	guild := g.GuildID
 	if guild == "" {
 		guild = "@me"
@@ -197,13 +197,13 @@ func messageLink(g *store.Game) string {
 func (s *Service) opponent(r *request, o options) (string, error) {
 	id := o.str(optOpponent)
 	if id == "" {
-		return store.BotID, nil
+		return match.BotID, nil
 	}
 	if id == r.userID() {
 		return "", userErrorf("You cannot challenge yourself. Pick someone else, or leave opponent empty to play nimbot.")
 	}
 	if id == r.i.AppID {
-		return store.BotID, nil
+		return match.BotID, nil
 	}
 	if r.i.GuildID == "" {
 		return "", userErrorf("Challenges are played in a server channel where both of you can see the board. Here, leave opponent empty to play nimbot.")
@@ -221,7 +221,7 @@ func (s *Service) opponent(r *request, o options) (string, error) {
 func (s *Service) checkCooldown(r *request) error {
 	last, err := s.db.LastChallengeBy(r.ctx, r.i.GuildID, r.userID(), r.now.Add(-s.cfg.ChallengeCooldown))
 	switch {
-	case errors.Is(err, store.ErrNotFound):
+	case errors.Is(err, match.ErrNotFound):
 		return nil
 	case err != nil:
 		return fmt.Errorf("last challenge by user: %w", err)
@@ -386,7 +386,7 @@ func (s *Service) accept(r *request) (*discordgo.InteractionResponse, error) {
 		return nil, err
 	}
 	next := *g
-	next.Status = store.Active
+	next.Status = match.Active
 	next.Deadline = r.now.Add(s.turnTimeout(g))
 	return s.commitTurn(r, g, &next, nil, discordgo.InteractionResponseUpdateMessage)
 }
@@ -398,20 +398,20 @@ func (s *Service) decline(r *request) (*discordgo.InteractionResponse, error) {
 		return nil, err
 	}
 	next := *g
-	next.Status, next.Deadline = store.Declined, time.Time{}
+	next.Status, next.Deadline = match.Declined, time.Time{}
 	return s.commitTurn(r, g, &next, nil, discordgo.InteractionResponseUpdateMessage)
 }
 
 // challenge loads the pending game a button names and checks that the user
 // is the one challenged.
-func (s *Service) challenge(r *request) (*store.Game, error) {
+func (s *Service) challenge(r *request) (*match.Game, error) {
 	g, err := s.gameParam(r)
 	if err != nil {
 		return nil, err
 	}
 	challenged := other(g, g.CreatedBy)
 	switch {
-	case g.Status == store.Active:
+	case g.Status == match.Active:
 		return nil, userErrorf("This challenge was already accepted; the game is on.")
 	case g.Status.Finished():
 		return nil, userErrorf("This challenge is over (%s). Start a new one with /nim start.", g.Status)
@@ -434,7 +434,7 @@ func (s *Service) rematch(r *request) (*discordgo.InteractionResponse, error) {
 	switch {
 	case !g.Status.Finished():
 		return nil, userErrorf("This game is still going; a rematch is offered when it ends.")
-	case g.Status == store.Declined || g.Status == store.Expired:
+	case g.Status == match.Declined || g.Status == match.Expired:
 		return nil, userErrorf("That challenge never started, so there is nothing to rematch. Use /nim start.")
 	case user != g.Players[0] && user != g.Players[1]:
 		return nil, userErrorf("Only the players can ask for a rematch. Start your own game with /nim start.")
@@ -442,7 +442,7 @@ func (s *Service) rematch(r *request) (*discordgo.InteractionResponse, error) {
 	if err := s.checkChannelFree(r); err != nil {
 		return nil, err
 	}
-	n := &store.Game{
+	n := &match.Game{
 		GuildID: r.i.GuildID, ChannelID: r.i.ChannelID,
 		Rules: g.Rules, Start: g.Start, Position: g.Start,
 		Players:    [2]string{g.Players[1], g.Players[0]},
@@ -453,7 +453,7 @@ func (s *Service) rematch(r *request) (*discordgo.InteractionResponse, error) {
 		n.TurnTimeout = s.turnTimeout(g)
 	}
 	if vsBot(g) {
-		n.Status = store.Active
+		n.Status = match.Active
 		n.Deadline = r.now.Add(n.TurnTimeout)
 	} else {
 		// A rematch challenges the opponent like /nim start does, and so
@@ -462,7 +462,7 @@ func (s *Service) rematch(r *request) (*discordgo.InteractionResponse, error) {
 		if err := s.checkCooldown(r); err != nil {
 			return nil, err
 		}
-		n.Status = store.Pending
+		n.Status = match.Pending
 		n.Deadline = r.now.Add(s.cfg.ChallengeTTL)
 	}
 	return s.create(r, n)

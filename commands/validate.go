@@ -9,7 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"nimbot/store"
+	"nimbot/match"
 )
 
 // maxExactInteger is the largest integer an option may carry: Discord's
@@ -67,7 +67,7 @@ func (s *Service) validate(i *discordgo.Interaction) error {
 	switch {
 	case user == "":
 		return userErrorf("Bad request: the interaction does not say who sent it, so nothing was done.")
-	case user == store.BotID || !isSnowflake(user):
+	case user == match.BotID || !isSnowflake(user):
 		return userErrorf("Bad request: %q is not a Discord user id, so nothing was done.", truncate(user, 30))
 	case i.AppID != "" && user == i.AppID:
 		return userErrorf("Bad request: nimbot does not play itself, so nothing was done.")

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 
 	"github.com/mattn/go-sqlite3"
+
+	"nimbot/match"
 )
 
 // Backup writes a consistent copy of the database to dest with SQLite's
@@ -29,7 +31,7 @@ func (db *DB) Backup(ctx context.Context, dest string) error {
 	if same, err := sameFile(abs, db.path); err != nil {
 		return fmt.Errorf("backup to %s: %w", dest, err)
 	} else if same {
-		return fmt.Errorf("backup to %s: %w: that is the database itself", dest, ErrInvalid)
+		return fmt.Errorf("backup to %s: %w: that is the database itself", dest, match.ErrInvalid)
 	}
 	// An existing dest must be a SQLite file (an older backup) to be replaced.
 	if _, err := checkFile(abs); err != nil {

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"nimbot/match"
 )
 
 // TestBackup copies the database while games are being played and checks
@@ -34,7 +36,7 @@ func TestBackup(t *testing.T) {
 				default:
 				}
 				g, err := db.ChannelGame(ctx, fmt.Sprint("c", (i*5+n)%20))
-				if errors.Is(err, ErrNotFound) {
+				if errors.Is(err, match.ErrNotFound) {
 					continue
 				}
 				if err != nil {
@@ -50,7 +52,7 @@ func TestBackup(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				if _, err := db.Commit(ctx, c); err != nil && !errors.Is(err, ErrStale) {
+				if _, err := db.Commit(ctx, c); err != nil && !errors.Is(err, match.ErrStale) {
 					t.Error(err)
 					return
 				}
@@ -82,7 +84,7 @@ func TestBackup(t *testing.T) {
 	t.Logf("%d commits during the backups", commits.Load())
 
 	t.Run("NotOverItself", func(t *testing.T) {
-		if err := db.Backup(ctx, db.Path()); !errors.Is(err, ErrInvalid) {
+		if err := db.Backup(ctx, db.Path()); !errors.Is(err, match.ErrInvalid) {
 			t.Fatalf("got %v", err)
 		}
 	})

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"nimbot/match"
 )
 
 // benchResponse is the size of a typical saved board response.
@@ -21,9 +23,9 @@ func BenchmarkCommit(b *testing.B) {
 		b.Run(sync, func(b *testing.B) {
 			ctx := context.Background()
 			db := mustOpenPath(b, filepath.Join(b.TempDir(), "nimbot.db"), sync)
-			games := make([]*Game, 64)
+			games := make([]*match.Game, 64)
 			for i := range games {
-				games[i] = mustCreate(b, db, newGame(fmt.Sprint("c", i), [2]string{"alice", BotID}, 1<<40))
+				games[i] = mustCreate(b, db, newGame(fmt.Sprint("c", i), [2]string{"alice", match.BotID}, 1<<40))
 			}
 			b.ResetTimer()
 			for i := range b.N {
@@ -54,7 +56,7 @@ func BenchmarkCommitParallel(b *testing.B) {
 			b.SetParallelism(8)
 			b.ResetTimer()
 			b.RunParallel(func(pb *testing.PB) {
-				g := newGame(fmt.Sprint("c", channel.Add(1)), [2]string{"alice", BotID}, 1<<40)
+				g := newGame(fmt.Sprint("c", channel.Add(1)), [2]string{"alice", match.BotID}, 1<<40)
 				if err := db.CreateGame(ctx, g); err != nil {
 					b.Error(err)
 					return

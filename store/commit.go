@@ -9,38 +9,8 @@ import (
 
 	"github.com/mattn/go-sqlite3"
 
-	"nimbot/engine"
+	"nimbot/match"
 )
-
-// Change is one turn's worth of changes to a game, as Commit applies it.
-type Change struct {
-	// GameID, Ply and From are the game as the caller saw it: Commit applies
-	// the change only if the game is still at that ply and status.
-	GameID int64
-	Ply    int
-	From   Status
-	// Moves are 0, 1 (a human move) or 2 (the human's move and the bot's
-	// reply) moves, played in order from Ply by the players whose turn it is.
-	Moves []engine.Move
-	// Position is the position after Moves. With no Moves, a zero Position
-	// keeps the current one (a resignation, a timeout, an accepted challenge).
-	Position engine.Position
-	// Status, Winner and Deadline are the game's new values. Winner must be a
-	// player when Status is Won, Resigned or Timeout, and "" otherwise; a zero
-	// Deadline means none.
-	Status   Status
-	Winner   string
-	Deadline time.Time
-	// Players, when not nil, replaces the players (accepting a challenge
-	// fills the empty seat or decides who moves first). The moves in Moves
-	// are attributed under the new seating.
-	Players *[2]string
-	// InteractionID and Response, when InteractionID is not "", record the
-	// interaction as answered in the same transaction, so a redelivery gets
-	// Response back and never plays twice.
-	InteractionID string
-	Response      []byte
-}
 
 // Commit is the one write path for a turn. In one BEGIN IMMEDIATE
 // transaction it
@@ -58,12 +28,12 @@ type Change struct {
 //
 // Either all of it lands or none does, crash or not. It returns the game as
 // committed.
-func (db *DB) Commit(ctx context.Context, c Change) (*Game, error) {
+func (db *DB) Commit(ctx context.Context, c match.Change) (*match.Game, error) {
 	p, err := prepare(c)
 	if err != nil {
 		return nil, err
 	}
-	var out *Game
+	var out *match.Game
 	err = db.withTx(ctx, func(ctx context.Context, tx *txn, now time.Time) error {
 		out, err = applyChange(ctx, tx, now, p)
 		return err
@@ -76,22 +46,22 @@ func (db *DB) Commit(ctx context.Context, c Change) (*Game, error) {
 
 // prepared is a Change checked and encoded, ready to apply in a transaction.
 type prepared struct {
-	Change
+	match.Change
 	moves        []string
 	position     string
 	keepPosition bool
 }
 
 // prepare checks c and encodes its values, outside any transaction.
-func prepare(c Change) (prepared, error) {
-	if !c.From.valid() {
-		return prepared{}, fmt.Errorf("%w: Change.From %q is not a status", ErrInvalid, c.From)
+func prepare(c match.Change) (prepared, error) {
+	if !c.From.Valid() {
+		return prepared{}, fmt.Errorf("%w: Change.From %q is not a status", match.ErrInvalid, c.From)
 	}
-	if !c.Status.valid() {
-		return prepared{}, fmt.Errorf("%w: Change.Status %q is not a status", ErrInvalid, c.Status)
+	if !c.Status.Valid() {
+		return prepared{}, fmt.Errorf("%w: Change.Status %q is not a status", match.ErrInvalid, c.Status)
 	}
-	if c.Status.decided() != (c.Winner != "") {
-		return prepared{}, fmt.Errorf("%w: a game %s has winner %q", ErrInvalid, c.Status, c.Winner)
+	if c.Status.Decided() != (c.Winner != "") {
+		return prepared{}, fmt.Errorf("%w: a game %s has winner %q", match.ErrInvalid, c.Status, c.Winner)
 	}
 	p := prepared{Change: c, moves: make([]string, len(c.Moves))}
 	for i, m := range c.Moves {
@@ -109,7 +79,7 @@ func prepare(c Change) (prepared, error) {
 }
 
 // applyChange is Commit's transaction body; CreateGame's first turn uses it too.
-func applyChange(ctx context.Context, tx *txn, now time.Time, c prepared) (*Game, error) {
+func applyChange(ctx context.Context, tx *txn, now time.Time, c prepared) (*match.Game, error) {
 	if c.InteractionID != "" {
 		if err := checkNew(ctx, tx, c.InteractionID); err != nil {
 			return nil, err
@@ -121,10 +91,10 @@ func applyChange(ctx context.Context, tx *txn, now time.Time, c prepared) (*Game
 	}
 	if g.Ply != c.Ply || g.Status != c.From {
 		return nil, fmt.Errorf("%w (game %d is at ply %d, %s; the request was for ply %d, %s)",
-			ErrStale, g.ID, g.Ply, g.Status, c.Ply, c.From)
+			match.ErrStale, g.ID, g.Ply, g.Status, c.Ply, c.From)
 	}
 	if g.Status.Finished() {
-		return nil, fmt.Errorf("%w (game %d is over: %s)", ErrStale, g.ID, g.Status)
+		return nil, fmt.Errorf("%w (game %d is over: %s)", match.ErrStale, g.ID, g.Status)
 	}
 	players := g.Players
 	if c.Players != nil {
@@ -135,7 +105,7 @@ func applyChange(ctx context.Context, tx *txn, now time.Time, c prepared) (*Game
 		}
 	}
 	if c.Winner != "" && c.Winner != players[0] && c.Winner != players[1] {
-		return nil, fmt.Errorf("%w: winner %q is not a player of game %d", ErrInvalid, c.Winner, g.ID)
+		return nil, fmt.Errorf("%w: winner %q is not a player of game %d", match.ErrInvalid, c.Winner, g.ID)
 	}
 	for i, m := range c.moves {
 		ply := c.Ply + i
@@ -179,23 +149,12 @@ func checkNew(ctx context.Context, tx *txn, interactionID string) error {
 	var one int
 	err := tx.QueryRowContext(ctx, `SELECT 1 FROM interactions WHERE id = ?`, interactionID).Scan(&one)
 	if err == nil {
-		return fmt.Errorf("interaction %s: %w", interactionID, ErrDuplicate)
+		return fmt.Errorf("interaction %s: %w", interactionID, match.ErrDuplicate)
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
 		return err
 	}
 	return nil
-}
-
-// Hint is a hint asked for, as RecordHint records it.
-type Hint struct {
-	GameID int64
-	Ply    int
-	UserID string
-	// InteractionID and Response, when InteractionID is not "", record the
-	// interaction as answered with the hint, in the same transaction.
-	InteractionID string
-	Response      []byte
 }
 
 // RecordHint notes that h.UserID asked for a hint at the game's ply h.Ply,
@@ -205,7 +164,7 @@ type Hint struct {
 // costs no write transaction. ErrStale if the game is past that ply or over,
 // ErrNotFound if unknown, ErrDuplicate if the interaction was already
 // answered.
-func (db *DB) RecordHint(ctx context.Context, h Hint) (bool, error) {
+func (db *DB) RecordHint(ctx context.Context, h match.Hint) (bool, error) {
 	check := func(ctx context.Context, q queryer) (bool, error) {
 		var (
 			ply    int
@@ -216,13 +175,13 @@ func (db *DB) RecordHint(ctx context.Context, h Hint) (bool, error) {
 			EXISTS (SELECT 1 FROM hints WHERE game_id = games.id AND ply = ? AND user_id = ?) FROM games WHERE id = ?`,
 			h.Ply, h.UserID, h.GameID).Scan(&ply, &status, &used)
 		if errors.Is(err, sql.ErrNoRows) {
-			return false, fmt.Errorf("game %d: %w", h.GameID, ErrNotFound)
+			return false, fmt.Errorf("game %d: %w", h.GameID, match.ErrNotFound)
 		}
 		if err != nil {
 			return false, err
 		}
-		if ply != h.Ply || Status(status).Finished() {
-			return false, fmt.Errorf("%w (game %d is at ply %d, %s; the hint was for ply %d)", ErrStale, h.GameID, ply, status, h.Ply)
+		if ply != h.Ply || match.Status(status).Finished() {
+			return false, fmt.Errorf("%w (game %d is at ply %d, %s; the hint was for ply %d)", match.ErrStale, h.GameID, ply, status, h.Ply)
 		}
 		return used, nil
 	}
@@ -267,7 +226,7 @@ func (db *DB) Response(ctx context.Context, interactionID string) ([]byte, error
 	var resp []byte
 	err := db.reads.QueryRowContext(ctx, `SELECT response FROM interactions WHERE id = ?`, interactionID).Scan(&resp)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("interaction %s: %w", interactionID, ErrNotFound)
+		return nil, fmt.Errorf("interaction %s: %w", interactionID, match.ErrNotFound)
 	}
 	return resp, err
 }
@@ -289,7 +248,7 @@ func saveResponse(ctx context.Context, tx *txn, id string, gameID int64, respons
 	_, err := tx.ExecContext(ctx, `INSERT INTO interactions (id, game_id, response, at) VALUES (?, ?, ?, ?)`,
 		id, game, response, toMillis(now))
 	if isConstraint(err, sqlite3.ErrConstraintUnique, sqlite3.ErrConstraintPrimaryKey) {
-		return fmt.Errorf("interaction %s: %w", id, ErrDuplicate)
+		return fmt.Errorf("interaction %s: %w", id, match.ErrDuplicate)
 	}
 	return err
 }

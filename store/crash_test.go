@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"nimbot/engine"
+	"nimbot/match"
 )
 
 // runChild runs the test binary as a child process of a test (see
@@ -64,10 +65,10 @@ func crashChild(path string) error {
 	for n := 0; ; n++ {
 		channel := fmt.Sprint("crash-", rng.IntN(8))
 		g, err := db.ChannelGame(ctx, channel)
-		if errors.Is(err, ErrNotFound) {
+		if errors.Is(err, match.ErrNotFound) {
 			players := [2]string{"alice", "bob"}
 			if rng.IntN(2) == 0 {
-				players[1] = BotID
+				players[1] = match.BotID
 			}
 			g = newGame(channel, players, 3, 4, 5)
 			g.Difficulty = engine.Easy
@@ -77,7 +78,7 @@ func crashChild(path string) error {
 			return err
 		}
 		moves := []engine.Move{randomMove(g.Position)}
-		if g.Players[1] == BotID {
+		if g.Players[1] == match.BotID {
 			if p, _ := apply(g.Position, moves[0]); !over(p) {
 				moves = append(moves, randomMove(p))
 			}

@@ -1,5 +1,7 @@
 // Package store keeps nimbot's games in SQLite (github.com/mattn/go-sqlite3)
-// so that they survive restarts, races and crashes.
+// so that they survive restarts, races and crashes. *DB implements
+// match.Storage, the storage contract; the types it keeps (match.Game,
+// match.Change, …) are match's.
 //
 // The schema is in the migrations package (numbered .sql files, applied by
 // pressly/goose when Open runs); read those files for the tables, indexes and
@@ -27,8 +29,9 @@
 // lose the last transactions on power loss, in exchange for speed (see
 // BENCHMARKS.md).
 //
-// Errors callers tell apart: ErrNotFound, ErrStale (a stale board or a double
-// click), ErrDuplicate (an interaction already answered), ErrChannelBusy
-// (with *BusyError), ErrInvalid; Open's failures are *OpenError wrapping
-// ErrUnwritable, ErrNotDatabase, ErrSchemaTooNew or ErrLocked.
+// Errors callers tell apart are match's: match.ErrNotFound, match.ErrStale
+// (a stale board or a double click), match.ErrDuplicate (an interaction
+// already answered), match.ErrChannelBusy (with *match.BusyError),
+// match.ErrInvalid; Open's failures are *OpenError wrapping ErrUnwritable,
+// ErrNotDatabase, ErrSchemaTooNew or ErrLocked.
 package store

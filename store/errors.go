@@ -5,25 +5,6 @@ import (
 	"fmt"
 )
 
-// Errors callers tell apart with errors.Is.
-var (
-	// ErrNotFound: no such game, or no live game in the channel, or no saved
-	// response for the interaction.
-	ErrNotFound = errors.New("not found")
-	// ErrStale: the game has moved on since the caller looked at it (a stale
-	// board, a double click, two players clicking at once), or it is over.
-	ErrStale = errors.New("the game has moved on since this board was drawn")
-	// ErrDuplicate: the interaction was already processed; its saved
-	// response is available through DB.Response.
-	ErrDuplicate = errors.New("this interaction was already answered")
-	// ErrChannelBusy: the channel already has a pending or active game; the
-	// error is a *BusyError that carries it.
-	ErrChannelBusy = errors.New("this channel already has a game")
-	// ErrInvalid: a request the store refuses to write (an unknown status, a
-	// winner who is not a player, …): a bug in the caller, not a user error.
-	ErrInvalid = errors.New("invalid")
-)
-
 // Causes of an *OpenError, for errors.Is.
 var (
 	// ErrUnwritable: the path cannot be created or written (missing folder,
@@ -37,21 +18,6 @@ var (
 	// ErrLocked: another process holds the database's write lock.
 	ErrLocked = errors.New("database is locked by another process")
 )
-
-// BusyError is returned by CreateGame when the channel already has a
-// pending or active game. It wraps ErrChannelBusy.
-type BusyError struct {
-	// Game is the channel's existing pending or active game.
-	Game *Game
-}
-
-// Error says the channel is busy and with which game.
-func (e *BusyError) Error() string {
-	return fmt.Sprintf("%v (game %d, %s)", ErrChannelBusy, e.Game.ID, e.Game.Status)
-}
-
-// Unwrap makes errors.Is(err, ErrChannelBusy) true.
-func (e *BusyError) Unwrap() error { return ErrChannelBusy }
 
 // OpenError is Open's failure: which file, and why. Err wraps one of
 // ErrUnwritable, ErrNotDatabase, ErrSchemaTooNew, ErrLocked, or SQLite's own

@@ -11,100 +11,8 @@ import (
 	"github.com/mattn/go-sqlite3"
 
 	"nimbot/engine"
+	"nimbot/match"
 )
-
-// BotID is the player id nimbot itself plays under.
-const BotID = "bot"
-
-// Status is where a game stands. Pending and Active are live; every other
-// status is final.
-type Status string
-
-// The statuses a game goes through.
-const (
-	// Pending: a challenge waiting to be accepted.
-	Pending Status = "pending"
-	// Active: being played.
-	Active Status = "active"
-	// Won: a player made the winning move (in misère play, the other player
-	// made the last move); Winner says who.
-	Won Status = "won"
-	// Resigned: a player resigned; Winner is the other one.
-	Resigned Status = "resigned"
-	// Timeout: the player to move ran out of time; Winner is the other one.
-	Timeout Status = "timeout"
-	// Abandoned: the game cannot go on (its channel or a player went away);
-	// no winner.
-	Abandoned Status = "abandoned"
-	// Ended: stopped by a moderator or by the players; no winner.
-	Ended Status = "ended"
-	// Declined: the challenge was declined; no winner.
-	Declined Status = "declined"
-	// Expired: the challenge was not accepted in time; no winner.
-	Expired Status = "expired"
-)
-
-// Finished reports whether s is final.
-func (s Status) Finished() bool { return s != Pending && s != Active }
-
-// valid reports whether s is one of the statuses above.
-func (s Status) valid() bool {
-	switch s {
-	case Pending, Active, Won, Resigned, Timeout, Abandoned, Ended, Declined, Expired:
-		return true
-	}
-	return false
-}
-
-// decided reports whether a game ending with s has a winner and a loser.
-func (s Status) decided() bool { return s == Won || s == Resigned || s == Timeout }
-
-// Game is one game, from the challenge to the result.
-type Game struct {
-	ID        int64
-	GuildID   string // "" in direct messages
-	ChannelID string
-	Rules     engine.Rules
-	// Start is the position before the first move; Position the current one.
-	Start, Position engine.Position
-	// Players are user ids or BotID. Players[0] moves first; Players[Ply%2]
-	// is to move. A challenge may leave a seat "" until it is accepted.
-	Players [2]string
-	// Ply is the number of moves played.
-	Ply    int
-	Status Status
-	// Winner is "" until the game is Won, Resigned or Timeout, and stays ""
-	// for the other final statuses.
-	Winner string
-	// Difficulty is the bot's level; "" between people.
-	Difficulty engine.Difficulty
-	// Hints says whether players may ask for hints.
-	Hints bool
-	// MessageID is the board message, once sent.
-	MessageID string
-	// TurnTimeout is the time each turn may take; Deadline when the player to
-	// move (or the challenge) runs out. Zero: none. Stored to the millisecond.
-	TurnTimeout time.Duration
-	Deadline    time.Time
-	CreatedBy   string
-	// CreatedAt and UpdatedAt come from Config.Now, stored to the millisecond.
-	CreatedAt, UpdatedAt time.Time
-}
-
-// ToMove returns the player whose turn it is.
-func (g *Game) ToMove() string { return g.Players[g.Ply%2] }
-
-// Move is one move as played.
-type Move struct {
-	GameID int64
-	Ply    int // 0 for the first move
-	Player string
-	Move   engine.Move
-	// Hinted reports that the player asked for a hint at this ply before
-	// moving.
-	Hinted bool
-	At     time.Time
-}
 
 // gameColumns lists games' columns in the order scanGame reads them.
 const gameColumns = `id, guild_id, channel_id, rules, start, position, player0, player1, ply, status,
@@ -119,9 +27,9 @@ type queryer interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
-func scanGame(s rowScanner) (*Game, error) {
+func scanGame(s rowScanner) (*match.Game, error) {
 	var (
-		g                      Game
+		g                      match.Game
 		rules, start, position string
 		hints                  bool
 		turnTimeout            int64
@@ -133,7 +41,7 @@ func scanGame(s rowScanner) (*Game, error) {
 		&g.Ply, &status, &g.Winner, &difficulty, &hints, &g.MessageID, &turnTimeout, &deadline,
 		&g.CreatedBy, &createdAt, &updatedAt)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, ErrNotFound
+		return nil, match.ErrNotFound
 	}
 	if err != nil {
 		return nil, err
@@ -147,7 +55,7 @@ func scanGame(s rowScanner) (*Game, error) {
 	if err := json.Unmarshal([]byte(position), &g.Position); err != nil {
 		return nil, fmt.Errorf("game %d: position: %w", g.ID, err)
 	}
-	g.Status = Status(status)
+	g.Status = match.Status(status)
 	g.Difficulty = engine.Difficulty(difficulty)
 	g.Hints = hints
 	g.TurnTimeout = time.Duration(turnTimeout) * time.Millisecond
@@ -157,22 +65,22 @@ func scanGame(s rowScanner) (*Game, error) {
 	return &g, nil
 }
 
-func getGame(ctx context.Context, q queryer, id int64) (*Game, error) {
+func getGame(ctx context.Context, q queryer, id int64) (*match.Game, error) {
 	return scanGame(q.QueryRowContext(ctx, `SELECT `+gameColumns+` FROM games WHERE id = ?`, id))
 }
 
-func channelGame(ctx context.Context, q queryer, channelID string) (*Game, error) {
+func channelGame(ctx context.Context, q queryer, channelID string) (*match.Game, error) {
 	return scanGame(q.QueryRowContext(ctx,
 		`SELECT `+gameColumns+` FROM games WHERE channel_id = ? AND status IN ('pending', 'active')`, channelID))
 }
 
-func queryGames(ctx context.Context, q queryer, query string, args ...any) ([]*Game, error) {
+func queryGames(ctx context.Context, q queryer, query string, args ...any) ([]*match.Game, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var games []*Game
+	var games []*match.Game
 	for rows.Next() {
 		g, err := scanGame(rows)
 		if err != nil {
@@ -216,33 +124,6 @@ func marshal(v any) (string, error) {
 	return string(b), err
 }
 
-// CreateOption adds to what CreateGame writes in its one transaction.
-type CreateOption func(*createOptions)
-
-type createOptions struct {
-	interactionID string
-	render        func(*Game) ([]byte, error)
-	turn          *Change
-}
-
-// Respond records the interaction that asked for the game as answered, in
-// CreateGame's transaction, so a crash leaves both the game and its answer
-// or neither, and a redelivery gets the answer back instead of finding its
-// own game in the way. render gets the game as committed (its ID set, after
-// any FirstTurn) and returns the response to save; if it fails, nothing is
-// written. With interactionID "" render still runs but nothing is recorded.
-func Respond(interactionID string, render func(g *Game) ([]byte, error)) CreateOption {
-	return func(o *createOptions) { o.interactionID, o.render = interactionID, render }
-}
-
-// FirstTurn plays a first turn in the new game within CreateGame's
-// transaction (nimbot's opening move), applied as Commit applies a Change.
-// CreateGame fills in its GameID, Ply and From; record the interaction with
-// Respond rather than the Change's InteractionID.
-func FirstTurn(c Change) CreateOption {
-	return func(o *createOptions) { o.turn = &c }
-}
-
 // CreateGame inserts g, which must be Pending or Active with no moves yet
 // (Ply 0), and sets g.ID, g.CreatedAt and g.UpdatedAt. A zero g.Position
 // means g.Start. If the channel already has a pending or active game, the
@@ -253,22 +134,19 @@ func FirstTurn(c Change) CreateOption {
 // With FirstTurn, the turn is played in the same transaction and *g becomes
 // the game after it; with Respond, the interaction is recorded with it
 // (ErrDuplicate, and nothing written, if it already was).
-func (db *DB) CreateGame(ctx context.Context, g *Game, opts ...CreateOption) error {
-	var o createOptions
-	for _, opt := range opts {
-		opt(&o)
-	}
-	if g.Status != Pending && g.Status != Active {
-		return fmt.Errorf("%w: a new game must be pending or active, not %q", ErrInvalid, g.Status)
+func (db *DB) CreateGame(ctx context.Context, g *match.Game, opts ...match.CreateOption) error {
+	o := match.ReadCreateOptions(opts...)
+	if g.Status != match.Pending && g.Status != match.Active {
+		return fmt.Errorf("%w: a new game must be pending or active, not %q", match.ErrInvalid, g.Status)
 	}
 	if g.Ply != 0 {
-		return fmt.Errorf("%w: a new game starts at ply 0 (moves are added with Commit)", ErrInvalid)
+		return fmt.Errorf("%w: a new game starts at ply 0 (moves are added with Commit)", match.ErrInvalid)
 	}
 	if g.ChannelID == "" {
-		return fmt.Errorf("%w: a game needs a channel", ErrInvalid)
+		return fmt.Errorf("%w: a game needs a channel", match.ErrInvalid)
 	}
 	if g.Winner != "" {
-		return fmt.Errorf("%w: a new game has no winner", ErrInvalid)
+		return fmt.Errorf("%w: a new game has no winner", match.ErrInvalid)
 	}
 	if g.Position.Heaps == nil {
 		g.Position = engine.Position{Heaps: append([]int64(nil), g.Start.Heaps...), Limit: g.Start.Limit}
@@ -286,8 +164,8 @@ func (db *DB) CreateGame(ctx context.Context, g *Game, opts ...CreateOption) err
 		return err
 	}
 	var turn prepared
-	if o.turn != nil {
-		c := *o.turn
+	if o.FirstTurn != nil {
+		c := *o.FirstTurn
 		c.Ply, c.From = 0, g.Status
 		if turn, err = prepare(c); err != nil {
 			return err
@@ -295,8 +173,8 @@ func (db *DB) CreateGame(ctx context.Context, g *Game, opts ...CreateOption) err
 	}
 	created := *g
 	err = db.withTx(ctx, func(ctx context.Context, tx *txn, now time.Time) error {
-		if o.interactionID != "" {
-			if err := checkNew(ctx, tx, o.interactionID); err != nil {
+		if o.InteractionID != "" {
+			if err := checkNew(ctx, tx, o.InteractionID); err != nil {
 				return err
 			}
 		}
@@ -311,7 +189,7 @@ func (db *DB) CreateGame(ctx context.Context, g *Game, opts ...CreateOption) err
 			if err != nil {
 				return fmt.Errorf("channel %s: %w", g.ChannelID, err)
 			}
-			return &BusyError{Game: existing}
+			return &match.BusyError{Game: existing}
 		}
 		if err != nil {
 			return err
@@ -325,7 +203,7 @@ func (db *DB) CreateGame(ctx context.Context, g *Game, opts ...CreateOption) err
 		created.UpdatedAt = created.CreatedAt
 		created.Deadline = truncMillis(g.Deadline)
 		created.TurnTimeout = g.TurnTimeout.Truncate(time.Millisecond)
-		if o.turn != nil {
+		if o.FirstTurn != nil {
 			turn.GameID = id
 			after, err := applyChange(ctx, tx, now, turn)
 			if err != nil {
@@ -333,13 +211,13 @@ func (db *DB) CreateGame(ctx context.Context, g *Game, opts ...CreateOption) err
 			}
 			created = *after
 		}
-		if o.render != nil {
-			response, err := o.render(&created)
+		if o.Render != nil {
+			response, err := o.Render(&created)
 			if err != nil {
 				return fmt.Errorf("game %d: rendering the answer: %w", id, err)
 			}
-			if o.interactionID != "" {
-				if err := saveResponse(ctx, tx, o.interactionID, id, response, now); err != nil {
+			if o.InteractionID != "" {
+				if err := saveResponse(ctx, tx, o.InteractionID, id, response, now); err != nil {
 					return err
 				}
 			}
@@ -354,27 +232,27 @@ func (db *DB) CreateGame(ctx context.Context, g *Game, opts ...CreateOption) err
 }
 
 // Game returns the game with the given id, or ErrNotFound.
-func (db *DB) Game(ctx context.Context, id int64) (*Game, error) {
+func (db *DB) Game(ctx context.Context, id int64) (*match.Game, error) {
 	return getGame(ctx, db.reads, id)
 }
 
 // ChannelGame returns the channel's pending or active game, or ErrNotFound.
-func (db *DB) ChannelGame(ctx context.Context, channelID string) (*Game, error) {
+func (db *DB) ChannelGame(ctx context.Context, channelID string) (*match.Game, error) {
 	return channelGame(ctx, db.reads, channelID)
 }
 
 // Moves returns the game's moves in order (none for an unknown game).
-func (db *DB) Moves(ctx context.Context, gameID int64) ([]Move, error) {
+func (db *DB) Moves(ctx context.Context, gameID int64) ([]match.Move, error) {
 	rows, err := db.reads.QueryContext(ctx,
 		`SELECT game_id, ply, player, move, hinted, at FROM moves WHERE game_id = ? ORDER BY ply`, gameID)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var moves []Move
+	var moves []match.Move
 	for rows.Next() {
 		var (
-			m    Move
+			m    match.Move
 			text string
 			at   int64
 		)
@@ -392,7 +270,7 @@ func (db *DB) Moves(ctx context.Context, gameID int64) ([]Move, error) {
 
 // LastGameBy returns the newest game the user created in the guild (for the
 // challenge cooldown), or ErrNotFound.
-func (db *DB) LastGameBy(ctx context.Context, guildID, userID string) (*Game, error) {
+func (db *DB) LastGameBy(ctx context.Context, guildID, userID string) (*match.Game, error) {
 	return scanGame(db.r.QueryRowContext(ctx, `SELECT `+gameColumns+` FROM games
 		WHERE guild_id = ? AND created_by = ? ORDER BY created_at DESC, id DESC LIMIT 1`, guildID, userID))
 }
@@ -400,15 +278,15 @@ func (db *DB) LastGameBy(ctx context.Context, guildID, userID string) (*Game, er
 // LastChallengeBy returns the newest game between people the user created
 // in the guild at or after since (for the challenge cooldown: games against
 // nimbot in between must not reset it), or ErrNotFound.
-func (db *DB) LastChallengeBy(ctx context.Context, guildID, userID string, since time.Time) (*Game, error) {
+func (db *DB) LastChallengeBy(ctx context.Context, guildID, userID string, since time.Time) (*match.Game, error) {
 	return scanGame(db.r.QueryRowContext(ctx, `SELECT `+gameColumns+` FROM games
 		WHERE guild_id = ? AND created_by = ? AND created_at >= ? AND player0 != ? AND player1 != ?
-		ORDER BY created_at DESC, id DESC LIMIT 1`, guildID, userID, toMillis(since), BotID, BotID))
+		ORDER BY created_at DESC, id DESC LIMIT 1`, guildID, userID, toMillis(since), match.BotID, match.BotID))
 }
 
 // Due returns up to limit pending or active games whose deadline is at or
 // before now, the most overdue first.
-func (db *DB) Due(ctx context.Context, now time.Time, limit int) ([]*Game, error) {
+func (db *DB) Due(ctx context.Context, now time.Time, limit int) ([]*match.Game, error) {
 	return queryGames(ctx, db.r, `SELECT `+gameColumns+` FROM games
 		WHERE status IN ('pending', 'active') AND deadline IS NOT NULL AND deadline <= ?
 		ORDER BY deadline, id LIMIT ?`, toMillis(now), limit)
@@ -425,7 +303,7 @@ func (db *DB) SetMessageID(ctx context.Context, gameID int64, messageID string) 
 		if n, err := res.RowsAffected(); err != nil {
 			return err
 		} else if n == 0 {
-			return fmt.Errorf("game %d: %w", gameID, ErrNotFound)
+			return fmt.Errorf("game %d: %w", gameID, match.ErrNotFound)
 		}
 		return nil
 	})

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"nimbot/engine"
+	"nimbot/match"
 )
 
 // TestMain lets the test binary double as the child process of the crash
@@ -57,20 +58,20 @@ func mustOpenPath(tb testing.TB, path, synchronous string) *DB {
 var nim = engine.Rules{Variant: engine.Nim}
 
 // newGame returns an active game of Nim on heaps in channel between players.
-func newGame(channel string, players [2]string, heaps ...int64) *Game {
-	return &Game{
+func newGame(channel string, players [2]string, heaps ...int64) *match.Game {
+	return &match.Game{
 		GuildID:   "guild",
 		ChannelID: channel,
 		Rules:     nim,
 		Start:     engine.Position{Heaps: heaps},
 		Players:   players,
-		Status:    Active,
+		Status:    match.Active,
 		Hints:     true,
 		CreatedBy: players[0],
 	}
 }
 
-func mustCreate(tb testing.TB, db *DB, g *Game) *Game {
+func mustCreate(tb testing.TB, db *DB, g *match.Game) *match.Game {
 	tb.Helper()
 	if err := db.CreateGame(context.Background(), g); err != nil {
 		tb.Fatal(err)
@@ -103,7 +104,7 @@ func over(p engine.Position) bool {
 
 // play commits moves for g as seen now, finishing it as Won by whoever
 // moves last if the heaps run out.
-func play(tb testing.TB, db *DB, g *Game, moves ...engine.Move) *Game {
+func play(tb testing.TB, db *DB, g *match.Game, moves ...engine.Move) *match.Game {
 	tb.Helper()
 	c, err := change(g, moves...)
 	if err != nil {
@@ -117,15 +118,15 @@ func play(tb testing.TB, db *DB, g *Game, moves ...engine.Move) *Game {
 }
 
 // change builds the Change that plays moves on g.
-func change(g *Game, moves ...engine.Move) (Change, error) {
-	c := Change{GameID: g.ID, Ply: g.Ply, From: g.Status, Moves: moves, Position: g.Position, Status: Active}
+func change(g *match.Game, moves ...engine.Move) (match.Change, error) {
+	c := match.Change{GameID: g.ID, Ply: g.Ply, From: g.Status, Moves: moves, Position: g.Position, Status: match.Active}
 	for i, m := range moves {
 		var err error
 		if c.Position, err = apply(c.Position, m); err != nil {
 			return c, err
 		}
 		if over(c.Position) {
-			c.Status = Won
+			c.Status = match.Won
 			c.Winner = g.Players[(g.Ply+i)%2]
 			c.Moves = moves[:i+1]
 			break
@@ -180,7 +181,7 @@ func checkGames(tb testing.TB, db *DB) (games int) {
 		if !reflect.DeepEqual(p.Heaps, g.Position.Heaps) {
 			tb.Errorf("game %d: position %v, replay gives %v", id, g.Position.Heaps, p.Heaps)
 		}
-		if (g.Status == Won) != over(p) {
+		if (g.Status == match.Won) != over(p) {
 			tb.Errorf("game %d: status %s with heaps %v", id, g.Status, p.Heaps)
 		}
 		var results int

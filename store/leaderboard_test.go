@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"nimbot/match"
 )
 
 // TestLeaderboardPlan checks that SQLite answers the leaderboard from the
@@ -74,7 +76,7 @@ func fillStats(tb testing.TB, db *DB, guild string, users int) {
 	}
 	defer stmt.Close()
 	for i := range users {
-		wins, losses, rating, rated := rng.IntN(4), rng.IntN(4), InitialRating, 0
+		wins, losses, rating, rated := rng.IntN(4), rng.IntN(4), match.InitialRating, 0
 		if i%10 == 0 {
 			rating, rated = 1000+rng.IntN(401), 1+rng.IntN(20)
 		}

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"nimbot/match"
 )
 
 // snapshot is a folder's file names and contents, to show Open left a
@@ -162,7 +164,7 @@ func TestOpenErrors(t *testing.T) {
 
 	t.Run("BadSynchronous", func(t *testing.T) {
 		_, err := Open(ctx, Config{Path: filepath.Join(t.TempDir(), "x.db"), Synchronous: "OFF"})
-		if !errors.Is(err, ErrInvalid) {
+		if !errors.Is(err, match.ErrInvalid) {
 			t.Fatalf("got %v", err)
 		}
 	})

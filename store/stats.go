@@ -4,51 +4,17 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"math"
 	"time"
 
 	"nimbot/engine"
+	"nimbot/match"
 )
-
-// Rating constants: the usual Elo starting point and K-factor. Ratings
-// count games between people only.
-const (
-	// InitialRating is everyone's rating before their first game against a person.
-	InitialRating = 1200
-	// RatingK is the most a rating moves in one game.
-	RatingK = 32
-)
-
-// Stats is a user's record in one guild, for one variant or ("" Variant)
-// all of them.
-type Stats struct {
-	UserID  string
-	Variant engine.Variant // "" = all variants
-	// Wins and Losses count decided games (won, resigned, timed out)
-	// against anyone, the bot included.
-	Wins, Losses int
-	// Streak is the number of wins in a row up to now (0 after a loss);
-	// BestStreak the longest such run.
-	Streak, BestStreak int
-	// Rating is an Elo rating (start InitialRating, K = RatingK) from games
-	// between people only.
-	Rating int
-	// VsBot is the record against the bot per difficulty: [wins, losses].
-	// Never nil.
-	VsBot map[engine.Difficulty][2]int
-}
-
-// eloDelta is what the winner gains and the loser loses.
-func eloDelta(winner, loser int) int {
-	expected := 1 / (1 + math.Pow(10, float64(loser-winner)/400))
-	return int(math.Round(RatingK * (1 - expected)))
-}
 
 // recordResult writes the result of g, which has just become final, and
 // updates the players' statistics. It runs inside Commit's transaction.
-func recordResult(ctx context.Context, tx *txn, g *Game, now time.Time) error {
+func recordResult(ctx context.Context, tx *txn, g *match.Game, now time.Time) error {
 	winner, loser := g.Winner, ""
-	if g.Status.decided() {
+	if g.Status.Decided() {
 		if winner == g.Players[0] {
 			loser = g.Players[1]
 		} else {
@@ -56,18 +22,18 @@ func recordResult(ctx context.Context, tx *txn, g *Game, now time.Time) error {
 		}
 	}
 	difficulty := ""
-	if g.Players[0] == BotID || g.Players[1] == BotID {
+	if g.Players[0] == match.BotID || g.Players[1] == match.BotID {
 		difficulty = string(g.Difficulty)
 	}
 	delta := 0
 	// Only a decided game between two different people, or a person and the
 	// bot, counts; self-play and games without a winner leave stats alone.
 	counted := winner != "" && loser != "" && winner != loser
-	rated := counted && winner != BotID && loser != BotID
+	rated := counted && winner != match.BotID && loser != match.BotID
 	variants := []string{string(g.Rules.Variant), ""}
 	if counted {
 		for _, user := range []string{winner, loser} {
-			if user == BotID {
+			if user == match.BotID {
 				continue
 			}
 			won := 0
@@ -109,7 +75,7 @@ func recordResult(ctx context.Context, tx *txn, g *Game, now time.Time) error {
 				g.GuildID, loser, v).Scan(&rl); err != nil {
 				return err
 			}
-			d := eloDelta(rw, rl)
+			d := match.EloDelta(rw, rl)
 			if i == 0 {
 				delta = d
 			}
@@ -132,21 +98,21 @@ func recordResult(ctx context.Context, tx *txn, g *Game, now time.Time) error {
 
 // Stats returns the user's record in the guild for variant ("" = all
 // variants). A user with no games gets zero counts and InitialRating.
-func (db *DB) Stats(ctx context.Context, guildID, userID string, variant engine.Variant) (Stats, error) {
+func (db *DB) Stats(ctx context.Context, guildID, userID string, variant engine.Variant) (match.Stats, error) {
 	tx, err := db.r.BeginTx(ctx, nil)
 	if err != nil {
-		return Stats{}, err
+		return match.Stats{}, err
 	}
 	defer tx.Rollback()
-	s := Stats{UserID: userID, Variant: variant, Rating: InitialRating}
+	s := match.Stats{UserID: userID, Variant: variant, Rating: match.InitialRating}
 	err = tx.QueryRowContext(ctx, `SELECT wins, losses, streak, best_streak, rating FROM stats
 		WHERE guild_id = ? AND user_id = ? AND variant = ?`, guildID, userID, string(variant)).
 		Scan(&s.Wins, &s.Losses, &s.Streak, &s.BestStreak, &s.Rating)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return Stats{}, err
+		return match.Stats{}, err
 	}
 	if s.VsBot, err = vsBot(ctx, tx, guildID, userID, variant); err != nil {
-		return Stats{}, err
+		return match.Stats{}, err
 	}
 	return s, nil
 }
@@ -183,7 +149,7 @@ const leaderboardQuery = `SELECT user_id, wins, losses, streak, best_streak, rat
 // Leaderboard returns up to limit users of the guild with at least one
 // decided game in variant ("" = all variants), best first: by rating, then
 // wins, then fewest losses.
-func (db *DB) Leaderboard(ctx context.Context, guildID string, variant engine.Variant, limit int) ([]Stats, error) {
+func (db *DB) Leaderboard(ctx context.Context, guildID string, variant engine.Variant, limit int) ([]match.Stats, error) {
 	tx, err := db.r.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
@@ -193,9 +159,9 @@ func (db *DB) Leaderboard(ctx context.Context, guildID string, variant engine.Va
 	if err != nil {
 		return nil, err
 	}
-	var board []Stats
+	var board []match.Stats
 	for rows.Next() {
-		s := Stats{Variant: variant}
+		s := match.Stats{Variant: variant}
 		if err := rows.Scan(&s.UserID, &s.Wins, &s.Losses, &s.Streak, &s.BestStreak, &s.Rating); err != nil {
 			rows.Close()
 			return nil, err

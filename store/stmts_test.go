@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"testing"
+
+	"nimbot/match"
 )
 
 // TestPreparedStatements: the hot queries are prepared once and reused —
@@ -11,7 +13,7 @@ import (
 func TestPreparedStatements(t *testing.T) {
 	ctx := context.Background()
 	db := mustOpen(t)
-	g := mustCreate(t, db, newGame("c1", [2]string{"alice", BotID}, 1<<20))
+	g := mustCreate(t, db, newGame("c1", [2]string{"alice", match.BotID}, 1<<20))
 	turn := func(interaction string) {
 		t.Helper()
 		var err error

@@ -19,6 +19,7 @@ import (
 	"github.com/mattn/go-sqlite3"
 	"github.com/pressly/goose/v3"
 
+	"nimbot/match"
 	"nimbot/migrations"
 )
 
@@ -88,7 +89,7 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		synchronous = "FULL"
 	case "FULL", "NORMAL":
 	default:
-		return fail(fmt.Errorf("%w: synchronous must be FULL or NORMAL, not %q", ErrInvalid, cfg.Synchronous))
+		return fail(fmt.Errorf("%w: synchronous must be FULL or NORMAL, not %q", match.ErrInvalid, cfg.Synchronous))
 	}
 	now := cfg.Now
 	if now == nil {
@@ -402,3 +403,6 @@ func isConstraint(err error, codes ...sqlite3.ErrNoExtended) bool {
 	}
 	return false
 }
+
+// DB is the SQLite implementation of the storage contract.
+var _ match.Storage = (*DB)(nil)

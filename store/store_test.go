@@ -17,6 +17,7 @@ import (
 	"github.com/mattn/go-sqlite3"
 
 	"nimbot/engine"
+	"nimbot/match"
 )
 
 func TestMigrations(t *testing.T) {
@@ -124,7 +125,7 @@ func TestMigrations(t *testing.T) {
 				t.Fatalf("after migration: ply %d, %s to move", g.Ply, g.ToMove())
 			}
 			g = play(t, db, g, take(0, 1))
-			if g.Status != Won || g.Winner != "bob" {
+			if g.Status != match.Won || g.Winner != "bob" {
 				t.Fatalf("got %s won by %q", g.Status, g.Winner)
 			}
 			s, err := db.Stats(ctx, "guild", "bob", "")
@@ -169,7 +170,7 @@ func TestCreateGame(t *testing.T) {
 	ctx := context.Background()
 	t.Run("OK", func(t *testing.T) {
 		db := mustOpen(t)
-		g := newGame("c1", [2]string{"alice", BotID}, 3, 4, 5)
+		g := newGame("c1", [2]string{"alice", match.BotID}, 3, 4, 5)
 		g.Difficulty = engine.Hard
 		g.TurnTimeout = 90 * time.Second
 		g.Deadline = epoch.Add(time.Hour)
@@ -191,35 +192,35 @@ func TestCreateGame(t *testing.T) {
 	})
 	t.Run("ErrNotFound", func(t *testing.T) {
 		db := mustOpen(t)
-		if _, err := db.Game(ctx, 42); !errors.Is(err, ErrNotFound) {
+		if _, err := db.Game(ctx, 42); !errors.Is(err, match.ErrNotFound) {
 			t.Fatalf("Game: %v", err)
 		}
-		if _, err := db.ChannelGame(ctx, "c1"); !errors.Is(err, ErrNotFound) {
+		if _, err := db.ChannelGame(ctx, "c1"); !errors.Is(err, match.ErrNotFound) {
 			t.Fatalf("ChannelGame: %v", err)
 		}
-		if _, err := db.LastGameBy(ctx, "guild", "alice"); !errors.Is(err, ErrNotFound) {
+		if _, err := db.LastGameBy(ctx, "guild", "alice"); !errors.Is(err, match.ErrNotFound) {
 			t.Fatalf("LastGameBy: %v", err)
 		}
-		if err := db.SetMessageID(ctx, 42, "m"); !errors.Is(err, ErrNotFound) {
+		if err := db.SetMessageID(ctx, 42, "m"); !errors.Is(err, match.ErrNotFound) {
 			t.Fatalf("SetMessageID: %v", err)
 		}
 	})
 	t.Run("ErrChannelBusy", func(t *testing.T) {
 		db := mustOpen(t)
 		first := newGame("c1", [2]string{"alice", ""}, 3)
-		first.Status = Pending
+		first.Status = match.Pending
 		mustCreate(t, db, first)
-		err := db.CreateGame(ctx, newGame("c1", [2]string{"bob", BotID}, 5))
-		var busy *BusyError
-		if !errors.Is(err, ErrChannelBusy) || !errors.As(err, &busy) || busy.Game.ID != first.ID {
+		err := db.CreateGame(ctx, newGame("c1", [2]string{"bob", match.BotID}, 5))
+		var busy *match.BusyError
+		if !errors.Is(err, match.ErrChannelBusy) || !errors.As(err, &busy) || busy.Game.ID != first.ID {
 			t.Fatalf("second game in the channel: %v", err)
 		}
 		// Another channel is free; so is this one once the game is over.
-		mustCreate(t, db, newGame("c2", [2]string{"bob", BotID}, 5))
-		if _, err := db.Commit(ctx, Change{GameID: first.ID, From: Pending, Status: Declined}); err != nil {
+		mustCreate(t, db, newGame("c2", [2]string{"bob", match.BotID}, 5))
+		if _, err := db.Commit(ctx, match.Change{GameID: first.ID, From: match.Pending, Status: match.Declined}); err != nil {
 			t.Fatal(err)
 		}
-		mustCreate(t, db, newGame("c1", [2]string{"bob", BotID}, 5))
+		mustCreate(t, db, newGame("c1", [2]string{"bob", match.BotID}, 5))
 	})
 	t.Run("ConcurrentInOneChannel", func(t *testing.T) {
 		db := mustOpen(t)
@@ -230,7 +231,7 @@ func TestCreateGame(t *testing.T) {
 		for i := range n {
 			wg.Go(func() {
 				<-start
-				errs <- db.CreateGame(ctx, newGame("c1", [2]string{fmt.Sprint("user", i), BotID}, 3))
+				errs <- db.CreateGame(ctx, newGame("c1", [2]string{fmt.Sprint("user", i), match.BotID}, 3))
 			})
 		}
 		close(start)
@@ -241,7 +242,7 @@ func TestCreateGame(t *testing.T) {
 			switch {
 			case err == nil:
 				created++
-			case !errors.Is(err, ErrChannelBusy):
+			case !errors.Is(err, match.ErrChannelBusy):
 				t.Error(err)
 			}
 		}
@@ -251,9 +252,9 @@ func TestCreateGame(t *testing.T) {
 	})
 	t.Run("Respond", func(t *testing.T) {
 		db := mustOpen(t)
-		g := newGame("c1", [2]string{"alice", BotID}, 3, 4)
+		g := newGame("c1", [2]string{"alice", match.BotID}, 3, 4)
 		var rendered int64
-		err := db.CreateGame(ctx, g, Respond("i1", func(g *Game) ([]byte, error) {
+		err := db.CreateGame(ctx, g, match.Respond("i1", func(g *match.Game) ([]byte, error) {
 			rendered = g.ID
 			return []byte(fmt.Sprintf("board of game %d", g.ID)), nil
 		}))
@@ -267,8 +268,8 @@ func TestCreateGame(t *testing.T) {
 			t.Fatalf("Response: %q, %v", resp, err)
 		}
 		// The redelivery finds its answer, not its own game in the way.
-		again := newGame("c1", [2]string{"alice", BotID}, 3, 4)
-		if err := db.CreateGame(ctx, again, Respond("i1", func(*Game) ([]byte, error) { return []byte("x"), nil })); !errors.Is(err, ErrDuplicate) {
+		again := newGame("c1", [2]string{"alice", match.BotID}, 3, 4)
+		if err := db.CreateGame(ctx, again, match.Respond("i1", func(*match.Game) ([]byte, error) { return []byte("x"), nil })); !errors.Is(err, match.ErrDuplicate) {
 			t.Fatalf("redelivered: %v", err)
 		}
 	})
@@ -279,12 +280,12 @@ func TestCreateGame(t *testing.T) {
 		if err := db.SaveResponse(ctx, "i1", []byte("earlier")); err != nil {
 			t.Fatal(err)
 		}
-		err := db.CreateGame(ctx, newGame("c1", [2]string{"alice", BotID}, 3), Respond("i1", func(*Game) ([]byte, error) { return []byte("x"), nil }))
-		if !errors.Is(err, ErrDuplicate) {
+		err := db.CreateGame(ctx, newGame("c1", [2]string{"alice", match.BotID}, 3), match.Respond("i1", func(*match.Game) ([]byte, error) { return []byte("x"), nil }))
+		if !errors.Is(err, match.ErrDuplicate) {
 			t.Fatalf("duplicate interaction: %v", err)
 		}
 		boom := errors.New("boom")
-		err = db.CreateGame(ctx, newGame("c1", [2]string{"alice", BotID}, 3), Respond("i2", func(*Game) ([]byte, error) { return nil, boom }))
+		err = db.CreateGame(ctx, newGame("c1", [2]string{"alice", match.BotID}, 3), match.Respond("i2", func(*match.Game) ([]byte, error) { return nil, boom }))
 		if !errors.Is(err, boom) {
 			t.Fatalf("render failed: %v", err)
 		}
@@ -294,26 +295,26 @@ func TestCreateGame(t *testing.T) {
 			BEGIN SELECT RAISE(ABORT, 'disk full'); END`); err != nil {
 			t.Fatal(err)
 		}
-		err = db.CreateGame(ctx, newGame("c1", [2]string{"alice", BotID}, 3), Respond("i3", func(*Game) ([]byte, error) { return []byte("x"), nil }))
+		err = db.CreateGame(ctx, newGame("c1", [2]string{"alice", match.BotID}, 3), match.Respond("i3", func(*match.Game) ([]byte, error) { return []byte("x"), nil }))
 		if err == nil || !strings.Contains(err.Error(), "disk full") {
 			t.Fatalf("failed save: %v", err)
 		}
-		if g, err := db.ChannelGame(ctx, "c1"); !errors.Is(err, ErrNotFound) {
+		if g, err := db.ChannelGame(ctx, "c1"); !errors.Is(err, match.ErrNotFound) {
 			t.Fatalf("a game was left behind: %+v, %v", g, err)
 		}
-		if _, err := db.Response(ctx, "i2"); !errors.Is(err, ErrNotFound) {
+		if _, err := db.Response(ctx, "i2"); !errors.Is(err, match.ErrNotFound) {
 			t.Fatalf("i2 recorded: %v", err)
 		}
 	})
 	t.Run("FirstTurn", func(t *testing.T) {
 		db := mustOpen(t)
-		g := newGame("c1", [2]string{BotID, "alice"}, 3, 4)
+		g := newGame("c1", [2]string{match.BotID, "alice"}, 3, 4)
 		g.Deadline = epoch.Add(time.Hour)
-		var seen Game
+		var seen match.Game
 		err := db.CreateGame(ctx, g,
-			FirstTurn(Change{Moves: []engine.Move{take(1, 1)}, Position: engine.Position{Heaps: []int64{3, 3}},
-				Status: Active, Deadline: epoch.Add(2 * time.Hour)}),
-			Respond("i1", func(g *Game) ([]byte, error) { seen = *g; return []byte("board"), nil }))
+			match.FirstTurn(match.Change{Moves: []engine.Move{take(1, 1)}, Position: engine.Position{Heaps: []int64{3, 3}},
+				Status: match.Active, Deadline: epoch.Add(2 * time.Hour)}),
+			match.Respond("i1", func(g *match.Game) ([]byte, error) { seen = *g; return []byte("board"), nil }))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -327,41 +328,41 @@ func TestCreateGame(t *testing.T) {
 		if !reflect.DeepEqual(*got, *g) || !reflect.DeepEqual(seen, *g) {
 			t.Fatalf("caller's game\n%+v\nrendered\n%+v\nstored\n%+v", g, seen, got)
 		}
-		if ms, _ := db.Moves(ctx, g.ID); len(ms) != 1 || ms[0].Player != BotID {
+		if ms, _ := db.Moves(ctx, g.ID); len(ms) != 1 || ms[0].Player != match.BotID {
 			t.Fatalf("moves: %+v", ms)
 		}
 		if resp, err := db.Response(ctx, "i1"); err != nil || string(resp) != "board" {
 			t.Fatalf("Response: %q, %v", resp, err)
 		}
 		// An opening move that ends the game records the result with it.
-		h := newGame("c2", [2]string{BotID, "alice"}, 2)
-		err = db.CreateGame(ctx, h, FirstTurn(Change{Moves: []engine.Move{take(0, 2)}, Position: engine.Position{Heaps: []int64{0}},
-			Status: Won, Winner: BotID}))
+		h := newGame("c2", [2]string{match.BotID, "alice"}, 2)
+		err = db.CreateGame(ctx, h, match.FirstTurn(match.Change{Moves: []engine.Move{take(0, 2)}, Position: engine.Position{Heaps: []int64{0}},
+			Status: match.Won, Winner: match.BotID}))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if h.Status != Won || h.Winner != BotID || h.Ply != 1 {
+		if h.Status != match.Won || h.Winner != match.BotID || h.Ply != 1 {
 			t.Fatalf("won at once: %+v", h)
 		}
 		// An illegal first turn leaves no game.
-		err = db.CreateGame(ctx, newGame("c3", [2]string{BotID, "alice"}, 2),
-			FirstTurn(Change{Moves: []engine.Move{take(0, 1)}, Status: Won, Winner: "carol"}))
-		if !errors.Is(err, ErrInvalid) {
+		err = db.CreateGame(ctx, newGame("c3", [2]string{match.BotID, "alice"}, 2),
+			match.FirstTurn(match.Change{Moves: []engine.Move{take(0, 1)}, Status: match.Won, Winner: "carol"}))
+		if !errors.Is(err, match.ErrInvalid) {
 			t.Fatalf("bad winner: %v", err)
 		}
-		if _, err := db.ChannelGame(ctx, "c3"); !errors.Is(err, ErrNotFound) {
+		if _, err := db.ChannelGame(ctx, "c3"); !errors.Is(err, match.ErrNotFound) {
 			t.Fatalf("a game was left behind: %v", err)
 		}
 	})
 	t.Run("ErrInvalid", func(t *testing.T) {
 		db := mustOpen(t)
-		for name, g := range map[string]*Game{
-			"Finished":  {ChannelID: "c", Status: Won, Start: engine.Position{Heaps: []int64{1}}},
-			"Ply":       {ChannelID: "c", Status: Active, Ply: 2, Start: engine.Position{Heaps: []int64{1}}},
-			"NoChannel": {Status: Active, Start: engine.Position{Heaps: []int64{1}}},
+		for name, g := range map[string]*match.Game{
+			"Finished":  {ChannelID: "c", Status: match.Won, Start: engine.Position{Heaps: []int64{1}}},
+			"Ply":       {ChannelID: "c", Status: match.Active, Ply: 2, Start: engine.Position{Heaps: []int64{1}}},
+			"NoChannel": {Status: match.Active, Start: engine.Position{Heaps: []int64{1}}},
 		} {
 			t.Run(name, func(t *testing.T) {
-				if err := db.CreateGame(ctx, g); !errors.Is(err, ErrInvalid) {
+				if err := db.CreateGame(ctx, g); !errors.Is(err, match.ErrInvalid) {
 					t.Fatalf("got %v", err)
 				}
 			})
@@ -373,29 +374,29 @@ func TestCommit(t *testing.T) {
 	ctx := context.Background()
 	t.Run("HumanAndBotMove", func(t *testing.T) {
 		db := mustOpen(t)
-		g := mustCreate(t, db, newGame("c1", [2]string{"alice", BotID}, 3, 4))
+		g := mustCreate(t, db, newGame("c1", [2]string{"alice", match.BotID}, 3, 4))
 		if used, err := db.HintUsed(ctx, g.ID, 0, "alice"); err != nil || used {
 			t.Fatalf("HintUsed before any hint: %v, %v", used, err)
 		}
-		if recorded, err := db.RecordHint(ctx, Hint{GameID: g.ID, Ply: 0, UserID: "alice", InteractionID: "h1", Response: []byte("hint")}); err != nil || !recorded {
+		if recorded, err := db.RecordHint(ctx, match.Hint{GameID: g.ID, Ply: 0, UserID: "alice", InteractionID: "h1", Response: []byte("hint")}); err != nil || !recorded {
 			t.Fatalf("first hint: %v, %v", recorded, err)
 		}
 		// Asking twice is fine, recorded once; the second interaction
 		// changed nothing, so it is not recorded either.
-		if recorded, err := db.RecordHint(ctx, Hint{GameID: g.ID, Ply: 0, UserID: "alice", InteractionID: "h2", Response: []byte("again")}); err != nil || recorded {
+		if recorded, err := db.RecordHint(ctx, match.Hint{GameID: g.ID, Ply: 0, UserID: "alice", InteractionID: "h2", Response: []byte("again")}); err != nil || recorded {
 			t.Fatalf("second hint: %v, %v", recorded, err)
 		}
 		if resp, err := db.Response(ctx, "h1"); err != nil || string(resp) != "hint" {
 			t.Fatalf("first hint's answer: %q, %v", resp, err)
 		}
-		if _, err := db.Response(ctx, "h2"); !errors.Is(err, ErrNotFound) {
+		if _, err := db.Response(ctx, "h2"); !errors.Is(err, match.ErrNotFound) {
 			t.Fatalf("second hint's answer was recorded: %v", err)
 		}
 		for _, tt := range []struct {
 			ply  int
 			user string
 			want bool
-		}{{0, "alice", true}, {0, BotID, false}, {1, "alice", false}} {
+		}{{0, "alice", true}, {0, match.BotID, false}, {1, "alice", false}} {
 			if used, err := db.HintUsed(ctx, g.ID, tt.ply, tt.user); err != nil || used != tt.want {
 				t.Fatalf("HintUsed(ply %d, %s) = %v, %v; want %v", tt.ply, tt.user, used, err, tt.want)
 			}
@@ -414,9 +415,9 @@ func TestCommit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []Move{
+		want := []match.Move{
 			{GameID: g.ID, Ply: 0, Player: "alice", Move: take(1, 1), Hinted: true, At: moves[0].At},
-			{GameID: g.ID, Ply: 1, Player: BotID, Move: take(0, 1), Hinted: false, At: moves[0].At},
+			{GameID: g.ID, Ply: 1, Player: match.BotID, Move: take(0, 1), Hinted: false, At: moves[0].At},
 		}
 		if !reflect.DeepEqual(moves, want) {
 			t.Fatalf("moves\n%+v\nwant\n%+v", moves, want)
@@ -429,65 +430,65 @@ func TestCommit(t *testing.T) {
 		play(t, db, g, take(0, 1))
 		// The same board clicked again: ply 0 is gone.
 		c, _ := change(&seen, take(1, 1))
-		if _, err := db.Commit(ctx, c); !errors.Is(err, ErrStale) {
+		if _, err := db.Commit(ctx, c); !errors.Is(err, match.ErrStale) {
 			t.Fatalf("stale ply: %v", err)
 		}
 		// The right ply but the status the caller saw is wrong.
 		g, _ = db.Game(ctx, g.ID)
 		c, _ = change(g, take(1, 1))
-		c.From = Pending
-		if _, err := db.Commit(ctx, c); !errors.Is(err, ErrStale) {
+		c.From = match.Pending
+		if _, err := db.Commit(ctx, c); !errors.Is(err, match.ErrStale) {
 			t.Fatalf("stale status: %v", err)
 		}
 		// A finished game takes no more changes.
-		if _, err := db.Commit(ctx, Change{GameID: g.ID, Ply: 1, From: Active, Status: Resigned, Winner: "alice"}); err != nil {
+		if _, err := db.Commit(ctx, match.Change{GameID: g.ID, Ply: 1, From: match.Active, Status: match.Resigned, Winner: "alice"}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.Commit(ctx, Change{GameID: g.ID, Ply: 1, From: Resigned, Status: Ended}); !errors.Is(err, ErrStale) {
+		if _, err := db.Commit(ctx, match.Change{GameID: g.ID, Ply: 1, From: match.Resigned, Status: match.Ended}); !errors.Is(err, match.ErrStale) {
 			t.Fatalf("change to a finished game: %v", err)
 		}
-		if _, err := db.RecordHint(ctx, Hint{GameID: g.ID, Ply: 1, UserID: "bob"}); !errors.Is(err, ErrStale) {
+		if _, err := db.RecordHint(ctx, match.Hint{GameID: g.ID, Ply: 1, UserID: "bob"}); !errors.Is(err, match.ErrStale) {
 			t.Fatalf("hint in a finished game: %v", err)
 		}
 		checkGames(t, db)
 	})
 	t.Run("ErrNotFound", func(t *testing.T) {
 		db := mustOpen(t)
-		if _, err := db.Commit(ctx, Change{GameID: 9, From: Active, Status: Ended}); !errors.Is(err, ErrNotFound) {
+		if _, err := db.Commit(ctx, match.Change{GameID: 9, From: match.Active, Status: match.Ended}); !errors.Is(err, match.ErrNotFound) {
 			t.Fatalf("got %v", err)
 		}
-		if _, err := db.RecordHint(ctx, Hint{GameID: 9, Ply: 0, UserID: "alice"}); !errors.Is(err, ErrNotFound) {
+		if _, err := db.RecordHint(ctx, match.Hint{GameID: 9, Ply: 0, UserID: "alice"}); !errors.Is(err, match.ErrNotFound) {
 			t.Fatalf("got %v", err)
 		}
 	})
 	t.Run("ErrInvalid", func(t *testing.T) {
 		db := mustOpen(t)
 		g := mustCreate(t, db, newGame("c1", [2]string{"alice", "bob"}, 3))
-		for name, c := range map[string]Change{
-			"WinnerNotAPlayer":  {GameID: g.ID, From: Active, Status: Resigned, Winner: "carol"},
-			"NoWinner":          {GameID: g.ID, From: Active, Status: Won},
-			"WinnerOfEnded":     {GameID: g.ID, From: Active, Status: Ended, Winner: "alice"},
-			"UnknownStatus":     {GameID: g.ID, From: Active, Status: "paused"},
-			"UnknownFromStatus": {GameID: g.ID, Status: Ended},
+		for name, c := range map[string]match.Change{
+			"WinnerNotAPlayer":  {GameID: g.ID, From: match.Active, Status: match.Resigned, Winner: "carol"},
+			"NoWinner":          {GameID: g.ID, From: match.Active, Status: match.Won},
+			"WinnerOfEnded":     {GameID: g.ID, From: match.Active, Status: match.Ended, Winner: "alice"},
+			"UnknownStatus":     {GameID: g.ID, From: match.Active, Status: "paused"},
+			"UnknownFromStatus": {GameID: g.ID, Status: match.Ended},
 		} {
 			t.Run(name, func(t *testing.T) {
-				if _, err := db.Commit(ctx, c); !errors.Is(err, ErrInvalid) {
+				if _, err := db.Commit(ctx, c); !errors.Is(err, match.ErrInvalid) {
 					t.Fatalf("got %v", err)
 				}
 			})
 		}
-		if got, _ := db.Game(ctx, g.ID); got.Status != Active {
+		if got, _ := db.Game(ctx, g.ID); got.Status != match.Active {
 			t.Fatalf("a refused change left the game %s", got.Status)
 		}
 	})
 	t.Run("AcceptChallenge", func(t *testing.T) {
 		db := mustOpen(t)
 		g := newGame("c1", [2]string{"alice", ""}, 3, 4)
-		g.Status = Pending
+		g.Status = match.Pending
 		g.Deadline = epoch.Add(time.Minute)
 		mustCreate(t, db, g)
 		// Bob accepts and, seated first, moves in the same transaction.
-		out, err := db.Commit(ctx, Change{GameID: g.ID, From: Pending, Status: Active,
+		out, err := db.Commit(ctx, match.Change{GameID: g.ID, From: match.Pending, Status: match.Active,
 			Players: &[2]string{"bob", "alice"}, Moves: []engine.Move{take(0, 1)},
 			Position: engine.Position{Heaps: []int64{2, 4}}})
 		if err != nil {
@@ -501,7 +502,7 @@ func TestCommit(t *testing.T) {
 			t.Fatalf("moves %+v", moves)
 		}
 		// A status-only change keeps the position.
-		out, err = db.Commit(ctx, Change{GameID: g.ID, Ply: 1, From: Active, Status: Timeout, Winner: "bob"})
+		out, err = db.Commit(ctx, match.Change{GameID: g.ID, Ply: 1, From: match.Active, Status: match.Timeout, Winner: "bob"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -536,7 +537,7 @@ func TestCommit(t *testing.T) {
 func TestCommitRace(t *testing.T) {
 	ctx := context.Background()
 	db := mustOpen(t)
-	g := mustCreate(t, db, newGame("c1", [2]string{"alice", BotID}, 100, 100))
+	g := mustCreate(t, db, newGame("c1", [2]string{"alice", match.BotID}, 100, 100))
 	const n = 50
 	var wg sync.WaitGroup
 	start := make(chan struct{})
@@ -561,7 +562,7 @@ func TestCommitRace(t *testing.T) {
 		switch {
 		case err == nil:
 			applied++
-		case errors.Is(err, ErrStale):
+		case errors.Is(err, match.ErrStale):
 			stale++
 		default:
 			t.Error(err)
@@ -602,7 +603,7 @@ func TestManyChannels(t *testing.T) {
 		wg.Go(func() {
 			<-start
 			db := dbs[i%len(dbs)]
-			players := [2]string{fmt.Sprint("user", i%50), BotID}
+			players := [2]string{fmt.Sprint("user", i%50), match.BotID}
 			if i%3 == 0 {
 				players[1] = fmt.Sprint("user", (i+1)%50)
 			}
@@ -633,7 +634,7 @@ func TestManyChannels(t *testing.T) {
 					return
 				}
 			}
-			if g.Status != Won || g.Winner != players[1] {
+			if g.Status != match.Won || g.Winner != players[1] {
 				errs <- fmt.Errorf("channel %d: %s won by %q", i, g.Status, g.Winner)
 			}
 		})
@@ -652,7 +653,7 @@ func TestManyChannels(t *testing.T) {
 func TestIdempotency(t *testing.T) {
 	ctx := context.Background()
 	db := mustOpen(t)
-	g := mustCreate(t, db, newGame("c1", [2]string{"alice", BotID}, 5))
+	g := mustCreate(t, db, newGame("c1", [2]string{"alice", match.BotID}, 5))
 	c, _ := change(g, take(0, 1), take(0, 1))
 	c.InteractionID = "1234"
 	c.Response = []byte(`{"type":7,"data":{"content":"board"}}`)
@@ -662,14 +663,14 @@ func TestIdempotency(t *testing.T) {
 	// The redelivery: same interaction, same board as first seen.
 	redelivered := c
 	redelivered.Response = []byte(`{"type":7,"data":{"content":"another board"}}`)
-	if _, err := db.Commit(ctx, redelivered); !errors.Is(err, ErrDuplicate) {
+	if _, err := db.Commit(ctx, redelivered); !errors.Is(err, match.ErrDuplicate) {
 		t.Fatalf("redelivery: %v", err)
 	}
 	// Even one that would otherwise be valid at the current ply.
 	g, _ = db.Game(ctx, g.ID)
 	again, _ := change(g, take(0, 1))
 	again.InteractionID = "1234"
-	if _, err := db.Commit(ctx, again); !errors.Is(err, ErrDuplicate) {
+	if _, err := db.Commit(ctx, again); !errors.Is(err, match.ErrDuplicate) {
 		t.Fatalf("redelivery at the current ply: %v", err)
 	}
 	if moves, _ := db.Moves(ctx, g.ID); len(moves) != 2 {
@@ -684,7 +685,7 @@ func TestIdempotency(t *testing.T) {
 		if err := db.SaveResponse(ctx, "5678", []byte("hint")); err != nil {
 			t.Fatal(err)
 		}
-		if err := db.SaveResponse(ctx, "5678", []byte("other")); !errors.Is(err, ErrDuplicate) {
+		if err := db.SaveResponse(ctx, "5678", []byte("other")); !errors.Is(err, match.ErrDuplicate) {
 			t.Fatalf("second SaveResponse: %v", err)
 		}
 		if resp, err := db.Response(ctx, "5678"); err != nil || string(resp) != "hint" {
@@ -696,7 +697,7 @@ func TestIdempotency(t *testing.T) {
 		if resp, err := db.Response(ctx, "empty"); err != nil || len(resp) != 0 {
 			t.Fatalf("Response: %q, %v", resp, err)
 		}
-		if _, err := db.Response(ctx, "nope"); !errors.Is(err, ErrNotFound) {
+		if _, err := db.Response(ctx, "nope"); !errors.Is(err, match.ErrNotFound) {
 			t.Fatalf("unknown interaction: %v", err)
 		}
 	})
@@ -705,7 +706,7 @@ func TestIdempotency(t *testing.T) {
 		if err != nil || n != 3 {
 			t.Fatalf("pruned %d, %v; want 3", n, err)
 		}
-		if _, err := db.Response(ctx, "1234"); !errors.Is(err, ErrNotFound) {
+		if _, err := db.Response(ctx, "1234"); !errors.Is(err, match.ErrNotFound) {
 			t.Fatalf("after pruning: %v", err)
 		}
 	})
@@ -716,57 +717,57 @@ func TestStats(t *testing.T) {
 	db := mustOpen(t)
 	channel := 0
 	// finish plays one game in a new channel to the end with status.
-	finish := func(players [2]string, variant engine.Variant, difficulty engine.Difficulty, status Status, winner string) {
+	finish := func(players [2]string, variant engine.Variant, difficulty engine.Difficulty, status match.Status, winner string) {
 		t.Helper()
 		channel++
 		g := newGame(fmt.Sprint("c", channel), players, 1)
 		g.Rules.Variant = variant
 		g.Difficulty = difficulty
 		mustCreate(t, db, g)
-		if status == Won {
+		if status == match.Won {
 			g = play(t, db, g, take(0, 1))
 			if g.Winner != winner {
 				t.Fatalf("won by %s, want %s", g.Winner, winner)
 			}
 			return
 		}
-		if _, err := db.Commit(ctx, Change{GameID: g.ID, From: Active, Status: status, Winner: winner}); err != nil {
+		if _, err := db.Commit(ctx, match.Change{GameID: g.ID, From: match.Active, Status: status, Winner: winner}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	finish([2]string{"alice", "bob"}, engine.Nim, "", Won, "alice")                // rated: alice 1216, bob 1184
-	finish([2]string{"alice", "bob"}, engine.Wythoff, "", Resigned, "alice")       // rated
-	finish([2]string{"bob", "alice"}, engine.Nim, "", Timeout, "alice")            // rated
-	finish([2]string{"alice", BotID}, engine.Nim, engine.Hard, Won, "alice")       // vs bot
-	finish([2]string{BotID, "alice"}, engine.Nim, engine.Perfect, Won, BotID)      // vs bot: streak broken
-	finish([2]string{"alice", BotID}, engine.Kayles, engine.Hard, Resigned, BotID) // vs bot
-	finish([2]string{"alice", "bob"}, engine.Nim, "", Ended, "")                   // no result
-	finish([2]string{"carol", "carol"}, engine.Nim, "", Won, "carol")              // self-play: not counted
+	finish([2]string{"alice", "bob"}, engine.Nim, "", match.Won, "alice")                            // rated: alice 1216, bob 1184
+	finish([2]string{"alice", "bob"}, engine.Wythoff, "", match.Resigned, "alice")                   // rated
+	finish([2]string{"bob", "alice"}, engine.Nim, "", match.Timeout, "alice")                        // rated
+	finish([2]string{"alice", match.BotID}, engine.Nim, engine.Hard, match.Won, "alice")             // vs bot
+	finish([2]string{match.BotID, "alice"}, engine.Nim, engine.Perfect, match.Won, match.BotID)      // vs bot: streak broken
+	finish([2]string{"alice", match.BotID}, engine.Kayles, engine.Hard, match.Resigned, match.BotID) // vs bot
+	finish([2]string{"alice", "bob"}, engine.Nim, "", match.Ended, "")                               // no result
+	finish([2]string{"carol", "carol"}, engine.Nim, "", match.Won, "carol")                          // self-play: not counted
 
 	got, err := db.Stats(ctx, "guild", "alice", "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Ratings over all variants: +16, +15 (1216 vs 1184), +13 (1231 vs 1169).
-	want := Stats{UserID: "alice", Variant: "", Wins: 4, Losses: 2, Streak: 0, BestStreak: 4, Rating: 1200 + 16 + 15 + 13,
+	want := match.Stats{UserID: "alice", Variant: "", Wins: 4, Losses: 2, Streak: 0, BestStreak: 4, Rating: 1200 + 16 + 15 + 13,
 		VsBot: map[engine.Difficulty][2]int{engine.Hard: {1, 1}, engine.Perfect: {0, 1}}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("alice, all variants:\n%+v\nwant\n%+v", got, want)
 	}
 	got, _ = db.Stats(ctx, "guild", "alice", engine.Nim)
-	want = Stats{UserID: "alice", Variant: engine.Nim, Wins: 3, Losses: 1, Streak: 0, BestStreak: 3, Rating: 1200 + 16 + 15,
+	want = match.Stats{UserID: "alice", Variant: engine.Nim, Wins: 3, Losses: 1, Streak: 0, BestStreak: 3, Rating: 1200 + 16 + 15,
 		VsBot: map[engine.Difficulty][2]int{engine.Hard: {1, 0}, engine.Perfect: {0, 1}}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("alice, Nim:\n%+v\nwant\n%+v", got, want)
 	}
 	got, _ = db.Stats(ctx, "guild", "bob", engine.Wythoff)
-	want = Stats{UserID: "bob", Variant: engine.Wythoff, Losses: 1, Rating: 1184, VsBot: map[engine.Difficulty][2]int{}}
+	want = match.Stats{UserID: "bob", Variant: engine.Wythoff, Losses: 1, Rating: 1184, VsBot: map[engine.Difficulty][2]int{}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("bob, Wythoff:\n%+v\nwant\n%+v", got, want)
 	}
-	for _, who := range []string{"carol", "nobody", BotID} {
+	for _, who := range []string{"carol", "nobody", match.BotID} {
 		got, _ = db.Stats(ctx, "guild", who, "")
-		want = Stats{UserID: who, Rating: InitialRating, VsBot: map[engine.Difficulty][2]int{}}
+		want = match.Stats{UserID: who, Rating: match.InitialRating, VsBot: map[engine.Difficulty][2]int{}}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: %+v", who, got)
 		}
@@ -805,7 +806,7 @@ func TestQueries(t *testing.T) {
 		}
 		mustCreate(t, db, newGame("no deadline", [2]string{"alice", "bob"}, 3))
 		// A finished game is never due.
-		if _, err := db.Commit(ctx, Change{GameID: ids[0], From: Active, Status: Ended}); err != nil {
+		if _, err := db.Commit(ctx, match.Change{GameID: ids[0], From: match.Active, Status: match.Ended}); err != nil {
 			t.Fatal(err)
 		}
 		due, err := db.Due(ctx, epoch.Add(5*time.Minute), 10)
@@ -826,31 +827,11 @@ func TestQueries(t *testing.T) {
 	t.Run("LastGameBy", func(t *testing.T) {
 		db := mustOpen(t)
 		mustCreate(t, db, newGame("c1", [2]string{"alice", "bob"}, 3))
-		newest := mustCreate(t, db, newGame("c2", [2]string{"alice", BotID}, 3))
-		mustCreate(t, db, newGame("c3", [2]string{"bob", BotID}, 3))
+		newest := mustCreate(t, db, newGame("c2", [2]string{"alice", match.BotID}, 3))
+		mustCreate(t, db, newGame("c3", [2]string{"bob", match.BotID}, 3))
 		g, err := db.LastGameBy(ctx, "guild", "alice")
 		if err != nil || g.ID != newest.ID {
 			t.Fatalf("got %v, %v; want game %d", g, err, newest.ID)
-		}
-	})
-	t.Run("LastChallengeBy", func(t *testing.T) {
-		db := mustOpen(t)
-		challenge := mustCreate(t, db, newGame("c1", [2]string{"alice", "bob"}, 3))
-		mustCreate(t, db, newGame("c2", [2]string{"alice", BotID}, 3))
-		mustCreate(t, db, newGame("c2b", [2]string{"carol", "bob"}, 3))
-		rematch := newGame("c3", [2]string{"bob", "alice"}, 3)
-		rematch.CreatedBy = "alice"
-		rematch = mustCreate(t, db, rematch)
-		mustCreate(t, db, newGame("c4", [2]string{"alice", BotID}, 3))
-		g, err := db.LastChallengeBy(ctx, "guild", "alice", challenge.CreatedAt)
-		if err != nil || g.ID != rematch.ID {
-			t.Fatalf("got %v, %v; want the newest game between people", g, err)
-		}
-		if _, err := db.LastChallengeBy(ctx, "guild", "alice", g.CreatedAt.Add(time.Millisecond)); !errors.Is(err, ErrNotFound) {
-			t.Fatalf("a challenge before since: %v", err)
-		}
-		if _, err := db.LastChallengeBy(ctx, "guild", "dave", challenge.CreatedAt); !errors.Is(err, ErrNotFound) {
-			t.Fatalf("dave: %v", err)
 		}
 	})
 	t.Run("SetMessageID", func(t *testing.T) {
@@ -973,7 +954,7 @@ func TestPruneInteractionsBatches(t *testing.T) {
 	if _, err := db.Response(ctx, "new3"); err != nil {
 		t.Errorf("a recent answer was pruned: %v", err)
 	}
-	if _, err := db.Response(ctx, "old3"); !errors.Is(err, ErrNotFound) {
+	if _, err := db.Response(ctx, "old3"); !errors.Is(err, match.ErrNotFound) {
 		t.Errorf("an old answer survived: %v", err)
 	}
 }

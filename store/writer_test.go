@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"nimbot/engine"
+	"nimbot/match"
 )
 
 // holdWriter occupies the writer until the returned release is called, so
@@ -43,14 +44,14 @@ func TestGroupCommit(t *testing.T) {
 	t.Run("FailuresInABatchFailAlone", func(t *testing.T) {
 		db := mustOpen(t)
 		const n = 8
-		games := make([]*Game, n)
+		games := make([]*match.Game, n)
 		for i := range games {
-			games[i] = mustCreate(t, db, newGame(fmt.Sprint("c", i), [2]string{"alice", BotID}, 9))
+			games[i] = mustCreate(t, db, newGame(fmt.Sprint("c", i), [2]string{"alice", match.BotID}, 9))
 		}
 		if err := db.SaveResponse(ctx, "taken", []byte("first")); err != nil {
 			t.Fatal(err)
 		}
-		commit := func(g *Game, interaction string) func() error {
+		commit := func(g *match.Game, interaction string) func() error {
 			return func() error {
 				c, _ := change(g, take(0, 1), take(0, 1))
 				c.InteractionID, c.Response = interaction, []byte("board "+interaction)
@@ -68,17 +69,17 @@ func TestGroupCommit(t *testing.T) {
 			// The same click twice (two deliveries): the second is stale
 			// once the first has landed in the same batch.
 			{"ok2", commit(games[2], "i2"), nil},
-			{"stale2", commit(games[2], "i2b"), ErrStale},
-			{"duplicate", commit(games[3], "taken"), ErrDuplicate},
+			{"stale2", commit(games[2], "i2b"), match.ErrStale},
+			{"duplicate", commit(games[3], "taken"), match.ErrDuplicate},
 			{"ok4", commit(games[4], "i4"), nil},
 			// A failure after writing (the game is inserted, its first
 			// turn refused) leaves none of its writes.
 			{"invalid", func() error {
-				return db.CreateGame(ctx, newGame("c-new", [2]string{BotID, "alice"}, 2),
-					FirstTurn(Change{Moves: []engine.Move{take(0, 1)}, Status: Won, Winner: "carol"}))
-			}, ErrInvalid},
+				return db.CreateGame(ctx, newGame("c-new", [2]string{match.BotID, "alice"}, 2),
+					match.FirstTurn(match.Change{Moves: []engine.Move{take(0, 1)}, Status: match.Won, Winner: "carol"}))
+			}, match.ErrInvalid},
 			{"ok5", commit(games[5], "i5"), nil},
-			{"created", func() error { return db.CreateGame(ctx, newGame("c-other", [2]string{"bob", BotID}, 4)) }, nil},
+			{"created", func() error { return db.CreateGame(ctx, newGame("c-other", [2]string{"bob", match.BotID}, 4)) }, nil},
 		}
 		release := holdWriter(t, db)
 		before, _ := db.wr.stats()
@@ -112,13 +113,13 @@ func TestGroupCommit(t *testing.T) {
 		if g, _ := db.Game(ctx, games[3].ID); g.Ply != 0 {
 			t.Errorf("duplicate interaction moved game 3 to ply %d", g.Ply)
 		}
-		if _, err := db.Response(ctx, "i2b"); !errors.Is(err, ErrNotFound) {
+		if _, err := db.Response(ctx, "i2b"); !errors.Is(err, match.ErrNotFound) {
 			t.Errorf("the stale write's answer was saved: %v", err)
 		}
 		if resp, _ := db.Response(ctx, "taken"); string(resp) != "first" {
 			t.Errorf("duplicate overwrote the saved answer: %q", resp)
 		}
-		if _, err := db.ChannelGame(ctx, "c-new"); !errors.Is(err, ErrNotFound) {
+		if _, err := db.ChannelGame(ctx, "c-new"); !errors.Is(err, match.ErrNotFound) {
 			t.Errorf("the refused game was left behind: %v", err)
 		}
 		if _, err := db.ChannelGame(ctx, "c-other"); err != nil {
@@ -130,8 +131,8 @@ func TestGroupCommit(t *testing.T) {
 		// A write whose failure takes SQLite's whole transaction with it
 		// (here it ends it itself): it fails, the others run again and land.
 		db := mustOpen(t)
-		a := mustCreate(t, db, newGame("a", [2]string{"alice", BotID}, 5))
-		b := mustCreate(t, db, newGame("b", [2]string{"alice", BotID}, 5))
+		a := mustCreate(t, db, newGame("a", [2]string{"alice", match.BotID}, 5))
+		b := mustCreate(t, db, newGame("b", [2]string{"alice", match.BotID}, 5))
 		boom := errors.New("boom")
 		release := holdWriter(t, db)
 		var errA, errB, errX error
@@ -161,14 +162,14 @@ func TestGroupCommit(t *testing.T) {
 	})
 	t.Run("PanicFailsItsWriteAlone", func(t *testing.T) {
 		db := mustOpen(t)
-		a := mustCreate(t, db, newGame("a", [2]string{"alice", BotID}, 5))
+		a := mustCreate(t, db, newGame("a", [2]string{"alice", match.BotID}, 5))
 		release := holdWriter(t, db)
 		var errA error
 		var recovered any
 		var wg sync.WaitGroup
 		wg.Go(func() {
 			defer func() { recovered = recover() }()
-			_ = db.CreateGame(ctx, newGame("p", [2]string{"alice", BotID}, 5), Respond("ip", func(*Game) ([]byte, error) { panic("render") }))
+			_ = db.CreateGame(ctx, newGame("p", [2]string{"alice", match.BotID}, 5), match.Respond("ip", func(*match.Game) ([]byte, error) { panic("render") }))
 		})
 		waitQueued(t, db, 1)
 		wg.Go(func() { a, errA = db.Commit(ctx, mustChange(t, a, "ia")) })
@@ -178,7 +179,7 @@ func TestGroupCommit(t *testing.T) {
 		if recovered != "render" || errA != nil || a.Ply != 2 {
 			t.Fatalf("panic %v; the other write: %v, ply %d", recovered, errA, a.Ply)
 		}
-		if _, err := db.ChannelGame(ctx, "p"); !errors.Is(err, ErrNotFound) {
+		if _, err := db.ChannelGame(ctx, "p"); !errors.Is(err, match.ErrNotFound) {
 			t.Fatalf("the panicking write left its game: %v", err)
 		}
 	})
@@ -198,7 +199,7 @@ func TestGroupCommit(t *testing.T) {
 
 // mustChange is a two-move turn in g (a human move and the bot's reply)
 // answering interaction.
-func mustChange(t *testing.T, g *Game, interaction string) Change {
+func mustChange(t *testing.T, g *match.Game, interaction string) match.Change {
 	t.Helper()
 	c, err := change(g, take(0, 1), take(0, 1))
 	if err != nil {

@@ -23,6 +23,7 @@ import (
 	_ "github.com/mattn/go-sqlite3" // the integrity check reads the file directly
 
 	"nimbot/engine"
+	"nimbot/match"
 	"nimbot/store"
 )
 
@@ -288,7 +289,7 @@ func verifyDB(ctx context.Context, path string, acks []ack) (games, lost, corrup
 		return 0, 0, 0, nil, err
 	}
 	defer db.Close()
-	moves := map[int64][]store.Move{}
+	moves := map[int64][]match.Move{}
 	rules := map[int64]engine.Rules{}
 	// before[id][ply] is the position a move at ply was played from.
 	before := map[int64][]engine.Position{}

@@ -19,6 +19,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"nimbot/engine"
+	"nimbot/match"
 	"nimbot/store"
 )
 
@@ -85,9 +86,9 @@ func measureCommits(ctx context.Context, dir string, d time.Duration) (float64, 
 	defer db.Close()
 	// One heap big enough never to run out: the store does not judge moves.
 	const size = 1 << 40
-	g := &store.Game{ChannelID: "limits", GuildID: "limits", Rules: engine.Rules{Variant: engine.Nim},
-		Start: engine.Position{Heaps: []int64{size}}, Players: [2]string{"1", store.BotID},
-		Status: store.Active, Difficulty: engine.Medium, Hints: true, CreatedBy: "1"}
+	g := &match.Game{ChannelID: "limits", GuildID: "limits", Rules: engine.Rules{Variant: engine.Nim},
+		Start: engine.Position{Heaps: []int64{size}}, Players: [2]string{"1", match.BotID},
+		Status: match.Active, Difficulty: engine.Medium, Hints: true, CreatedBy: "1"}
 	if err := db.CreateGame(ctx, g); err != nil {
 		return 0, err
 	}
@@ -98,9 +99,9 @@ func measureCommits(ctx context.Context, dir string, d time.Duration) (float64, 
 	deadline := start.Add(d)
 	ply := 0
 	for time.Now().Before(deadline) {
-		_, err := db.Commit(ctx, store.Change{
-			GameID: g.ID, Ply: ply, From: store.Active, Moves: []engine.Move{move},
-			Position: engine.Position{Heaps: []int64{size - int64(ply) - 1}}, Status: store.Active,
+		_, err := db.Commit(ctx, match.Change{
+			GameID: g.ID, Ply: ply, From: match.Active, Moves: []engine.Move{move},
+			Position: engine.Position{Heaps: []int64{size - int64(ply) - 1}}, Status: match.Active,
 			Deadline: time.Now().Add(time.Hour), InteractionID: "limits-" + strconv.Itoa(ply), Response: resp,
 		})
 		if err != nil {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"nimbot/engine"
+	"nimbot/match"
 	"nimbot/store"
 )
 
@@ -83,7 +84,7 @@ func prefill(ctx context.Context, path string, n int, heaps []int64) (time.Durat
 		}
 		sc := scripts[i%len(scripts)]
 		human := users[rng.IntN(len(users))]
-		players := [2]string{human, store.BotID}
+		players := [2]string{human, match.BotID}
 		difficulty := engine.Medium
 		if i%4 == 3 {
 			// A game between people.
@@ -93,9 +94,9 @@ func prefill(ctx context.Context, path string, n int, heaps []int64) (time.Durat
 		if i%2 == 1 {
 			players[0], players[1] = players[1], players[0]
 		}
-		g := &store.Game{
+		g := &match.Game{
 			GuildID: guilds[i%len(guilds)], ChannelID: run + "-" + strconv.Itoa(i%5000),
-			Rules: rules, Start: pos, Players: players, Status: store.Active,
+			Rules: rules, Start: pos, Players: players, Status: match.Active,
 			Difficulty: difficulty, Hints: true, TurnTimeout: time.Hour, Deadline: time.Now().Add(time.Hour),
 			CreatedBy: human,
 		}
@@ -107,8 +108,8 @@ func prefill(ctx context.Context, path string, n int, heaps []int64) (time.Durat
 		if !rules.LastMoverWins() {
 			winner = players[len(sc.moves)%2]
 		}
-		if _, err := db.Commit(ctx, store.Change{GameID: g.ID, Ply: 0, From: store.Active,
-			Moves: sc.moves, Position: sc.end, Status: store.Won, Winner: winner}); err != nil {
+		if _, err := db.Commit(ctx, match.Change{GameID: g.ID, Ply: 0, From: match.Active,
+			Moves: sc.moves, Position: sc.end, Status: match.Won, Winner: winner}); err != nil {
 			return 0, err
 		}
 	}

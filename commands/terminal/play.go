@@ -18,6 +18,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"nimbot/commands"
+	"nimbot/match"
 	"nimbot/store"
 )
 
@@ -78,7 +79,7 @@ func Play(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 			localPlayers[0].ID: localPlayers[0].Name,
 			localPlayers[1].ID: localPlayers[1].Name,
 			appID:              nimbotUser.Name,
-			store.BotID:        nimbotUser.Name,
+			match.BotID:        nimbotUser.Name,
 		}, now: cfg.Now},
 		messages: map[string]*discordgo.Message{},
 	}
@@ -162,7 +163,7 @@ func (s *session) handle(line string) bool {
 // the same board a Discord user would get.
 func (s *session) resume() {
 	_, err := s.db.ChannelGame(s.ctx, channelID)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, match.ErrNotFound) {
 		fmt.Fprintf(s.out, "No game in this channel yet. Try: /nim start heaps:3 4 5   (against nimbot)\n")
 		fmt.Fprintf(s.out, "                              or: /nim start vs:2 heaps:3 4 5   (against @%s, hot-seat)\n\n", localPlayers[1].Name)
 		return
@@ -622,12 +623,12 @@ func (s *session) followTurn() {
 		return
 	}
 	switch g.Status {
-	case store.Active:
+	case match.Active:
 		if i := s.localIndex(g.ToMove()); i >= 0 && i != s.me {
 			s.me = i
 			fmt.Fprintf(s.out, "(@%s to move: now typing as @%s)\n", localPlayers[i].Name, localPlayers[i].Name)
 		}
-	case store.Pending:
+	case match.Pending:
 		// A challenge between the two local players is answered by the
 		// one who did not make it.
 		for _, id := range g.Players {

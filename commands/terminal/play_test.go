@@ -14,6 +14,7 @@ import (
 
 	"nimbot/commands"
 	"nimbot/engine"
+	"nimbot/match"
 	"nimbot/store"
 )
 
@@ -48,14 +49,14 @@ func playScript(t *testing.T, path string, lines ...string) string {
 
 // channelGame reads the terminal channel's live game, or the newest one
 // when none is live, from the database file directly.
-func channelGame(t *testing.T, path string, id int64) *store.Game {
+func channelGame(t *testing.T, path string, id int64) *match.Game {
 	t.Helper()
 	db, err := store.Open(context.Background(), store.Config{Path: path})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	var g *store.Game
+	var g *match.Game
 	if id > 0 {
 		g, err = db.Game(context.Background(), id)
 	} else {
@@ -177,7 +178,7 @@ func TestPlayWholeGameVsBot(t *testing.T) {
 
 	g := channelGame(t, path, 0)
 	id := g.ID
-	for turn := 0; g.Status == store.Active; turn++ {
+	for turn := 0; g.Status == match.Active; turn++ {
 		if turn > 20 {
 			t.Fatalf("game not over after 20 turns:\n%s", tm.out.String())
 		}
@@ -196,7 +197,7 @@ func TestPlayWholeGameVsBot(t *testing.T) {
 		mustContain(t, out, "takes")
 		g = channelGame(t, path, id)
 	}
-	if g.Status != store.Won || g.Winner != localPlayers[0].ID {
+	if g.Status != match.Won || g.Winner != localPlayers[0].ID {
 		t.Fatalf("game ended %s, winner %q; want won by player1:\n%s", g.Status, g.Winner, tm.out.String())
 	}
 	mustContain(t, out, "@player1 wins")
@@ -227,7 +228,7 @@ func TestPlayHotSeat(t *testing.T) {
 		"@player1 wins",
 	)
 	g := channelGame(t, path, 1)
-	if g.Status != store.Won || g.Winner != localPlayers[0].ID || g.Players != [2]string{localPlayers[0].ID, localPlayers[1].ID} {
+	if g.Status != match.Won || g.Winner != localPlayers[0].ID || g.Players != [2]string{localPlayers[0].ID, localPlayers[1].ID} {
 		t.Fatalf("game = %s won by %q, players %v", g.Status, g.Winner, g.Players)
 	}
 }
@@ -244,7 +245,7 @@ func TestPlayResume(t *testing.T) {
 	)
 	mustContain(t, out, "Game #1 · move 3", "The game is saved")
 	g := channelGame(t, path, 0)
-	if g.Ply != 2 || g.Status != store.Active {
+	if g.Ply != 2 || g.Status != match.Active {
 		t.Fatalf("after the first session: ply %d, %s", g.Ply, g.Status)
 	}
 
@@ -270,7 +271,7 @@ func TestPlayResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(moves) != 4 || moves[2].Player != localPlayers[0].ID || moves[2].Move.Heap != 2 || moves[2].Move.Take != 1 || moves[3].Player != store.BotID {
+	if len(moves) != 4 || moves[2].Player != localPlayers[0].ID || moves[2].Move.Heap != 2 || moves[2].Move.Take != 1 || moves[3].Player != match.BotID {
 		t.Fatalf("moves after resuming = %+v, want 4 with player1's C1 third and nimbot's answer last", moves)
 	}
 	if before < 1 {

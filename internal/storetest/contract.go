@@ -11,17 +11,17 @@ import (
 	"time"
 
 	"nimbot/engine"
-	"nimbot/store"
+	"nimbot/match"
 )
 
-// Opener returns a new, empty Storage whose clock is now, and closes it
+// Opener returns a new, empty match.Storage whose clock is now, and closes it
 // when t ends.
-type Opener func(t *testing.T, now func() time.Time) Storage
+type Opener func(t *testing.T, now func() time.Time) match.Storage
 
 // RunContract runs the contract suite against the implementation open
 // returns. Each test opens its own storage.
 func RunContract(t *testing.T, open Opener) {
-	mustOpen := func(t *testing.T) Storage {
+	mustOpen := func(t *testing.T) match.Storage {
 		t.Helper()
 		s := open(t, Clock())
 		if err := s.Ping(context.Background()); err != nil {
@@ -39,11 +39,11 @@ func RunContract(t *testing.T, open Opener) {
 	t.Run("Queries", func(t *testing.T) { testQueries(t, mustOpen) })
 }
 
-func testCreateGame(t *testing.T, open func(*testing.T) Storage) {
+func testCreateGame(t *testing.T, open func(*testing.T) match.Storage) {
 	ctx := context.Background()
 	t.Run("OK", func(t *testing.T) {
 		db := open(t)
-		g := newGame("c1", [2]string{"alice", store.BotID}, 3, 4, 5)
+		g := newGame("c1", [2]string{"alice", match.BotID}, 3, 4, 5)
 		g.Difficulty = engine.Hard
 		g.TurnTimeout = 90 * time.Second
 		g.Deadline = Epoch.Add(time.Hour)
@@ -65,16 +65,16 @@ func testCreateGame(t *testing.T, open func(*testing.T) Storage) {
 	})
 	t.Run("ErrNotFound", func(t *testing.T) {
 		db := open(t)
-		if _, err := db.Game(ctx, 42); !errors.Is(err, store.ErrNotFound) {
+		if _, err := db.Game(ctx, 42); !errors.Is(err, match.ErrNotFound) {
 			t.Fatalf("Game: %v", err)
 		}
-		if _, err := db.ChannelGame(ctx, "c1"); !errors.Is(err, store.ErrNotFound) {
+		if _, err := db.ChannelGame(ctx, "c1"); !errors.Is(err, match.ErrNotFound) {
 			t.Fatalf("ChannelGame: %v", err)
 		}
-		if _, err := db.LastGameBy(ctx, "guild", "alice"); !errors.Is(err, store.ErrNotFound) {
+		if _, err := db.LastGameBy(ctx, "guild", "alice"); !errors.Is(err, match.ErrNotFound) {
 			t.Fatalf("LastGameBy: %v", err)
 		}
-		if err := db.SetMessageID(ctx, 42, "m"); !errors.Is(err, store.ErrNotFound) {
+		if err := db.SetMessageID(ctx, 42, "m"); !errors.Is(err, match.ErrNotFound) {
 			t.Fatalf("SetMessageID: %v", err)
 		}
 		if ms, err := db.Moves(ctx, 42); err != nil || len(ms) != 0 {
@@ -84,19 +84,19 @@ func testCreateGame(t *testing.T, open func(*testing.T) Storage) {
 	t.Run("ErrChannelBusy", func(t *testing.T) {
 		db := open(t)
 		first := newGame("c1", [2]string{"alice", ""}, 3)
-		first.Status = store.Pending
+		first.Status = match.Pending
 		mustCreate(t, db, first)
-		err := db.CreateGame(ctx, newGame("c1", [2]string{"bob", store.BotID}, 5))
-		var busy *store.BusyError
-		if !errors.Is(err, store.ErrChannelBusy) || !errors.As(err, &busy) || busy.Game.ID != first.ID {
+		err := db.CreateGame(ctx, newGame("c1", [2]string{"bob", match.BotID}, 5))
+		var busy *match.BusyError
+		if !errors.Is(err, match.ErrChannelBusy) || !errors.As(err, &busy) || busy.Game.ID != first.ID {
 			t.Fatalf("second game in the channel: %v", err)
 		}
 		// Another channel is free; so is this one once the game is over.
-		mustCreate(t, db, newGame("c2", [2]string{"bob", store.BotID}, 5))
-		if _, err := db.Commit(ctx, store.Change{GameID: first.ID, From: store.Pending, Status: store.Declined}); err != nil {
+		mustCreate(t, db, newGame("c2", [2]string{"bob", match.BotID}, 5))
+		if _, err := db.Commit(ctx, match.Change{GameID: first.ID, From: match.Pending, Status: match.Declined}); err != nil {
 			t.Fatal(err)
 		}
-		mustCreate(t, db, newGame("c1", [2]string{"bob", store.BotID}, 5))
+		mustCreate(t, db, newGame("c1", [2]string{"bob", match.BotID}, 5))
 	})
 	t.Run("ConcurrentInOneChannel", func(t *testing.T) {
 		db := open(t)
@@ -107,7 +107,7 @@ func testCreateGame(t *testing.T, open func(*testing.T) Storage) {
 		for i := range n {
 			wg.Go(func() {
 				<-start
-				errs <- db.CreateGame(ctx, newGame("c1", [2]string{fmt.Sprint("user", i), store.BotID}, 3))
+				errs <- db.CreateGame(ctx, newGame("c1", [2]string{fmt.Sprint("user", i), match.BotID}, 3))
 			})
 		}
 		close(start)
@@ -118,7 +118,7 @@ func testCreateGame(t *testing.T, open func(*testing.T) Storage) {
 			switch {
 			case err == nil:
 				created++
-			case !errors.Is(err, store.ErrChannelBusy):
+			case !errors.Is(err, match.ErrChannelBusy):
 				t.Error(err)
 			}
 		}
@@ -128,9 +128,9 @@ func testCreateGame(t *testing.T, open func(*testing.T) Storage) {
 	})
 	t.Run("Respond", func(t *testing.T) {
 		db := open(t)
-		g := newGame("c1", [2]string{"alice", store.BotID}, 3, 4)
+		g := newGame("c1", [2]string{"alice", match.BotID}, 3, 4)
 		var rendered int64
-		err := db.CreateGame(ctx, g, store.Respond("i1", func(g *store.Game) ([]byte, error) {
+		err := db.CreateGame(ctx, g, match.Respond("i1", func(g *match.Game) ([]byte, error) {
 			rendered = g.ID
 			return fmt.Appendf(nil, "board of game %d", g.ID), nil
 		}))
@@ -144,8 +144,8 @@ func testCreateGame(t *testing.T, open func(*testing.T) Storage) {
 			t.Fatalf("Response: %q, %v", resp, err)
 		}
 		// The redelivery finds its answer, not its own game in the way.
-		again := newGame("c1", [2]string{"alice", store.BotID}, 3, 4)
-		if err := db.CreateGame(ctx, again, store.Respond("i1", func(*store.Game) ([]byte, error) { return []byte("x"), nil })); !errors.Is(err, store.ErrDuplicate) {
+		again := newGame("c1", [2]string{"alice", match.BotID}, 3, 4)
+		if err := db.CreateGame(ctx, again, match.Respond("i1", func(*match.Game) ([]byte, error) { return []byte("x"), nil })); !errors.Is(err, match.ErrDuplicate) {
 			t.Fatalf("redelivered: %v", err)
 		}
 	})
@@ -156,19 +156,19 @@ func testCreateGame(t *testing.T, open func(*testing.T) Storage) {
 		if err := db.SaveResponse(ctx, "i1", []byte("earlier")); err != nil {
 			t.Fatal(err)
 		}
-		err := db.CreateGame(ctx, newGame("c1", [2]string{"alice", store.BotID}, 3), store.Respond("i1", func(*store.Game) ([]byte, error) { return []byte("x"), nil }))
-		if !errors.Is(err, store.ErrDuplicate) {
+		err := db.CreateGame(ctx, newGame("c1", [2]string{"alice", match.BotID}, 3), match.Respond("i1", func(*match.Game) ([]byte, error) { return []byte("x"), nil }))
+		if !errors.Is(err, match.ErrDuplicate) {
 			t.Fatalf("duplicate interaction: %v", err)
 		}
 		boom := errors.New("boom")
-		err = db.CreateGame(ctx, newGame("c1", [2]string{"alice", store.BotID}, 3), store.Respond("i2", func(*store.Game) ([]byte, error) { return nil, boom }))
+		err = db.CreateGame(ctx, newGame("c1", [2]string{"alice", match.BotID}, 3), match.Respond("i2", func(*match.Game) ([]byte, error) { return nil, boom }))
 		if !errors.Is(err, boom) {
 			t.Fatalf("render failed: %v", err)
 		}
-		if g, err := db.ChannelGame(ctx, "c1"); !errors.Is(err, store.ErrNotFound) {
+		if g, err := db.ChannelGame(ctx, "c1"); !errors.Is(err, match.ErrNotFound) {
 			t.Fatalf("a game was left behind: %+v, %v", g, err)
 		}
-		if _, err := db.Response(ctx, "i2"); !errors.Is(err, store.ErrNotFound) {
+		if _, err := db.Response(ctx, "i2"); !errors.Is(err, match.ErrNotFound) {
 			t.Fatalf("i2 recorded: %v", err)
 		}
 		if resp, err := db.Response(ctx, "i1"); err != nil || string(resp) != "earlier" {
@@ -177,13 +177,13 @@ func testCreateGame(t *testing.T, open func(*testing.T) Storage) {
 	})
 	t.Run("FirstTurn", func(t *testing.T) {
 		db := open(t)
-		g := newGame("c1", [2]string{store.BotID, "alice"}, 3, 4)
+		g := newGame("c1", [2]string{match.BotID, "alice"}, 3, 4)
 		g.Deadline = Epoch.Add(time.Hour)
-		var seen store.Game
+		var seen match.Game
 		err := db.CreateGame(ctx, g,
-			store.FirstTurn(store.Change{Moves: []engine.Move{take(1, 1)}, Position: engine.Position{Heaps: []int64{3, 3}},
-				Status: store.Active, Deadline: Epoch.Add(2 * time.Hour)}),
-			store.Respond("i1", func(g *store.Game) ([]byte, error) { seen = *g; return []byte("board"), nil }))
+			match.FirstTurn(match.Change{Moves: []engine.Move{take(1, 1)}, Position: engine.Position{Heaps: []int64{3, 3}},
+				Status: match.Active, Deadline: Epoch.Add(2 * time.Hour)}),
+			match.Respond("i1", func(g *match.Game) ([]byte, error) { seen = *g; return []byte("board"), nil }))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -197,33 +197,33 @@ func testCreateGame(t *testing.T, open func(*testing.T) Storage) {
 		if !reflect.DeepEqual(*got, *g) || !reflect.DeepEqual(seen, *g) {
 			t.Fatalf("caller's game\n%+v\nrendered\n%+v\nstored\n%+v", g, seen, got)
 		}
-		if ms, _ := db.Moves(ctx, g.ID); len(ms) != 1 || ms[0].Player != store.BotID {
+		if ms, _ := db.Moves(ctx, g.ID); len(ms) != 1 || ms[0].Player != match.BotID {
 			t.Fatalf("moves: %+v", ms)
 		}
 		if resp, err := db.Response(ctx, "i1"); err != nil || string(resp) != "board" {
 			t.Fatalf("Response: %q, %v", resp, err)
 		}
 		// An opening move that ends the game records the result with it.
-		h := newGame("c2", [2]string{store.BotID, "alice"}, 2)
+		h := newGame("c2", [2]string{match.BotID, "alice"}, 2)
 		h.Difficulty = engine.Hard
-		err = db.CreateGame(ctx, h, store.FirstTurn(store.Change{Moves: []engine.Move{take(0, 2)}, Position: engine.Position{Heaps: []int64{0}},
-			Status: store.Won, Winner: store.BotID}))
+		err = db.CreateGame(ctx, h, match.FirstTurn(match.Change{Moves: []engine.Move{take(0, 2)}, Position: engine.Position{Heaps: []int64{0}},
+			Status: match.Won, Winner: match.BotID}))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if h.Status != store.Won || h.Winner != store.BotID || h.Ply != 1 {
+		if h.Status != match.Won || h.Winner != match.BotID || h.Ply != 1 {
 			t.Fatalf("won at once: %+v", h)
 		}
 		if st, _ := db.Stats(ctx, "guild", "alice", ""); st.Losses != 1 || st.VsBot[engine.Hard] != [2]int{0, 1} {
 			t.Fatalf("alice after losing at once: %+v", st)
 		}
 		// An illegal first turn leaves no game.
-		err = db.CreateGame(ctx, newGame("c3", [2]string{store.BotID, "alice"}, 2),
-			store.FirstTurn(store.Change{Moves: []engine.Move{take(0, 1)}, Status: store.Won, Winner: "carol"}))
-		if !errors.Is(err, store.ErrInvalid) {
+		err = db.CreateGame(ctx, newGame("c3", [2]string{match.BotID, "alice"}, 2),
+			match.FirstTurn(match.Change{Moves: []engine.Move{take(0, 1)}, Status: match.Won, Winner: "carol"}))
+		if !errors.Is(err, match.ErrInvalid) {
 			t.Fatalf("bad winner: %v", err)
 		}
-		if _, err := db.ChannelGame(ctx, "c3"); !errors.Is(err, store.ErrNotFound) {
+		if _, err := db.ChannelGame(ctx, "c3"); !errors.Is(err, match.ErrNotFound) {
 			t.Fatalf("a game was left behind: %v", err)
 		}
 		checkGame(t, db, g.ID)
@@ -231,51 +231,51 @@ func testCreateGame(t *testing.T, open func(*testing.T) Storage) {
 	})
 	t.Run("ErrInvalid", func(t *testing.T) {
 		db := open(t)
-		for name, g := range map[string]*store.Game{
-			"Finished":  {ChannelID: "c", Status: store.Won, Start: engine.Position{Heaps: []int64{1}}},
-			"Ply":       {ChannelID: "c", Status: store.Active, Ply: 2, Start: engine.Position{Heaps: []int64{1}}},
-			"NoChannel": {Status: store.Active, Start: engine.Position{Heaps: []int64{1}}},
-			"Winner":    {ChannelID: "c", Status: store.Active, Winner: "alice", Start: engine.Position{Heaps: []int64{1}}},
+		for name, g := range map[string]*match.Game{
+			"Finished":  {ChannelID: "c", Status: match.Won, Start: engine.Position{Heaps: []int64{1}}},
+			"Ply":       {ChannelID: "c", Status: match.Active, Ply: 2, Start: engine.Position{Heaps: []int64{1}}},
+			"NoChannel": {Status: match.Active, Start: engine.Position{Heaps: []int64{1}}},
+			"Winner":    {ChannelID: "c", Status: match.Active, Winner: "alice", Start: engine.Position{Heaps: []int64{1}}},
 		} {
 			t.Run(name, func(t *testing.T) {
-				if err := db.CreateGame(ctx, g); !errors.Is(err, store.ErrInvalid) {
+				if err := db.CreateGame(ctx, g); !errors.Is(err, match.ErrInvalid) {
 					t.Fatalf("got %v", err)
 				}
 			})
 		}
-		if _, err := db.ChannelGame(ctx, "c"); !errors.Is(err, store.ErrNotFound) {
+		if _, err := db.ChannelGame(ctx, "c"); !errors.Is(err, match.ErrNotFound) {
 			t.Fatalf("a refused game was written: %v", err)
 		}
 	})
 }
 
-func testCommit(t *testing.T, open func(*testing.T) Storage) {
+func testCommit(t *testing.T, open func(*testing.T) match.Storage) {
 	ctx := context.Background()
 	t.Run("HumanAndBotMove", func(t *testing.T) {
 		db := open(t)
-		g := mustCreate(t, db, newGame("c1", [2]string{"alice", store.BotID}, 3, 4))
+		g := mustCreate(t, db, newGame("c1", [2]string{"alice", match.BotID}, 3, 4))
 		if used, err := db.HintUsed(ctx, g.ID, 0, "alice"); err != nil || used {
 			t.Fatalf("HintUsed before any hint: %v, %v", used, err)
 		}
-		if recorded, err := db.RecordHint(ctx, store.Hint{GameID: g.ID, Ply: 0, UserID: "alice", InteractionID: "h1", Response: []byte("hint")}); err != nil || !recorded {
+		if recorded, err := db.RecordHint(ctx, match.Hint{GameID: g.ID, Ply: 0, UserID: "alice", InteractionID: "h1", Response: []byte("hint")}); err != nil || !recorded {
 			t.Fatalf("first hint: %v, %v", recorded, err)
 		}
 		// Asking twice is fine, recorded once; the second interaction
 		// changed nothing, so it is not recorded either.
-		if recorded, err := db.RecordHint(ctx, store.Hint{GameID: g.ID, Ply: 0, UserID: "alice", InteractionID: "h2", Response: []byte("again")}); err != nil || recorded {
+		if recorded, err := db.RecordHint(ctx, match.Hint{GameID: g.ID, Ply: 0, UserID: "alice", InteractionID: "h2", Response: []byte("again")}); err != nil || recorded {
 			t.Fatalf("second hint: %v, %v", recorded, err)
 		}
 		if resp, err := db.Response(ctx, "h1"); err != nil || string(resp) != "hint" {
 			t.Fatalf("first hint's answer: %q, %v", resp, err)
 		}
-		if _, err := db.Response(ctx, "h2"); !errors.Is(err, store.ErrNotFound) {
+		if _, err := db.Response(ctx, "h2"); !errors.Is(err, match.ErrNotFound) {
 			t.Fatalf("second hint's answer was recorded: %v", err)
 		}
 		for _, tt := range []struct {
 			ply  int
 			user string
 			want bool
-		}{{0, "alice", true}, {0, store.BotID, false}, {1, "alice", false}} {
+		}{{0, "alice", true}, {0, match.BotID, false}, {1, "alice", false}} {
 			if used, err := db.HintUsed(ctx, g.ID, tt.ply, tt.user); err != nil || used != tt.want {
 				t.Fatalf("HintUsed(ply %d, %s) = %v, %v; want %v", tt.ply, tt.user, used, err, tt.want)
 			}
@@ -300,15 +300,15 @@ func testCommit(t *testing.T, open func(*testing.T) Storage) {
 		if len(moves) != 2 {
 			t.Fatalf("moves %+v", moves)
 		}
-		want := []store.Move{
+		want := []match.Move{
 			{GameID: g.ID, Ply: 0, Player: "alice", Move: take(1, 1), Hinted: true, At: moves[0].At},
-			{GameID: g.ID, Ply: 1, Player: store.BotID, Move: take(0, 1), Hinted: false, At: moves[0].At},
+			{GameID: g.ID, Ply: 1, Player: match.BotID, Move: take(0, 1), Hinted: false, At: moves[0].At},
 		}
 		if !reflect.DeepEqual(moves, want) {
 			t.Fatalf("moves\n%+v\nwant\n%+v", moves, want)
 		}
 		// A hint for a ply already played is stale.
-		if _, err := db.RecordHint(ctx, store.Hint{GameID: g.ID, Ply: 0, UserID: "alice"}); !errors.Is(err, store.ErrStale) {
+		if _, err := db.RecordHint(ctx, match.Hint{GameID: g.ID, Ply: 0, UserID: "alice"}); !errors.Is(err, match.ErrStale) {
 			t.Fatalf("hint for a past ply: %v", err)
 		}
 	})
@@ -319,72 +319,72 @@ func testCommit(t *testing.T, open func(*testing.T) Storage) {
 		play(t, db, g, take(0, 1))
 		// The same board clicked again: ply 0 is gone.
 		c, _ := change(&seen, take(1, 1))
-		if _, err := db.Commit(ctx, c); !errors.Is(err, store.ErrStale) {
+		if _, err := db.Commit(ctx, c); !errors.Is(err, match.ErrStale) {
 			t.Fatalf("stale ply: %v", err)
 		}
 		// The right ply but the status the caller saw is wrong.
 		g, _ = db.Game(ctx, g.ID)
 		c, _ = change(g, take(1, 1))
-		c.From = store.Pending
-		if _, err := db.Commit(ctx, c); !errors.Is(err, store.ErrStale) {
+		c.From = match.Pending
+		if _, err := db.Commit(ctx, c); !errors.Is(err, match.ErrStale) {
 			t.Fatalf("stale status: %v", err)
 		}
 		// A finished game takes no more changes.
-		if _, err := db.Commit(ctx, store.Change{GameID: g.ID, Ply: 1, From: store.Active, Status: store.Resigned, Winner: "alice"}); err != nil {
+		if _, err := db.Commit(ctx, match.Change{GameID: g.ID, Ply: 1, From: match.Active, Status: match.Resigned, Winner: "alice"}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.Commit(ctx, store.Change{GameID: g.ID, Ply: 1, From: store.Resigned, Status: store.Ended}); !errors.Is(err, store.ErrStale) {
+		if _, err := db.Commit(ctx, match.Change{GameID: g.ID, Ply: 1, From: match.Resigned, Status: match.Ended}); !errors.Is(err, match.ErrStale) {
 			t.Fatalf("change to a finished game: %v", err)
 		}
-		if _, err := db.RecordHint(ctx, store.Hint{GameID: g.ID, Ply: 1, UserID: "bob"}); !errors.Is(err, store.ErrStale) {
+		if _, err := db.RecordHint(ctx, match.Hint{GameID: g.ID, Ply: 1, UserID: "bob"}); !errors.Is(err, match.ErrStale) {
 			t.Fatalf("hint in a finished game: %v", err)
 		}
 		// A stale commit records nothing, its interaction included.
-		if _, err := db.Commit(ctx, store.Change{GameID: g.ID, Ply: 0, From: store.Active, Status: store.Ended, InteractionID: "late"}); !errors.Is(err, store.ErrStale) {
+		if _, err := db.Commit(ctx, match.Change{GameID: g.ID, Ply: 0, From: match.Active, Status: match.Ended, InteractionID: "late"}); !errors.Is(err, match.ErrStale) {
 			t.Fatalf("stale commit: %v", err)
 		}
-		if _, err := db.Response(ctx, "late"); !errors.Is(err, store.ErrNotFound) {
+		if _, err := db.Response(ctx, "late"); !errors.Is(err, match.ErrNotFound) {
 			t.Fatalf("a stale commit's interaction was recorded: %v", err)
 		}
 		checkGame(t, db, g.ID)
 	})
 	t.Run("ErrNotFound", func(t *testing.T) {
 		db := open(t)
-		if _, err := db.Commit(ctx, store.Change{GameID: 9, From: store.Active, Status: store.Ended}); !errors.Is(err, store.ErrNotFound) {
+		if _, err := db.Commit(ctx, match.Change{GameID: 9, From: match.Active, Status: match.Ended}); !errors.Is(err, match.ErrNotFound) {
 			t.Fatalf("got %v", err)
 		}
-		if _, err := db.RecordHint(ctx, store.Hint{GameID: 9, Ply: 0, UserID: "alice"}); !errors.Is(err, store.ErrNotFound) {
+		if _, err := db.RecordHint(ctx, match.Hint{GameID: 9, Ply: 0, UserID: "alice"}); !errors.Is(err, match.ErrNotFound) {
 			t.Fatalf("got %v", err)
 		}
 	})
 	t.Run("ErrInvalid", func(t *testing.T) {
 		db := open(t)
 		g := mustCreate(t, db, newGame("c1", [2]string{"alice", "bob"}, 3))
-		for name, c := range map[string]store.Change{
-			"WinnerNotAPlayer":  {GameID: g.ID, From: store.Active, Status: store.Resigned, Winner: "carol"},
-			"NoWinner":          {GameID: g.ID, From: store.Active, Status: store.Won},
-			"WinnerOfEnded":     {GameID: g.ID, From: store.Active, Status: store.Ended, Winner: "alice"},
-			"UnknownStatus":     {GameID: g.ID, From: store.Active, Status: "paused"},
-			"UnknownFromStatus": {GameID: g.ID, Status: store.Ended},
+		for name, c := range map[string]match.Change{
+			"WinnerNotAPlayer":  {GameID: g.ID, From: match.Active, Status: match.Resigned, Winner: "carol"},
+			"NoWinner":          {GameID: g.ID, From: match.Active, Status: match.Won},
+			"WinnerOfEnded":     {GameID: g.ID, From: match.Active, Status: match.Ended, Winner: "alice"},
+			"UnknownStatus":     {GameID: g.ID, From: match.Active, Status: "paused"},
+			"UnknownFromStatus": {GameID: g.ID, Status: match.Ended},
 		} {
 			t.Run(name, func(t *testing.T) {
-				if _, err := db.Commit(ctx, c); !errors.Is(err, store.ErrInvalid) {
+				if _, err := db.Commit(ctx, c); !errors.Is(err, match.ErrInvalid) {
 					t.Fatalf("got %v", err)
 				}
 			})
 		}
-		if got, _ := db.Game(ctx, g.ID); got.Status != store.Active {
+		if got, _ := db.Game(ctx, g.ID); got.Status != match.Active {
 			t.Fatalf("a refused change left the game %s", got.Status)
 		}
 	})
 	t.Run("AcceptChallenge", func(t *testing.T) {
 		db := open(t)
 		g := newGame("c1", [2]string{"alice", ""}, 3, 4)
-		g.Status = store.Pending
+		g.Status = match.Pending
 		g.Deadline = Epoch.Add(time.Minute)
 		mustCreate(t, db, g)
 		// Bob accepts and, seated first, moves in the same transaction.
-		out, err := db.Commit(ctx, store.Change{GameID: g.ID, From: store.Pending, Status: store.Active,
+		out, err := db.Commit(ctx, match.Change{GameID: g.ID, From: match.Pending, Status: match.Active,
 			Players: &[2]string{"bob", "alice"}, Moves: []engine.Move{take(0, 1)},
 			Position: engine.Position{Heaps: []int64{2, 4}}})
 		if err != nil {
@@ -398,7 +398,7 @@ func testCommit(t *testing.T, open func(*testing.T) Storage) {
 			t.Fatalf("moves %+v", moves)
 		}
 		// A status-only change keeps the position.
-		out, err = db.Commit(ctx, store.Change{GameID: g.ID, Ply: 1, From: store.Active, Status: store.Timeout, Winner: "bob"})
+		out, err = db.Commit(ctx, match.Change{GameID: g.ID, Ply: 1, From: match.Active, Status: match.Timeout, Winner: "bob"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -411,9 +411,9 @@ func testCommit(t *testing.T, open func(*testing.T) Storage) {
 
 // testCommitRace: 50 clicks on one board at once. Exactly one move lands;
 // every other click gets ErrStale and records nothing.
-func testCommitRace(t *testing.T, db Storage) {
+func testCommitRace(t *testing.T, db match.Storage) {
 	ctx := context.Background()
-	g := mustCreate(t, db, newGame("c1", [2]string{"alice", store.BotID}, 100, 100))
+	g := mustCreate(t, db, newGame("c1", [2]string{"alice", match.BotID}, 100, 100))
 	const n = 50
 	var wg sync.WaitGroup
 	start := make(chan struct{})
@@ -438,7 +438,7 @@ func testCommitRace(t *testing.T, db Storage) {
 		switch {
 		case err == nil:
 			applied++
-		case errors.Is(err, store.ErrStale):
+		case errors.Is(err, match.ErrStale):
 			stale++
 		default:
 			t.Error(err)
@@ -463,7 +463,7 @@ func testCommitRace(t *testing.T, db Storage) {
 			if errs[i] != nil || string(resp) != fmt.Sprint("moved ", i) {
 				t.Errorf("click %d (%v) has answer %q", i, errs[i], resp)
 			}
-		case !errors.Is(err, store.ErrNotFound):
+		case !errors.Is(err, match.ErrNotFound):
 			t.Error(err)
 		}
 	}
@@ -477,7 +477,7 @@ func testCommitRace(t *testing.T, db Storage) {
 // resume and HTTP retries reaching several instances). One delivery plays
 // the move; every other gets ErrDuplicate, and the saved answer is the one
 // that played.
-func testRedeliveryRace(t *testing.T, db Storage) {
+func testRedeliveryRace(t *testing.T, db match.Storage) {
 	ctx := context.Background()
 	g := mustCreate(t, db, newGame("c1", [2]string{"alice", "bob"}, 5))
 	const n = 20
@@ -503,7 +503,7 @@ func testRedeliveryRace(t *testing.T, db Storage) {
 				t.Fatalf("deliveries %d and %d both applied", winner, i)
 			}
 			winner = i
-		case !errors.Is(err, store.ErrDuplicate):
+		case !errors.Is(err, match.ErrDuplicate):
 			t.Errorf("delivery %d: %v", i, err)
 		}
 	}
@@ -519,7 +519,7 @@ func testRedeliveryRace(t *testing.T, db Storage) {
 }
 
 // testManyChannels: 100 channels play whole games at once.
-func testManyChannels(t *testing.T, db Storage) {
+func testManyChannels(t *testing.T, db match.Storage) {
 	ctx := context.Background()
 	const channels = 100
 	var wg sync.WaitGroup
@@ -529,7 +529,7 @@ func testManyChannels(t *testing.T, db Storage) {
 	for i := range channels {
 		wg.Go(func() {
 			<-start
-			players := [2]string{fmt.Sprint("user", i%10), store.BotID}
+			players := [2]string{fmt.Sprint("user", i%10), match.BotID}
 			if i%3 == 0 {
 				players[1] = fmt.Sprint("user", (i+1)%10)
 			}
@@ -557,7 +557,7 @@ func testManyChannels(t *testing.T, db Storage) {
 					return
 				}
 			}
-			if g.Status != store.Won || g.Winner != players[1] {
+			if g.Status != match.Won || g.Winner != players[1] {
 				errs <- fmt.Errorf("channel %d: %s won by %q", i, g.Status, g.Winner)
 			}
 		})
@@ -592,9 +592,9 @@ func testManyChannels(t *testing.T, db Storage) {
 	}
 }
 
-func testIdempotency(t *testing.T, db Storage) {
+func testIdempotency(t *testing.T, db match.Storage) {
 	ctx := context.Background()
-	g := mustCreate(t, db, newGame("c1", [2]string{"alice", store.BotID}, 5))
+	g := mustCreate(t, db, newGame("c1", [2]string{"alice", match.BotID}, 5))
 	c, _ := change(g, take(0, 1), take(0, 1))
 	c.InteractionID = "1234"
 	c.Response = []byte(`{"type":7,"data":{"content":"board"}}`)
@@ -604,14 +604,14 @@ func testIdempotency(t *testing.T, db Storage) {
 	// The redelivery: same interaction, same board as first seen.
 	redelivered := c
 	redelivered.Response = []byte(`{"type":7,"data":{"content":"another board"}}`)
-	if _, err := db.Commit(ctx, redelivered); !errors.Is(err, store.ErrDuplicate) {
+	if _, err := db.Commit(ctx, redelivered); !errors.Is(err, match.ErrDuplicate) {
 		t.Fatalf("redelivery: %v", err)
 	}
 	// Even one that would otherwise be valid at the current ply.
 	g, _ = db.Game(ctx, g.ID)
 	again, _ := change(g, take(0, 1))
 	again.InteractionID = "1234"
-	if _, err := db.Commit(ctx, again); !errors.Is(err, store.ErrDuplicate) {
+	if _, err := db.Commit(ctx, again); !errors.Is(err, match.ErrDuplicate) {
 		t.Fatalf("redelivery at the current ply: %v", err)
 	}
 	if moves, _ := db.Moves(ctx, g.ID); len(moves) != 2 {
@@ -626,7 +626,7 @@ func testIdempotency(t *testing.T, db Storage) {
 		if err := db.SaveResponse(ctx, "5678", []byte("hint")); err != nil {
 			t.Fatal(err)
 		}
-		if err := db.SaveResponse(ctx, "5678", []byte("other")); !errors.Is(err, store.ErrDuplicate) {
+		if err := db.SaveResponse(ctx, "5678", []byte("other")); !errors.Is(err, match.ErrDuplicate) {
 			t.Fatalf("second SaveResponse: %v", err)
 		}
 		if resp, err := db.Response(ctx, "5678"); err != nil || string(resp) != "hint" {
@@ -638,7 +638,7 @@ func testIdempotency(t *testing.T, db Storage) {
 		if resp, err := db.Response(ctx, "empty"); err != nil || len(resp) != 0 {
 			t.Fatalf("Response: %q, %v", resp, err)
 		}
-		if _, err := db.Response(ctx, "nope"); !errors.Is(err, store.ErrNotFound) {
+		if _, err := db.Response(ctx, "nope"); !errors.Is(err, match.ErrNotFound) {
 			t.Fatalf("unknown interaction: %v", err)
 		}
 	})
@@ -651,7 +651,7 @@ func testIdempotency(t *testing.T, db Storage) {
 		if err != nil || n != 3 {
 			t.Fatalf("pruned %d, %v; want 3", n, err)
 		}
-		if _, err := db.Response(ctx, "1234"); !errors.Is(err, store.ErrNotFound) {
+		if _, err := db.Response(ctx, "1234"); !errors.Is(err, match.ErrNotFound) {
 			t.Fatalf("after pruning: %v", err)
 		}
 		// The game the interaction played survives its answer.
@@ -661,61 +661,61 @@ func testIdempotency(t *testing.T, db Storage) {
 	})
 }
 
-func testStats(t *testing.T, db Storage) {
+func testStats(t *testing.T, db match.Storage) {
 	ctx := context.Background()
 	channel := 0
 	// finish plays one game in a new channel to the end with status.
-	finish := func(players [2]string, variant engine.Variant, difficulty engine.Difficulty, status store.Status, winner string) {
+	finish := func(players [2]string, variant engine.Variant, difficulty engine.Difficulty, status match.Status, winner string) {
 		t.Helper()
 		channel++
 		g := newGame(fmt.Sprint("c", channel), players, 1)
 		g.Rules.Variant = variant
 		g.Difficulty = difficulty
 		mustCreate(t, db, g)
-		if status == store.Won {
+		if status == match.Won {
 			g = play(t, db, g, take(0, 1))
 			if g.Winner != winner {
 				t.Fatalf("won by %s, want %s", g.Winner, winner)
 			}
 			return
 		}
-		if _, err := db.Commit(ctx, store.Change{GameID: g.ID, From: store.Active, Status: status, Winner: winner}); err != nil {
+		if _, err := db.Commit(ctx, match.Change{GameID: g.ID, From: match.Active, Status: status, Winner: winner}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	finish([2]string{"alice", "bob"}, engine.Nim, "", store.Won, "alice")                       // rated: alice 1216, bob 1184
-	finish([2]string{"alice", "bob"}, engine.Wythoff, "", store.Resigned, "alice")              // rated
-	finish([2]string{"bob", "alice"}, engine.Nim, "", store.Timeout, "alice")                   // rated
-	finish([2]string{"alice", store.BotID}, engine.Nim, engine.Hard, store.Won, "alice")        // vs bot
-	finish([2]string{store.BotID, "alice"}, engine.Nim, engine.Perfect, store.Won, store.BotID) // vs bot: streak broken
-	finish([2]string{"alice", store.BotID}, engine.Kayles, engine.Hard, store.Resigned, store.BotID)
-	finish([2]string{"alice", "bob"}, engine.Nim, "", store.Ended, "")      // no result
-	finish([2]string{"carol", "carol"}, engine.Nim, "", store.Won, "carol") // self-play: not counted
+	finish([2]string{"alice", "bob"}, engine.Nim, "", match.Won, "alice")                       // rated: alice 1216, bob 1184
+	finish([2]string{"alice", "bob"}, engine.Wythoff, "", match.Resigned, "alice")              // rated
+	finish([2]string{"bob", "alice"}, engine.Nim, "", match.Timeout, "alice")                   // rated
+	finish([2]string{"alice", match.BotID}, engine.Nim, engine.Hard, match.Won, "alice")        // vs bot
+	finish([2]string{match.BotID, "alice"}, engine.Nim, engine.Perfect, match.Won, match.BotID) // vs bot: streak broken
+	finish([2]string{"alice", match.BotID}, engine.Kayles, engine.Hard, match.Resigned, match.BotID)
+	finish([2]string{"alice", "bob"}, engine.Nim, "", match.Ended, "")      // no result
+	finish([2]string{"carol", "carol"}, engine.Nim, "", match.Won, "carol") // self-play: not counted
 
 	got, err := db.Stats(ctx, "guild", "alice", "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Ratings over all variants: +16, +15 (1216 vs 1184), +13 (1231 vs 1169).
-	want := store.Stats{UserID: "alice", Variant: "", Wins: 4, Losses: 2, Streak: 0, BestStreak: 4, Rating: 1200 + 16 + 15 + 13,
+	want := match.Stats{UserID: "alice", Variant: "", Wins: 4, Losses: 2, Streak: 0, BestStreak: 4, Rating: 1200 + 16 + 15 + 13,
 		VsBot: map[engine.Difficulty][2]int{engine.Hard: {1, 1}, engine.Perfect: {0, 1}}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("alice, all variants:\n%+v\nwant\n%+v", got, want)
 	}
 	got, _ = db.Stats(ctx, "guild", "alice", engine.Nim)
-	want = store.Stats{UserID: "alice", Variant: engine.Nim, Wins: 3, Losses: 1, Streak: 0, BestStreak: 3, Rating: 1200 + 16 + 15,
+	want = match.Stats{UserID: "alice", Variant: engine.Nim, Wins: 3, Losses: 1, Streak: 0, BestStreak: 3, Rating: 1200 + 16 + 15,
 		VsBot: map[engine.Difficulty][2]int{engine.Hard: {1, 0}, engine.Perfect: {0, 1}}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("alice, Nim:\n%+v\nwant\n%+v", got, want)
 	}
 	got, _ = db.Stats(ctx, "guild", "bob", engine.Wythoff)
-	want = store.Stats{UserID: "bob", Variant: engine.Wythoff, Losses: 1, Rating: 1184, VsBot: map[engine.Difficulty][2]int{}}
+	want = match.Stats{UserID: "bob", Variant: engine.Wythoff, Losses: 1, Rating: 1184, VsBot: map[engine.Difficulty][2]int{}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("bob, Wythoff:\n%+v\nwant\n%+v", got, want)
 	}
-	for _, who := range []string{"carol", "nobody", store.BotID} {
+	for _, who := range []string{"carol", "nobody", match.BotID} {
 		got, _ = db.Stats(ctx, "guild", who, "")
-		want = store.Stats{UserID: who, Rating: store.InitialRating, VsBot: map[engine.Difficulty][2]int{}}
+		want = match.Stats{UserID: who, Rating: match.InitialRating, VsBot: map[engine.Difficulty][2]int{}}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: %+v", who, got)
 		}
@@ -744,10 +744,10 @@ func testStats(t *testing.T, db Storage) {
 
 	// Ties: equal ratings go to more wins, then fewer losses, then user id
 	// in byte order.
-	for _, p := range [][2]string{{"dave", store.BotID}, {"Erin", store.BotID}, {"erin", store.BotID}, {"frank", store.BotID}} {
-		finish(p, engine.Lasker, engine.Easy, store.Won, p[0])
+	for _, p := range [][2]string{{"dave", match.BotID}, {"Erin", match.BotID}, {"erin", match.BotID}, {"frank", match.BotID}} {
+		finish(p, engine.Lasker, engine.Easy, match.Won, p[0])
 	}
-	finish([2]string{store.BotID, "frank"}, engine.Lasker, engine.Easy, store.Won, store.BotID)
+	finish([2]string{match.BotID, "frank"}, engine.Lasker, engine.Easy, match.Won, match.BotID)
 	board, err = db.Leaderboard(ctx, "guild", engine.Lasker, 10)
 	if err != nil {
 		t.Fatal(err)
@@ -761,7 +761,7 @@ func testStats(t *testing.T, db Storage) {
 	}
 }
 
-func testQueries(t *testing.T, open func(*testing.T) Storage) {
+func testQueries(t *testing.T, open func(*testing.T) match.Storage) {
 	ctx := context.Background()
 	t.Run("Due", func(t *testing.T) {
 		db := open(t)
@@ -774,7 +774,7 @@ func testQueries(t *testing.T, open func(*testing.T) Storage) {
 		}
 		mustCreate(t, db, newGame("no deadline", [2]string{"alice", "bob"}, 3))
 		// A finished game is never due.
-		if _, err := db.Commit(ctx, store.Change{GameID: ids[0], From: store.Active, Status: store.Ended}); err != nil {
+		if _, err := db.Commit(ctx, match.Change{GameID: ids[0], From: match.Active, Status: match.Ended}); err != nil {
 			t.Fatal(err)
 		}
 		due, err := db.Due(ctx, Epoch.Add(5*time.Minute), 10)
@@ -813,8 +813,8 @@ func testQueries(t *testing.T, open func(*testing.T) Storage) {
 		for i := range n {
 			wg.Go(func() {
 				d := due[0]
-				_, errs[i] = db.Commit(ctx, store.Change{GameID: d.ID, Ply: d.Ply, From: d.Status,
-					Status: store.Timeout, Winner: d.Players[(d.Ply+1)%2]})
+				_, errs[i] = db.Commit(ctx, match.Change{GameID: d.ID, Ply: d.Ply, From: d.Status,
+					Status: match.Timeout, Winner: d.Players[(d.Ply+1)%2]})
 			})
 		}
 		wg.Wait()
@@ -823,7 +823,7 @@ func testQueries(t *testing.T, open func(*testing.T) Storage) {
 			switch {
 			case err == nil:
 				fired++
-			case !errors.Is(err, store.ErrStale):
+			case !errors.Is(err, match.ErrStale):
 				t.Error(err)
 			}
 		}
@@ -840,36 +840,36 @@ func testQueries(t *testing.T, open func(*testing.T) Storage) {
 	t.Run("LastGameBy", func(t *testing.T) {
 		db := open(t)
 		mustCreate(t, db, newGame("c1", [2]string{"alice", "bob"}, 3))
-		newest := mustCreate(t, db, newGame("c2", [2]string{"alice", store.BotID}, 3))
-		mustCreate(t, db, newGame("c3", [2]string{"bob", store.BotID}, 3))
+		newest := mustCreate(t, db, newGame("c2", [2]string{"alice", match.BotID}, 3))
+		mustCreate(t, db, newGame("c3", [2]string{"bob", match.BotID}, 3))
 		g, err := db.LastGameBy(ctx, "guild", "alice")
 		if err != nil || g.ID != newest.ID {
 			t.Fatalf("got %v, %v; want game %d", g, err, newest.ID)
 		}
-		if _, err := db.LastGameBy(ctx, "another guild", "alice"); !errors.Is(err, store.ErrNotFound) {
+		if _, err := db.LastGameBy(ctx, "another guild", "alice"); !errors.Is(err, match.ErrNotFound) {
 			t.Fatalf("another guild: %v", err)
 		}
 	})
 	t.Run("LastChallengeBy", func(t *testing.T) {
 		db := open(t)
 		challenge := mustCreate(t, db, newGame("c1", [2]string{"alice", "bob"}, 3))
-		mustCreate(t, db, newGame("c2", [2]string{"alice", store.BotID}, 3))
+		mustCreate(t, db, newGame("c2", [2]string{"alice", match.BotID}, 3))
 		mustCreate(t, db, newGame("c2b", [2]string{"carol", "bob"}, 3))
 		rematch := newGame("c3", [2]string{"bob", "alice"}, 3)
 		rematch.CreatedBy = "alice"
 		rematch = mustCreate(t, db, rematch)
-		mustCreate(t, db, newGame("c4", [2]string{"alice", store.BotID}, 3))
+		mustCreate(t, db, newGame("c4", [2]string{"alice", match.BotID}, 3))
 		g, err := db.LastChallengeBy(ctx, "guild", "alice", challenge.CreatedAt)
 		if err != nil || g.ID != rematch.ID {
 			t.Fatalf("got %v, %v; want the newest game between people", g, err)
 		}
-		if _, err := db.LastChallengeBy(ctx, "guild", "alice", g.CreatedAt.Add(time.Millisecond)); !errors.Is(err, store.ErrNotFound) {
+		if _, err := db.LastChallengeBy(ctx, "guild", "alice", g.CreatedAt.Add(time.Millisecond)); !errors.Is(err, match.ErrNotFound) {
 			t.Fatalf("a challenge before since: %v", err)
 		}
-		if _, err := db.LastChallengeBy(ctx, "guild", "dave", challenge.CreatedAt); !errors.Is(err, store.ErrNotFound) {
+		if _, err := db.LastChallengeBy(ctx, "guild", "dave", challenge.CreatedAt); !errors.Is(err, match.ErrNotFound) {
 			t.Fatalf("dave: %v", err)
 		}
-		if _, err := db.LastChallengeBy(ctx, "another guild", "alice", challenge.CreatedAt); !errors.Is(err, store.ErrNotFound) {
+		if _, err := db.LastChallengeBy(ctx, "another guild", "alice", challenge.CreatedAt); !errors.Is(err, match.ErrNotFound) {
 			t.Fatalf("another guild: %v", err)
 		}
 	})

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"nimbot/engine"
-	"nimbot/store"
+	"nimbot/match"
 )
 
 // Epoch is the suite's clock start: a fixed, round time.
@@ -26,20 +26,20 @@ func Clock() func() time.Time {
 var nim = engine.Rules{Variant: engine.Nim}
 
 // newGame returns an active game of Nim on heaps in channel between players.
-func newGame(channel string, players [2]string, heaps ...int64) *store.Game {
-	return &store.Game{
+func newGame(channel string, players [2]string, heaps ...int64) *match.Game {
+	return &match.Game{
 		GuildID:   "guild",
 		ChannelID: channel,
 		Rules:     nim,
 		Start:     engine.Position{Heaps: heaps},
 		Players:   players,
-		Status:    store.Active,
+		Status:    match.Active,
 		Hints:     true,
 		CreatedBy: players[0],
 	}
 }
 
-func mustCreate(tb testing.TB, s Storage, g *store.Game) *store.Game {
+func mustCreate(tb testing.TB, s match.Storage, g *match.Game) *match.Game {
 	tb.Helper()
 	if err := s.CreateGame(context.Background(), g); err != nil {
 		tb.Fatal(err)
@@ -72,7 +72,7 @@ func over(p engine.Position) bool {
 
 // play commits moves for g as seen now, finishing it as Won by whoever
 // moves last if the heaps run out.
-func play(tb testing.TB, s Storage, g *store.Game, moves ...engine.Move) *store.Game {
+func play(tb testing.TB, s match.Storage, g *match.Game, moves ...engine.Move) *match.Game {
 	tb.Helper()
 	c, err := change(g, moves...)
 	if err != nil {
@@ -86,15 +86,15 @@ func play(tb testing.TB, s Storage, g *store.Game, moves ...engine.Move) *store.
 }
 
 // change builds the Change that plays moves on g.
-func change(g *store.Game, moves ...engine.Move) (store.Change, error) {
-	c := store.Change{GameID: g.ID, Ply: g.Ply, From: g.Status, Moves: moves, Position: g.Position, Status: store.Active}
+func change(g *match.Game, moves ...engine.Move) (match.Change, error) {
+	c := match.Change{GameID: g.ID, Ply: g.Ply, From: g.Status, Moves: moves, Position: g.Position, Status: match.Active}
 	for i, m := range moves {
 		var err error
 		if c.Position, err = apply(c.Position, m); err != nil {
 			return c, err
 		}
 		if over(c.Position) {
-			c.Status = store.Won
+			c.Status = match.Won
 			c.Winner = g.Players[(g.Ply+i)%2]
 			c.Moves = moves[:i+1]
 			break
@@ -106,7 +106,7 @@ func change(g *store.Game, moves ...engine.Move) (store.Change, error) {
 // checkGame verifies a game is whole, through the contract alone: ply
 // equals the number of moves, the position is the replay of the moves,
 // players alternate, and it is Won exactly when its heaps are empty.
-func checkGame(tb testing.TB, s Storage, id int64) {
+func checkGame(tb testing.TB, s match.Storage, id int64) {
 	tb.Helper()
 	ctx := context.Background()
 	g, err := s.Game(ctx, id)
@@ -132,7 +132,7 @@ func checkGame(tb testing.TB, s Storage, id int64) {
 	if !reflect.DeepEqual(p.Heaps, g.Position.Heaps) {
 		tb.Errorf("game %d: position %v, replay gives %v", id, g.Position.Heaps, p.Heaps)
 	}
-	if (g.Status == store.Won) != over(p) {
+	if (g.Status == match.Won) != over(p) {
 		tb.Errorf("game %d: status %s with heaps %v", id, g.Status, p.Heaps)
 	}
 }

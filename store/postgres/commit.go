@@ -9,23 +9,24 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"nimbot/match"
 	"nimbot/store"
 )
 
 // Commit is the one write path for a turn, as store.DB.Commit: in one
-// transaction it claims c.InteractionID (store.ErrDuplicate if it was
+// transaction it claims c.InteractionID (match.ErrDuplicate if it was
 // already answered, on any instance), locks the game's row and checks it is
-// still at c.Ply with status c.From and live (store.ErrStale otherwise,
-// store.ErrNotFound for an unknown game), inserts c.Moves (marked hinted
+// still at c.Ply with status c.From and live (match.ErrStale otherwise,
+// match.ErrNotFound for an unknown game), inserts c.Moves (marked hinted
 // where their player asked for a hint at that ply), sets the new position,
 // status, winner, deadline and players, records the result and statistics
 // when the game ends, and saves the response. Either all of it lands or
 // none does. It returns the game as committed.
-func (db *DB) Commit(ctx context.Context, c store.Change) (*store.Game, error) {
+func (db *DB) Commit(ctx context.Context, c match.Change) (*match.Game, error) {
 	if err := check(c); err != nil {
 		return nil, err
 	}
-	var out *store.Game
+	var out *match.Game
 	err := db.withTx(ctx, func(tx pgx.Tx, now time.Time) error {
 		var err error
 		out, err = applyChange(ctx, tx, now, c)
@@ -38,22 +39,22 @@ func (db *DB) Commit(ctx context.Context, c store.Change) (*store.Game, error) {
 }
 
 // check refuses a Change no game could take, before any transaction.
-func check(c store.Change) error {
+func check(c match.Change) error {
 	if !c.From.Valid() {
-		return fmt.Errorf("%w: Change.From %q is not a status", store.ErrInvalid, c.From)
+		return fmt.Errorf("%w: Change.From %q is not a status", match.ErrInvalid, c.From)
 	}
 	if !c.Status.Valid() {
-		return fmt.Errorf("%w: Change.Status %q is not a status", store.ErrInvalid, c.Status)
+		return fmt.Errorf("%w: Change.Status %q is not a status", match.ErrInvalid, c.Status)
 	}
 	if c.Status.Decided() != (c.Winner != "") {
-		return fmt.Errorf("%w: a game %s has winner %q", store.ErrInvalid, c.Status, c.Winner)
+		return fmt.Errorf("%w: a game %s has winner %q", match.ErrInvalid, c.Status, c.Winner)
 	}
 	return nil
 }
 
 // applyChange is Commit's transaction body; CreateGame's first turn uses it
 // too.
-func applyChange(ctx context.Context, tx pgx.Tx, now time.Time, c store.Change) (*store.Game, error) {
+func applyChange(ctx context.Context, tx pgx.Tx, now time.Time, c match.Change) (*match.Game, error) {
 	if c.InteractionID != "" {
 		if err := claim(ctx, tx, c.InteractionID, now); err != nil {
 			return nil, err
@@ -67,17 +68,17 @@ func applyChange(ctx context.Context, tx pgx.Tx, now time.Time, c store.Change) 
 	}
 	if g.Ply != c.Ply || g.Status != c.From {
 		return nil, fmt.Errorf("%w (game %d is at ply %d, %s; the request was for ply %d, %s)",
-			store.ErrStale, g.ID, g.Ply, g.Status, c.Ply, c.From)
+			match.ErrStale, g.ID, g.Ply, g.Status, c.Ply, c.From)
 	}
 	if g.Status.Finished() {
-		return nil, fmt.Errorf("%w (game %d is over: %s)", store.ErrStale, g.ID, g.Status)
+		return nil, fmt.Errorf("%w (game %d is over: %s)", match.ErrStale, g.ID, g.Status)
 	}
 	players := g.Players
 	if c.Players != nil {
 		players = *c.Players
 	}
 	if c.Winner != "" && c.Winner != players[0] && c.Winner != players[1] {
-		return nil, fmt.Errorf("%w: winner %q is not a player of game %d", store.ErrInvalid, c.Winner, g.ID)
+		return nil, fmt.Errorf("%w: winner %q is not a player of game %d", match.ErrInvalid, c.Winner, g.ID)
 	}
 	if c.Players != nil {
 		if _, err := tx.Exec(ctx, `UPDATE games SET player0 = $1, player1 = $2 WHERE id = $3`,
@@ -121,17 +122,17 @@ func applyChange(ctx context.Context, tx pgx.Tx, now time.Time, c store.Change) 
 	return out, nil
 }
 
-// staleMove reports the trigger's refusal of a move as store.ErrStale.
+// staleMove reports the trigger's refusal of a move as match.ErrStale.
 func staleMove(err error) error {
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) && pgErr.Code == "23514" && pgErr.Where != "" {
-		return fmt.Errorf("%w: %s", store.ErrStale, pgErr.Message)
+		return fmt.Errorf("%w: %s", match.ErrStale, pgErr.Message)
 	}
 	return err
 }
 
 // claim records the interaction as being answered, first thing in the
-// transaction, or fails with store.ErrDuplicate if it already was. A
+// transaction, or fails with match.ErrDuplicate if it already was. A
 // delivery of the same interaction in flight on another connection holds
 // the row: this one waits for it, and then either finds it answered or, if
 // it rolled back, takes the claim. answer fills in the response.
@@ -142,7 +143,7 @@ func claim(ctx context.Context, tx pgx.Tx, id string, now time.Time) error {
 		return err
 	}
 	if tag.RowsAffected() == 0 {
-		return fmt.Errorf("interaction %s: %w", id, store.ErrDuplicate)
+		return fmt.Errorf("interaction %s: %w", id, match.ErrDuplicate)
 	}
 	return nil
 }
@@ -157,7 +158,7 @@ func answer(ctx context.Context, tx pgx.Tx, id string, gameID int64, response []
 }
 
 // saveResponse records an interaction and its response at once, or fails
-// with store.ErrDuplicate.
+// with match.ErrDuplicate.
 func saveResponse(ctx context.Context, tx pgx.Tx, id string, gameID int64, response []byte, now time.Time) error {
 	if response == nil {
 		response = []byte{} // the column is NOT NULL; nil would bind as NULL
@@ -168,7 +169,7 @@ func saveResponse(ctx context.Context, tx pgx.Tx, id string, gameID int64, respo
 		return err
 	}
 	if tag.RowsAffected() == 0 {
-		return fmt.Errorf("interaction %s: %w", id, store.ErrDuplicate)
+		return fmt.Errorf("interaction %s: %w", id, match.ErrDuplicate)
 	}
 	return nil
 }
@@ -182,10 +183,10 @@ func nullID(id int64) *int64 {
 
 // RecordHint notes that h.UserID asked for a hint at ply h.Ply and reports
 // whether the hint is new, as store.DB.RecordHint: only a new hint writes
-// anything, its interaction with it. store.ErrStale if the game is past
-// that ply or over, store.ErrNotFound if unknown, store.ErrDuplicate if the
+// anything, its interaction with it. match.ErrStale if the game is past
+// that ply or over, match.ErrNotFound if unknown, match.ErrDuplicate if the
 // interaction was already answered.
-func (db *DB) RecordHint(ctx context.Context, h store.Hint) (bool, error) {
+func (db *DB) RecordHint(ctx context.Context, h match.Hint) (bool, error) {
 	check := func(q querier, lock string) (bool, error) {
 		var (
 			ply    int
@@ -196,13 +197,13 @@ func (db *DB) RecordHint(ctx context.Context, h store.Hint) (bool, error) {
 			EXISTS (SELECT 1 FROM hints WHERE game_id = games.id AND ply = $1 AND user_id = $2) FROM games WHERE id = $3`+lock,
 			h.Ply, h.UserID, h.GameID).Scan(&ply, &status, &used)
 		if errors.Is(err, pgx.ErrNoRows) {
-			return false, fmt.Errorf("game %d: %w", h.GameID, store.ErrNotFound)
+			return false, fmt.Errorf("game %d: %w", h.GameID, match.ErrNotFound)
 		}
 		if err != nil {
 			return false, err
 		}
-		if ply != h.Ply || store.Status(status).Finished() {
-			return false, fmt.Errorf("%w (game %d is at ply %d, %s; the hint was for ply %d)", store.ErrStale, h.GameID, ply, status, h.Ply)
+		if ply != h.Ply || match.Status(status).Finished() {
+			return false, fmt.Errorf("%w (game %d is at ply %d, %s; the hint was for ply %d)", match.ErrStale, h.GameID, ply, status, h.Ply)
 		}
 		return used, nil
 	}
@@ -244,12 +245,12 @@ func (db *DB) HintUsed(ctx context.Context, gameID int64, ply int, userID string
 }
 
 // Response returns the response saved for an interaction, or
-// store.ErrNotFound.
+// match.ErrNotFound.
 func (db *DB) Response(ctx context.Context, interactionID string) ([]byte, error) {
 	var resp []byte
 	err := db.pool.QueryRow(ctx, `SELECT response FROM interactions WHERE id = $1`, interactionID).Scan(&resp)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, fmt.Errorf("interaction %s: %w", interactionID, store.ErrNotFound)
+		return nil, fmt.Errorf("interaction %s: %w", interactionID, match.ErrNotFound)
 	}
 	if resp == nil && err == nil {
 		resp = []byte{}
@@ -258,7 +259,7 @@ func (db *DB) Response(ctx context.Context, interactionID string) ([]byte, error
 }
 
 // SaveResponse records the response to an interaction that committed
-// nothing else. store.ErrDuplicate if the interaction already has one; the
+// nothing else. match.ErrDuplicate if the interaction already has one; the
 // first stays.
 func (db *DB) SaveResponse(ctx context.Context, interactionID string, response []byte) error {
 	return db.withTx(ctx, func(tx pgx.Tx, now time.Time) error {

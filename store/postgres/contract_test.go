@@ -8,6 +8,7 @@ import (
 
 	"nimbot/internal/pgtest"
 	"nimbot/internal/storetest"
+	"nimbot/match"
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
@@ -31,9 +32,9 @@ func mustOpen(t testing.TB, now func() time.Time) *DB {
 // TestContract runs the storage contract suite, the one the SQLite store
 // passes, against PostgreSQL.
 func TestContract(t *testing.T) {
-	storetest.RunContract(t, func(t *testing.T, now func() time.Time) storetest.Storage {
+	storetest.RunContract(t, func(t *testing.T, now func() time.Time) match.Storage {
 		return mustOpen(t, now)
 	})
 }
 
-var _ storetest.Storage = (*DB)(nil)
+var _ match.Storage = (*DB)(nil)

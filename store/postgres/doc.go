@@ -3,9 +3,9 @@
 // gateway shards) share one database, and the database alone decides every
 // race between them.
 //
-// It implements the storage contract of the SQLite store (package store)
-// method for method, with store's types and errors, and passes the same
-// contract suite (internal/storetest). Its schema is in migrations/postgres,
+// *DB implements match.Storage, the storage contract the SQLite store
+// (package store) implements too, with match's types and errors, and passes
+// the same contract suite (internal/storetest). Its schema is in migrations/postgres,
 // applied by goose when Open runs; every rule the SQLite schema enforces is
 // enforced here by PostgreSQL itself: one pending-or-active game per channel
 // (a partial unique index), a move only at the game's current ply with
@@ -16,9 +16,9 @@
 // locks what it decides on before reading it: Commit locks the game's row
 // (SELECT … FOR UPDATE) and then checks its ply and status, so of two clicks
 // on one board through two instances exactly one applies and the other gets
-// store.ErrStale. An interaction is claimed first, by inserting its row, so a
+// match.ErrStale. An interaction is claimed first, by inserting its row, so a
 // redelivery racing its first delivery on another instance waits for it and
-// then gets store.ErrDuplicate. Statistics rows are locked in one order
+// then gets match.ErrDuplicate. Statistics rows are locked in one order
 // (by user id) so two results for the same players cannot deadlock; a
 // deadlock or serialization failure PostgreSQL reports anyway is retried.
 // Due skips games whose row another transaction holds (FOR UPDATE SKIP

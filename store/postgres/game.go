@@ -9,7 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"nimbot/engine"
-	"nimbot/store"
+	"nimbot/match"
 )
 
 // gameColumns lists games' columns in the order scanGame reads them.
@@ -24,9 +24,9 @@ type querier interface {
 
 // scanGame reads one games row; pgx decodes the jsonb columns into the
 // engine's types itself.
-func scanGame(row pgx.Row) (*store.Game, error) {
+func scanGame(row pgx.Row) (*match.Game, error) {
 	var (
-		g                    store.Game
+		g                    match.Game
 		status, difficulty   string
 		turnTimeout          int64
 		deadline             *int64
@@ -36,12 +36,12 @@ func scanGame(row pgx.Row) (*store.Game, error) {
 		&g.Ply, &status, &g.Winner, &difficulty, &g.Hints, &g.MessageID, &turnTimeout, &deadline,
 		&g.CreatedBy, &createdAt, &updatedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, store.ErrNotFound
+		return nil, match.ErrNotFound
 	}
 	if err != nil {
 		return nil, err
 	}
-	g.Status = store.Status(status)
+	g.Status = match.Status(status)
 	g.Difficulty = engine.Difficulty(difficulty)
 	g.TurnTimeout = time.Duration(turnTimeout) * time.Millisecond
 	g.Deadline = fromNullMillis(deadline)
@@ -50,22 +50,22 @@ func scanGame(row pgx.Row) (*store.Game, error) {
 	return &g, nil
 }
 
-func getGame(ctx context.Context, q querier, id int64) (*store.Game, error) {
+func getGame(ctx context.Context, q querier, id int64) (*match.Game, error) {
 	return scanGame(q.QueryRow(ctx, `SELECT `+gameColumns+` FROM games WHERE id = $1`, id))
 }
 
-func channelGame(ctx context.Context, q querier, channelID string) (*store.Game, error) {
+func channelGame(ctx context.Context, q querier, channelID string) (*match.Game, error) {
 	return scanGame(q.QueryRow(ctx,
 		`SELECT `+gameColumns+` FROM games WHERE channel_id = $1 AND status IN ('pending', 'active')`, channelID))
 }
 
-func queryGames(ctx context.Context, q querier, sql string, args ...any) ([]*store.Game, error) {
+func queryGames(ctx context.Context, q querier, sql string, args ...any) ([]*match.Game, error) {
 	rows, err := q.Query(ctx, sql, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var games []*store.Game
+	var games []*match.Game
 	for rows.Next() {
 		g, err := scanGame(rows)
 		if err != nil {
@@ -77,29 +77,29 @@ func queryGames(ctx context.Context, q querier, sql string, args ...any) ([]*sto
 }
 
 // CreateGame inserts g, as store.DB.CreateGame does: g must be Pending or
-// Active at ply 0; a zero g.Position means g.Start; store.FirstTurn and
-// store.Respond are honoured in the same transaction. If the channel already
-// has a pending or active game, the error is a *store.BusyError carrying it:
+// Active at ply 0; a zero g.Position means g.Start; match.FirstTurn and
+// match.Respond are honoured in the same transaction. If the channel already
+// has a pending or active game, the error is a *match.BusyError carrying it:
 // the partial unique index games_one_live_per_channel decides, across every
 // instance.
-func (db *DB) CreateGame(ctx context.Context, g *store.Game, opts ...store.CreateOption) error {
-	o := store.ReadCreateOptions(opts...)
-	if g.Status != store.Pending && g.Status != store.Active {
-		return fmt.Errorf("%w: a new game must be pending or active, not %q", store.ErrInvalid, g.Status)
+func (db *DB) CreateGame(ctx context.Context, g *match.Game, opts ...match.CreateOption) error {
+	o := match.ReadCreateOptions(opts...)
+	if g.Status != match.Pending && g.Status != match.Active {
+		return fmt.Errorf("%w: a new game must be pending or active, not %q", match.ErrInvalid, g.Status)
 	}
 	if g.Ply != 0 {
-		return fmt.Errorf("%w: a new game starts at ply 0 (moves are added with Commit)", store.ErrInvalid)
+		return fmt.Errorf("%w: a new game starts at ply 0 (moves are added with Commit)", match.ErrInvalid)
 	}
 	if g.ChannelID == "" {
-		return fmt.Errorf("%w: a game needs a channel", store.ErrInvalid)
+		return fmt.Errorf("%w: a game needs a channel", match.ErrInvalid)
 	}
 	if g.Winner != "" {
-		return fmt.Errorf("%w: a new game has no winner", store.ErrInvalid)
+		return fmt.Errorf("%w: a new game has no winner", match.ErrInvalid)
 	}
 	if g.Position.Heaps == nil {
 		g.Position = engine.Position{Heaps: append([]int64(nil), g.Start.Heaps...), Limit: g.Start.Limit}
 	}
-	var turn store.Change
+	var turn match.Change
 	if o.FirstTurn != nil {
 		turn = *o.FirstTurn
 		turn.Ply, turn.From = 0, g.Status
@@ -107,7 +107,7 @@ func (db *DB) CreateGame(ctx context.Context, g *store.Game, opts ...store.Creat
 			return err
 		}
 	}
-	var created store.Game
+	var created match.Game
 	err := db.withTx(ctx, func(tx pgx.Tx, now time.Time) error {
 		created = *g
 		if o.InteractionID != "" {
@@ -152,11 +152,11 @@ func (db *DB) CreateGame(ctx context.Context, g *store.Game, opts ...store.Creat
 	return nil
 }
 
-// insertGame inserts g's row and returns its id, or a *store.BusyError.
+// insertGame inserts g's row and returns its id, or a *match.BusyError.
 // ON CONFLICT … DO NOTHING rather than catching the unique violation: an
 // error would abort the transaction, and the busy game must still be read
 // in it. A conflicting insert still in flight elsewhere is waited for.
-func insertGame(ctx context.Context, tx pgx.Tx, g *store.Game, now time.Time) (int64, error) {
+func insertGame(ctx context.Context, tx pgx.Tx, g *match.Game, now time.Time) (int64, error) {
 	// The game in the way may end between the insert and the read; then the
 	// channel is free and the insert is worth another try.
 	for range 3 {
@@ -176,40 +176,40 @@ func insertGame(ctx context.Context, tx pgx.Tx, g *store.Game, now time.Time) (i
 			return 0, err
 		}
 		existing, err := channelGame(ctx, tx, g.ChannelID)
-		if errors.Is(err, store.ErrNotFound) {
+		if errors.Is(err, match.ErrNotFound) {
 			continue
 		}
 		if err != nil {
 			return 0, fmt.Errorf("channel %s: %w", g.ChannelID, err)
 		}
-		return 0, &store.BusyError{Game: existing}
+		return 0, &match.BusyError{Game: existing}
 	}
-	return 0, fmt.Errorf("channel %s: %w", g.ChannelID, store.ErrChannelBusy)
+	return 0, fmt.Errorf("channel %s: %w", g.ChannelID, match.ErrChannelBusy)
 }
 
-// Game returns the game with the given id, or store.ErrNotFound.
-func (db *DB) Game(ctx context.Context, id int64) (*store.Game, error) {
+// Game returns the game with the given id, or match.ErrNotFound.
+func (db *DB) Game(ctx context.Context, id int64) (*match.Game, error) {
 	return getGame(ctx, db.pool, id)
 }
 
 // ChannelGame returns the channel's pending or active game, or
-// store.ErrNotFound.
-func (db *DB) ChannelGame(ctx context.Context, channelID string) (*store.Game, error) {
+// match.ErrNotFound.
+func (db *DB) ChannelGame(ctx context.Context, channelID string) (*match.Game, error) {
 	return channelGame(ctx, db.pool, channelID)
 }
 
 // Moves returns the game's moves in order (none for an unknown game).
-func (db *DB) Moves(ctx context.Context, gameID int64) ([]store.Move, error) {
+func (db *DB) Moves(ctx context.Context, gameID int64) ([]match.Move, error) {
 	rows, err := db.pool.Query(ctx,
 		`SELECT game_id, ply, player, move, hinted, at FROM moves WHERE game_id = $1 ORDER BY ply`, gameID)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var moves []store.Move
+	var moves []match.Move
 	for rows.Next() {
 		var (
-			m  store.Move
+			m  match.Move
 			at int64
 		)
 		if err := rows.Scan(&m.GameID, &m.Ply, &m.Player, &m.Move, &m.Hinted, &at); err != nil {
@@ -222,19 +222,19 @@ func (db *DB) Moves(ctx context.Context, gameID int64) ([]store.Move, error) {
 }
 
 // LastGameBy returns the newest game the user created in the guild (for the
-// challenge cooldown), or store.ErrNotFound.
-func (db *DB) LastGameBy(ctx context.Context, guildID, userID string) (*store.Game, error) {
+// challenge cooldown), or match.ErrNotFound.
+func (db *DB) LastGameBy(ctx context.Context, guildID, userID string) (*match.Game, error) {
 	return scanGame(db.pool.QueryRow(ctx, `SELECT `+gameColumns+` FROM games
 		WHERE guild_id = $1 AND created_by = $2 ORDER BY created_at DESC, id DESC LIMIT 1`, guildID, userID))
 }
 
 // LastChallengeBy returns the newest game between people the user created
 // in the guild at or after since (for the challenge cooldown: games against
-// nimbot in between must not reset it), or store.ErrNotFound.
-func (db *DB) LastChallengeBy(ctx context.Context, guildID, userID string, since time.Time) (*store.Game, error) {
+// nimbot in between must not reset it), or match.ErrNotFound.
+func (db *DB) LastChallengeBy(ctx context.Context, guildID, userID string, since time.Time) (*match.Game, error) {
 	return scanGame(db.pool.QueryRow(ctx, `SELECT `+gameColumns+` FROM games
 		WHERE guild_id = $1 AND created_by = $2 AND created_at >= $3 AND player0 <> $4 AND player1 <> $4
-		ORDER BY created_at DESC, id DESC LIMIT 1`, guildID, userID, toMillis(since), store.BotID))
+		ORDER BY created_at DESC, id DESC LIMIT 1`, guildID, userID, toMillis(since), match.BotID))
 }
 
 // Due returns up to limit pending or active games whose deadline is at or
@@ -243,9 +243,9 @@ func (db *DB) LastChallengeBy(ctx context.Context, guildID, userID string, since
 // waited for (FOR UPDATE SKIP LOCKED), so instances polling at once do not
 // queue behind each other. Ending a due game is a Commit at the ply Due
 // returned: if another instance got there first, that Commit is
-// store.ErrStale, so a deadline fires once across all instances.
-func (db *DB) Due(ctx context.Context, now time.Time, limit int) ([]*store.Game, error) {
-	var games []*store.Game
+// match.ErrStale, so a deadline fires once across all instances.
+func (db *DB) Due(ctx context.Context, now time.Time, limit int) ([]*match.Game, error) {
+	var games []*match.Game
 	err := db.withTx(ctx, func(tx pgx.Tx, _ time.Time) error {
 		var err error
 		games, err = queryGames(ctx, tx, `SELECT `+gameColumns+` FROM games
@@ -257,7 +257,7 @@ func (db *DB) Due(ctx context.Context, now time.Time, limit int) ([]*store.Game,
 }
 
 // SetMessageID records the game's board message, or returns
-// store.ErrNotFound.
+// match.ErrNotFound.
 func (db *DB) SetMessageID(ctx context.Context, gameID int64, messageID string) error {
 	tag, err := db.pool.Exec(ctx, `UPDATE games SET message_id = $1, updated_at = $2 WHERE id = $3`,
 		messageID, toMillis(db.now()), gameID)
@@ -265,7 +265,7 @@ func (db *DB) SetMessageID(ctx context.Context, gameID int64, messageID string) 
 		return err
 	}
 	if tag.RowsAffected() == 0 {
-		return fmt.Errorf("game %d: %w", gameID, store.ErrNotFound)
+		return fmt.Errorf("game %d: %w", gameID, match.ErrNotFound)
 	}
 	return nil
 }

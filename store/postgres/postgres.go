@@ -14,6 +14,7 @@ import (
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/lock"
 
+	"nimbot/match"
 	"nimbot/migrations"
 	"nimbot/store"
 )
@@ -207,3 +208,6 @@ func truncMillis(t time.Time) time.Time {
 	}
 	return fromMillis(t.UnixMilli())
 }
+
+// DB is the PostgreSQL implementation of the storage contract.
+var _ match.Storage = (*DB)(nil)

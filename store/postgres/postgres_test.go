@@ -13,6 +13,7 @@ import (
 
 	"nimbot/engine"
 	"nimbot/internal/pgtest"
+	"nimbot/match"
 	"nimbot/store"
 )
 
@@ -20,12 +21,12 @@ var epoch = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 
 func fixed() time.Time { return epoch }
 
-func newGame(channel string, players [2]string, heaps ...int64) *store.Game {
-	return &store.Game{GuildID: "guild", ChannelID: channel, Rules: engine.Rules{Variant: engine.Nim},
-		Start: engine.Position{Heaps: heaps}, Players: players, Status: store.Active, CreatedBy: players[0]}
+func newGame(channel string, players [2]string, heaps ...int64) *match.Game {
+	return &match.Game{GuildID: "guild", ChannelID: channel, Rules: engine.Rules{Variant: engine.Nim},
+		Start: engine.Position{Heaps: heaps}, Players: players, Status: match.Active, CreatedBy: players[0]}
 }
 
-func mustCreate(tb testing.TB, db *DB, g *store.Game) *store.Game {
+func mustCreate(tb testing.TB, db *DB, g *match.Game) *match.Game {
 	tb.Helper()
 	if err := db.CreateGame(context.Background(), g); err != nil {
 		tb.Fatal(err)
@@ -112,8 +113,8 @@ func TestSchemaRules(t *testing.T) {
 	ctx := context.Background()
 	db := mustOpen(t, fixed)
 	g := mustCreate(t, db, newGame("c1", [2]string{"alice", "bob"}, 3))
-	if _, err := db.Commit(ctx, store.Change{GameID: g.ID, Ply: 0, From: store.Active, Moves: []engine.Move{take(0, 1)},
-		Position: engine.Position{Heaps: []int64{2}}, Status: store.Active}); err != nil {
+	if _, err := db.Commit(ctx, match.Change{GameID: g.ID, Ply: 0, From: match.Active, Moves: []engine.Move{take(0, 1)},
+		Position: engine.Position{Heaps: []int64{2}}, Status: match.Active}); err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {
@@ -135,7 +136,7 @@ func TestSchemaRules(t *testing.T) {
 		})
 	}
 	t.Run("MoveInFinishedGame", func(t *testing.T) {
-		if _, err := db.Commit(ctx, store.Change{GameID: g.ID, Ply: 1, From: store.Active, Status: store.Ended}); err != nil {
+		if _, err := db.Commit(ctx, match.Change{GameID: g.ID, Ply: 1, From: match.Active, Status: match.Ended}); err != nil {
 			t.Fatal(err)
 		}
 		_, err := db.pool.Exec(ctx, `INSERT INTO moves (game_id, ply, player, move, at) VALUES ($1, 1, 'x', '{}', 0)`, g.ID)
@@ -179,9 +180,9 @@ func TestInstances(t *testing.T) {
 		for i := range n {
 			wg.Go(func() {
 				<-start
-				_, errs[i] = dbs[i%2].Commit(ctx, store.Change{GameID: g.ID, Ply: 0, From: store.Active,
+				_, errs[i] = dbs[i%2].Commit(ctx, match.Change{GameID: g.ID, Ply: 0, From: match.Active,
 					Moves: []engine.Move{take(0, int64(i+1))}, Position: engine.Position{Heaps: []int64{int64(99 - i)}},
-					Status: store.Active, InteractionID: fmt.Sprint("click-", i)})
+					Status: match.Active, InteractionID: fmt.Sprint("click-", i)})
 			})
 		}
 		close(start)
@@ -191,7 +192,7 @@ func TestInstances(t *testing.T) {
 			switch {
 			case err == nil:
 				applied++
-			case !errors.Is(err, store.ErrStale):
+			case !errors.Is(err, match.ErrStale):
 				t.Error(err)
 			}
 		}
@@ -206,7 +207,7 @@ func TestInstances(t *testing.T) {
 		// statistics rows are locked in one order, so none deadlocks, and
 		// ratings stay zero-sum.
 		const n = 30
-		games := make([]*store.Game, n)
+		games := make([]*match.Game, n)
 		for i := range n {
 			players := [2]string{"alice", "bob"}
 			if i%2 == 1 {
@@ -220,9 +221,9 @@ func TestInstances(t *testing.T) {
 		for i, g := range games {
 			wg.Go(func() {
 				<-start
-				_, errs[i] = dbs[i%2].Commit(ctx, store.Change{GameID: g.ID, From: store.Active,
+				_, errs[i] = dbs[i%2].Commit(ctx, match.Change{GameID: g.ID, From: match.Active,
 					Moves: []engine.Move{take(0, 1)}, Position: engine.Position{Heaps: []int64{0}},
-					Status: store.Won, Winner: g.Players[0]})
+					Status: match.Won, Winner: g.Players[0]})
 			})
 		}
 		close(start)
@@ -234,7 +235,7 @@ func TestInstances(t *testing.T) {
 		}
 		a, _ := dbs[0].Stats(ctx, "guild", "alice", "")
 		b, _ := dbs[1].Stats(ctx, "guild", "bob", "")
-		if a.Wins != n/2 || a.Losses != n/2 || b.Wins != n/2 || b.Losses != n/2 || a.Rating+b.Rating != 2*store.InitialRating {
+		if a.Wins != n/2 || a.Losses != n/2 || b.Wins != n/2 || b.Losses != n/2 || a.Rating+b.Rating != 2*match.InitialRating {
 			t.Fatalf("alice %+v, bob %+v", a, b)
 		}
 		var rated int
@@ -295,7 +296,7 @@ func TestInstances(t *testing.T) {
 		if n, err := dbs[0].PruneInteractions(ctx, epoch.Add(time.Hour)); err != nil || n == 0 {
 			t.Fatalf("pruned %d, %v", n, err)
 		}
-		if _, err := dbs[1].Response(ctx, "old"); !errors.Is(err, store.ErrNotFound) {
+		if _, err := dbs[1].Response(ctx, "old"); !errors.Is(err, match.ErrNotFound) {
 			t.Fatalf("after pruning: %v", err)
 		}
 	})

@@ -9,15 +9,15 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"nimbot/engine"
-	"nimbot/store"
+	"nimbot/match"
 )
 
 // recordResult writes the result of g, which has just become final, and
 // updates the players' statistics, by the SQLite store's rules (see
 // store/stats.go): only a decided game between two different players
-// counts, ratings move only between people (store.EloDelta), and variant ""
+// counts, ratings move only between people (match.EloDelta), and variant ""
 // keeps the totals over all variants. It runs inside Commit's transaction.
-func recordResult(ctx context.Context, tx pgx.Tx, g *store.Game, now time.Time) error {
+func recordResult(ctx context.Context, tx pgx.Tx, g *match.Game, now time.Time) error {
 	winner, loser := g.Winner, ""
 	if g.Status.Decided() {
 		if winner == g.Players[0] {
@@ -27,12 +27,12 @@ func recordResult(ctx context.Context, tx pgx.Tx, g *store.Game, now time.Time) 
 		}
 	}
 	difficulty := ""
-	if g.Players[0] == store.BotID || g.Players[1] == store.BotID {
+	if g.Players[0] == match.BotID || g.Players[1] == match.BotID {
 		difficulty = string(g.Difficulty)
 	}
 	delta := 0
 	counted := winner != "" && loser != "" && winner != loser
-	rated := counted && winner != store.BotID && loser != store.BotID
+	rated := counted && winner != match.BotID && loser != match.BotID
 	variants := []string{string(g.Rules.Variant), ""}
 	if counted {
 		// Rows are locked in user order, whoever won: two games between the
@@ -41,7 +41,7 @@ func recordResult(ctx context.Context, tx pgx.Tx, g *store.Game, now time.Time) 
 		users := []string{winner, loser}
 		sort.Strings(users)
 		for _, user := range users {
-			if user == store.BotID {
+			if user == match.BotID {
 				continue
 			}
 			won := 0
@@ -85,7 +85,7 @@ func recordResult(ctx context.Context, tx pgx.Tx, g *store.Game, now time.Time) 
 				g.GuildID, loser, v).Scan(&rl); err != nil {
 				return err
 			}
-			d := store.EloDelta(rw, rl)
+			d := match.EloDelta(rw, rl)
 			if i == 0 {
 				delta = d
 			}
@@ -109,11 +109,11 @@ var readOnly = pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadO
 
 // Stats returns the user's record in the guild for variant ("" = all
 // variants). A user with no games gets zero counts and
-// store.InitialRating.
-func (db *DB) Stats(ctx context.Context, guildID, userID string, variant engine.Variant) (store.Stats, error) {
-	var s store.Stats
+// match.InitialRating.
+func (db *DB) Stats(ctx context.Context, guildID, userID string, variant engine.Variant) (match.Stats, error) {
+	var s match.Stats
 	err := pgx.BeginTxFunc(ctx, db.pool, readOnly, func(tx pgx.Tx) error {
-		s = store.Stats{UserID: userID, Variant: variant, Rating: store.InitialRating}
+		s = match.Stats{UserID: userID, Variant: variant, Rating: match.InitialRating}
 		err := tx.QueryRow(ctx, `SELECT wins, losses, streak, best_streak, rating FROM stats
 			WHERE guild_id = $1 AND user_id = $2 AND variant = $3`, guildID, userID, string(variant)).
 			Scan(&s.Wins, &s.Losses, &s.Streak, &s.BestStreak, &s.Rating)
@@ -124,7 +124,7 @@ func (db *DB) Stats(ctx context.Context, guildID, userID string, variant engine.
 		return err
 	})
 	if err != nil {
-		return store.Stats{}, err
+		return match.Stats{}, err
 	}
 	return s, nil
 }
@@ -162,8 +162,8 @@ const leaderboardQuery = `SELECT user_id, wins, losses, streak, best_streak, rat
 // decided game in variant ("" = all variants), best first: by rating, then
 // wins, then fewest losses, then user id in byte order (COLLATE "C", as
 // SQLite compares text), whatever the database's locale.
-func (db *DB) Leaderboard(ctx context.Context, guildID string, variant engine.Variant, limit int) ([]store.Stats, error) {
-	var board []store.Stats
+func (db *DB) Leaderboard(ctx context.Context, guildID string, variant engine.Variant, limit int) ([]match.Stats, error) {
+	var board []match.Stats
 	err := pgx.BeginTxFunc(ctx, db.pool, readOnly, func(tx pgx.Tx) error {
 		board = nil
 		rows, err := tx.Query(ctx, leaderboardQuery, guildID, string(variant), limit)
@@ -171,7 +171,7 @@ func (db *DB) Leaderboard(ctx context.Context, guildID string, variant engine.Va
 			return err
 		}
 		for rows.Next() {
-			s := store.Stats{Variant: variant}
+			s := match.Stats{Variant: variant}
 			if err := rows.Scan(&s.UserID, &s.Wins, &s.Losses, &s.Streak, &s.BestStreak, &s.Rating); err != nil {
 				rows.Close()
 				return err

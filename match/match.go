@@ -1,0 +1,101 @@
+package match
+
+import (
+	"time"
+
+	"nimbot/engine"
+)
+
+// BotID is the player id nimbot itself plays under.
+const BotID = "bot"
+
+// Status is where a game stands. Pending and Active are live; every other
+// status is final.
+type Status string
+
+// The statuses a game goes through.
+const (
+	// Pending: a challenge waiting to be accepted.
+	Pending Status = "pending"
+	// Active: being played.
+	Active Status = "active"
+	// Won: a player made the winning move (in misère play, the other player
+	// made the last move); Winner says who.
+	Won Status = "won"
+	// Resigned: a player resigned; Winner is the other one.
+	Resigned Status = "resigned"
+	// Timeout: the player to move ran out of time; Winner is the other one.
+	Timeout Status = "timeout"
+	// Abandoned: the game cannot go on (its channel or a player went away);
+	// no winner.
+	Abandoned Status = "abandoned"
+	// Ended: stopped by a moderator or by the players; no winner.
+	Ended Status = "ended"
+	// Declined: the challenge was declined; no winner.
+	Declined Status = "declined"
+	// Expired: the challenge was not accepted in time; no winner.
+	Expired Status = "expired"
+)
+
+// Finished reports whether s is final.
+func (s Status) Finished() bool { return s != Pending && s != Active }
+
+// Valid reports whether s is one of the statuses above.
+func (s Status) Valid() bool {
+	switch s {
+	case Pending, Active, Won, Resigned, Timeout, Abandoned, Ended, Declined, Expired:
+		return true
+	}
+	return false
+}
+
+// Decided reports whether a game ending with s has a winner and a loser.
+func (s Status) Decided() bool { return s == Won || s == Resigned || s == Timeout }
+
+// Game is one game, from the challenge to the result.
+type Game struct {
+	ID        int64
+	GuildID   string // "" in direct messages
+	ChannelID string
+	Rules     engine.Rules
+	// Start is the position before the first move; Position the current one.
+	Start, Position engine.Position
+	// Players are user ids or BotID. Players[0] moves first; Players[Ply%2]
+	// is to move. A challenge may leave a seat "" until it is accepted.
+	Players [2]string
+	// Ply is the number of moves played.
+	Ply    int
+	Status Status
+	// Winner is "" until the game is Won, Resigned or Timeout, and stays ""
+	// for the other final statuses.
+	Winner string
+	// Difficulty is the bot's level; "" between people.
+	Difficulty engine.Difficulty
+	// Hints says whether players may ask for hints.
+	Hints bool
+	// MessageID is the board message, once sent.
+	MessageID string
+	// TurnTimeout is the time each turn may take; Deadline when the player to
+	// move (or the challenge) runs out. Zero: none. Stored to the millisecond.
+	TurnTimeout time.Duration
+	Deadline    time.Time
+	CreatedBy   string
+	// CreatedAt and UpdatedAt are set by the storage from its clock, to the
+	// millisecond.
+	CreatedAt, UpdatedAt time.Time
+}
+
+// ToMove returns the player whose turn it is.
+func (g *Game) ToMove() string { return g.Players[g.Ply%2] }
+
+// Move is one move as played.
+type Move struct {
+	GameID int64
+	Ply    int // 0 for the first move
+	Player string
+	Move   engine.Move
+	// Hinted reports that the player asked for a hint at this ply before
+	// moving.
+	Hinted bool
+	At     time.Time
+}
