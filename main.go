@@ -35,8 +35,8 @@ import (
 
 	"nimbot/bot"
 	"nimbot/commands"
-	"nimbot/commands/terminal"
 	"nimbot/store"
+	"nimbot/terminal"
 )
 
 // shutdownGrace bounds how long in-flight interactions get to finish.
@@ -311,8 +311,15 @@ func startScheduler(svc bot.Service, db *store.DB, session *discordgo.Session, r
 
 // play is the same product in the terminal, on the same database file
 // setting, so a game started there can be looked at on Discord and back.
+// Its operator log is discarded, so it does not interleave with the game.
 func play(ctx context.Context, cfg config, in io.Reader, out io.Writer) error {
-	return terminal.Play(ctx, terminal.Config{DatabasePath: cfg.DatabasePath}, in, out)
+	db, err := openStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	svc := newService(db, cfg, slog.New(slog.DiscardHandler))
+	return terminal.Play(ctx, terminal.Config{Service: svc}, in, out)
 }
 
 func analyze(args []string, out, errOut io.Writer) int {

@@ -2,8 +2,9 @@
 //
 // It knows nothing of Nim: it moves interactions in and responses out. The
 // product lives in package commands, which bot reaches through the small
-// Service interface so that the transports can be built and tested on their
-// own.
+// Service interface (discordgo types only: bot imports no commands type), so
+// that the transports can be built and tested on their own; main hands it
+// the service, as it hands package terminal, bot's sibling transport.
 //
 // Two transports deliver interactions and answer them with the same
 // *discordgo.InteractionResponse:

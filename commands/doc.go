@@ -3,8 +3,10 @@
 //
 // It speaks discordgo's data types (Interaction in, InteractionResponse out)
 // and never touches the network: package bot moves interactions in and
-// responses out, over the gateway or the HTTP interactions endpoint, and the
-// terminal front end drives the same Service with typed commands.
+// responses out, over the gateway or the HTTP interactions endpoint, and
+// package terminal, a sibling transport, drives the same Service with typed
+// commands. What each variant is (its settings and bounds, heaps, moves,
+// notation, rules) is read from engine.Describe, never written here.
 //
 // # Routing
 //

@@ -141,3 +141,32 @@ func (s *Service) Expire(ctx context.Context) ([]*discordgo.MessageEdit, error) 
 	}
 	return edits, errors.Join(errs...)
 }
+
+// Turn is who must act next in a channel's game, for a transport that
+// passes the keyboard (the terminal's hot-seat).
+type Turn struct {
+	// Game reports whether the channel has a game waiting for someone (a
+	// challenge or a game in play).
+	Game bool
+	// UserID is who must act: the player to move, or the one challenged.
+	UserID string
+	// Challenge reports that UserID is to accept or decline a challenge
+	// made by ChallengedBy, rather than to move.
+	Challenge    bool
+	ChallengedBy string
+}
+
+// Turn says who must act next in the channel's game; the zero Turn when
+// the channel has none.
+func (s *Service) Turn(ctx context.Context, channelID string) (Turn, error) {
+	g, err := s.db.ChannelGame(ctx, channelID)
+	switch {
+	case errors.Is(err, match.ErrNotFound):
+		return Turn{}, nil
+	case err != nil:
+		return Turn{}, fmt.Errorf("load channel game: %w", err)
+	case g.Status == match.Pending:
+		return Turn{Game: true, UserID: other(g, g.CreatedBy), Challenge: true, ChallengedBy: g.CreatedBy}, nil
+	}
+	return Turn{Game: true, UserID: g.ToMove()}, nil
+}

@@ -10,10 +10,17 @@
 // checks them (required options, choices, bounds), and the board's buttons
 // and menus are listed by number and pressed by typing the number. Responses
 // are printed as text: the embed, the stones, the components, with ephemeral
-// answers marked. Games live in a SQLite file through package store, so
-// quitting and starting again continues the channel's game.
+// answers marked. Games live wherever the service main hands Play keeps them
+// (the same store as the bot's), so quitting and starting again continues
+// the channel's game.
+//
+// terminal is a transport, a sibling of bot: it owns the typed line and the
+// printed board, and nothing of the product. It never opens the store or
+// reads game rows (Service.Turn says whose keyboard it is), and it makes no
+// network call.
 //
 // Analyze is the `analyze` subcommand: who wins a position of any variant,
 // every winning move and the engine's explanation, as aligned text or as one
-// JSON object for scripts.
+// JSON object for scripts. It talks to the engine alone: no store, no
+// service; which flags a variant takes comes from engine.Describe.
 package terminal

@@ -9,8 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
-	mrand "math/rand/v2"
 	"strconv"
 	"strings"
 	"time"
@@ -19,57 +17,38 @@ import (
 
 	"nimbot/commands"
 	"nimbot/match"
-	"nimbot/store"
 )
 
-// Config is what Play needs. Zero fields take the defaults.
+// Config is what Play needs.
 type Config struct {
-	// DatabasePath is the SQLite file games are kept in (default
-	// ./nimbot.db, as for the bot; main passes DATABASE_PATH). The
-	// terminal's pretend guild and channel keep its games apart from real
-	// channels' in a shared file.
-	DatabasePath string
-	// Now is the clock (default time.Now).
+	// Service answers the interactions, as it answers Discord's; main
+	// builds it on the store (DATABASE_PATH), so a game started here can be
+	// looked at on Discord and back. The terminal's pretend guild and
+	// channel keep its games apart from real channels' in a shared file.
+	Service *commands.Service
+	// Now is the clock of the interactions' timestamps and ids (default
+	// time.Now); the service has its own.
 	Now func() time.Time
-	// Rand drives the bot's choices and random heaps (default seeded from
-	// the clock).
-	Rand *mrand.Rand
-	// Log receives the service's operator log (default: discarded, so it
-	// does not interleave with the game on the terminal).
-	Log *slog.Logger
 }
 
 // Play runs an interactive session: it reads typed commands from in, hands
 // each to the commands service as the interaction Discord would send, and
 // prints the responses to out. It returns nil at the end of input, on quit,
-// or when ctx is done; an error only when the database cannot be used.
+// or when ctx is done, and an error only without a Service.
 func Play(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
-	if cfg.DatabasePath == "" {
-		cfg.DatabasePath = "nimbot.db"
+	if cfg.Service == nil {
+		return errors.New("terminal: no commands.Service to play against")
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	if cfg.Rand == nil {
-		seed := uint64(cfg.Now().UnixNano())
-		cfg.Rand = mrand.New(mrand.NewPCG(seed, seed>>1|1))
-	}
-	if cfg.Log == nil {
-		cfg.Log = slog.New(slog.DiscardHandler)
-	}
-	db, err := store.Open(ctx, store.Config{Path: cfg.DatabasePath, Now: cfg.Now})
-	if err != nil {
-		return err
-	}
-	defer db.Close()
 	// Cancelled on return, so the goroutine reading in stops too.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
 	s := &session{
 		ctx:  ctx,
-		db:   db,
-		svc:  commands.New(commands.Config{DB: db, Now: cfg.Now, Rand: cfg.Rand, Log: cfg.Log}),
+		svc:  cfg.Service,
 		defs: commands.Definitions(),
 		out:  out,
 		in:   lines(ctx, in),
@@ -89,7 +68,6 @@ func Play(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 // session is one terminal conversation with the service.
 type session struct {
 	ctx  context.Context
-	db   *store.DB
 	svc  *commands.Service
 	defs []*discordgo.ApplicationCommand
 	out  io.Writer
@@ -162,8 +140,8 @@ func (s *session) handle(line string) bool {
 // resume shows the channel's game, if there is one, through /nim status:
 // the same board a Discord user would get.
 func (s *session) resume() {
-	_, err := s.db.ChannelGame(s.ctx, channelID)
-	if errors.Is(err, match.ErrNotFound) {
+	turn, err := s.svc.Turn(s.ctx, channelID)
+	if err == nil && !turn.Game {
 		fmt.Fprintf(s.out, "No game in this channel yet. Try: /nim start heaps:3 4 5   (against nimbot)\n")
 		fmt.Fprintf(s.out, "                              or: /nim start vs:2 heaps:3 4 5   (against @%s, hot-seat)\n\n", localPlayers[1].Name)
 		return
@@ -618,25 +596,23 @@ func normalizeComponents(cs []discordgo.MessageComponent) []discordgo.MessageCom
 // followTurn switches the keyboard to the local player whose turn it is, so
 // a hot-seat game needs no /as between moves.
 func (s *session) followTurn() {
-	g, err := s.db.ChannelGame(s.ctx, channelID)
-	if err != nil {
+	turn, err := s.svc.Turn(s.ctx, channelID)
+	if err != nil || !turn.Game {
 		return
 	}
-	switch g.Status {
-	case match.Active:
-		if i := s.localIndex(g.ToMove()); i >= 0 && i != s.me {
-			s.me = i
-			fmt.Fprintf(s.out, "(@%s to move: now typing as @%s)\n", localPlayers[i].Name, localPlayers[i].Name)
-		}
-	case match.Pending:
+	i := s.localIndex(turn.UserID)
+	if i < 0 || i == s.me {
+		return
+	}
+	switch {
+	case !turn.Challenge:
+		s.me = i
+		fmt.Fprintf(s.out, "(@%s to move: now typing as @%s)\n", localPlayers[i].Name, localPlayers[i].Name)
+	case s.localIndex(turn.ChallengedBy) >= 0:
 		// A challenge between the two local players is answered by the
 		// one who did not make it.
-		for _, id := range g.Players {
-			if i := s.localIndex(id); i >= 0 && id != g.CreatedBy && i != s.me && s.localIndex(g.CreatedBy) >= 0 {
-				s.me = i
-				fmt.Fprintf(s.out, "(@%s is challenged: now typing as @%s; /as 1 switches back)\n", localPlayers[i].Name, localPlayers[i].Name)
-			}
-		}
+		s.me = i
+		fmt.Fprintf(s.out, "(@%s is challenged: now typing as @%s; /as 1 switches back)\n", localPlayers[i].Name, localPlayers[i].Name)
 	}
 }
 
