@@ -24,6 +24,11 @@ var limitRules = []struct {
 	{"wythoff", Rules{Variant: Wythoff}},
 	{"moore-k1", Rules{Variant: Moore, K: 1}},
 	{"moore-k2", Rules{Variant: Moore, K: 2}},
+	{"moore-k3", Rules{Variant: Moore, K: 3}},
+	{"moore-k4", Rules{Variant: Moore, K: 4}},
+	{"moore-k5", Rules{Variant: Moore, K: 5}},
+	{"moore-k6", Rules{Variant: Moore, K: 6}},
+	{"moore-k7", Rules{Variant: Moore, K: 7}},
 	{"moore-k8", Rules{Variant: Moore, K: maxMooreK}},
 	{"lasker", Rules{Variant: Lasker}},
 	{"kayles", Rules{Variant: Kayles}},
@@ -108,6 +113,16 @@ func limitShapes(r Rules) []limitShape {
 	}
 	if len(equal) > 0 {
 		add("equal", equal, 0)
+	}
+	// A lost position whose every legal move is judged as a hold-out (the
+	// moves are few enough to list, and moves times heaps is the most
+	// holdoutCandidates takes on): 64 heaps of 64.
+	if count >= 64 {
+		mid := make([]int64, 64)
+		for i := range mid {
+			mid[i] = 64
+		}
+		add("64x64", mid, 0)
 	}
 	if count > 1 {
 		one := rnd(count, l.MaxHeap-1)

@@ -354,8 +354,14 @@ func (g mooreGame) digitDP(p Position, S []int, need [mooreBits + 1]int, skipSma
 		}
 	}
 	// f[b+1][mask]: completions for bits b..0 with tight set mask.
+	// One allocation for the whole table: this runs once per subset of
+	// heaps, thousands of times per call at the limit, where 42 small
+	// allocations each cost more than the arithmetic.
+	cells := make([]int64, (mooreBits+2)*(full+1))
 	f := make([][]int64, mooreBits+2)
-	f[0] = make([]int64, full+1)
+	for b := range f {
+		f[b] = cells[b*(full+1) : (b+1)*(full+1)]
+	}
 	f[0][0] = 1
 	choices := make([][]int, s+1)
 	for B := 0; B <= full; B++ {
@@ -371,7 +377,6 @@ func (g mooreGame) digitDP(p Position, S []int, need [mooreBits + 1]int, skipSma
 		return mask &^ (B ^ hb[b]), true
 	}
 	for b := 0; b <= mooreBits; b++ {
-		f[b+1] = make([]int64, full+1)
 		for mask := 0; mask <= full; mask++ {
 			var c int64
 			for _, B := range choices[need[b]] {

@@ -154,8 +154,11 @@ func best(r Rules, g game, p Position, a Analysis) Move {
 }
 
 // maxHoldoutWork bounds the work of judging a lost position's candidate
-// moves: candidates times heaps.
-const maxHoldoutWork = 1 << 16
+// moves: candidates times heaps. Judging one candidate heap costs 30-80 ns
+// (applying the move, counting the winning replies), so 2^14 keeps it near
+// 1 ms; 2^16 took 5-6 ms in Nim and Greedy Nim on 64 heaps of 64
+// (BenchmarkChooseAtLimits), over the 5 ms a Choose must meet.
+const maxHoldoutWork = 1 << 14
 
 // holdoutCandidates are the moves judged in a lost position: every legal move
 // when there are few, else small takes from as many heaps as the budget allows.

@@ -220,9 +220,10 @@ func (g *subGame) winning(p Position, max int) ([]Move, int64) {
 	s := g.stats(p)
 	var ms []Move
 	var n int64
+	var buf [3]int64 // at most three takes per heap for S(1..k); no allocation per heap
 	for i, h := range p.Heaps {
 		r := g.grundy(h)
-		var ts []int64
+		ts := buf[:0]
 		if g.set != nil {
 			ts = g.set // only those ≤ h are legal; see below
 		} else {
