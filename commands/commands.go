@@ -4,8 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	mrand "math/rand/v2"
@@ -50,6 +48,8 @@ type Service struct {
 	cfg   Config
 	mux   mux
 	chain handler
+	// answers keeps each interaction's answer (see answers).
+	answers answers
 	// declared are the options Definitions declares, to check requests by.
 	declared declaredOptions
 
@@ -85,9 +85,10 @@ func New(cfg Config) *Service {
 		cfg.ChallengeCooldown = DefaultChallengeCooldown
 	}
 	s := &Service{db: cfg.DB, now: cfg.Now, log: cfg.Log, cfg: cfg, rng: cfg.Rand}
+	s.answers = answers{db: cfg.DB, log: cfg.Log}
 	s.mux = s.routes()
 	s.declared = declare(Definitions())
-	s.chain = s.recoverer(s.idempotent(s.mux.serve))
+	s.chain = s.recoverer(s.mux.serve)
 	return s
 }
 
@@ -112,14 +113,14 @@ func (s *Service) Handle(ctx context.Context, i *discordgo.Interaction) *discord
 	if err := s.validate(i); err != nil {
 		return s.renderError(r, err)
 	}
-	resp, err := s.chain(r)
+	ans, err := s.chain(r)
 	if err != nil {
 		return s.renderError(r, err)
 	}
-	if resp == nil {
+	if ans == nil || ans.resp == nil {
 		return s.renderError(r, fmt.Errorf("route %q answered nothing", r.path))
 	}
-	return resp
+	return ans.resp
 }
 
 // renderError is the one error handler.
@@ -150,109 +151,15 @@ func reference() string {
 // recoverer turns a panic into an internal error, logged with its stack but
 // never shown.
 func (s *Service) recoverer(next handler) handler {
-	return func(r *request) (resp *discordgo.InteractionResponse, err error) {
+	return func(r *request) (ans *answer, err error) {
 		defer func() {
 			if v := recover(); v != nil {
 				err = fmt.Errorf("panic: %v\n%s", v, debug.Stack())
-				resp = nil
+				ans = nil
 			}
 		}()
 		return next(r)
 	}
-}
-
-// idempotent answers a redelivered interaction with the response it got the
-// first time, and stores each new response under its interaction id. Turns
-// store theirs inside store.Commit (r.saved); internal errors are not
-// stored, so a retry can succeed; nor are the answers of replayable routes
-// that changed nothing (a heap pick, a stale click, a second look at a
-// hint), which a redelivery simply gets again: each saved answer costs a
-// durable write, and heap picks alone are half of all clicks.
-func (s *Service) idempotent(next handler) handler {
-	return func(r *request) (*discordgo.InteractionResponse, error) {
-		if r.i.Type == discordgo.InteractionApplicationCommandAutocomplete || r.i.ID == "" {
-			return next(r)
-		}
-		if b, err := s.db.Response(r.ctx, r.i.ID); err == nil {
-			return decodeResponse(b)
-		} else if !errors.Is(err, match.ErrNotFound) {
-			return nil, fmt.Errorf("look up response: %w", err)
-		}
-		resp, err := next(r)
-		msg, refused := isUserError(err)
-		if refused {
-			resp, err = ephemeral(msg), nil
-		}
-		if err != nil || r.saved {
-			return resp, err
-		}
-		if r.replayable {
-			if refused {
-				// A concurrent delivery of this interaction may have changed
-				// the game since the lookup above (so this one found the
-				// board stale): answer as it did.
-				if b, err := s.db.Response(r.ctx, r.i.ID); err == nil {
-					return decodeResponse(b)
-				}
-			}
-			return resp, nil
-		}
-		b, merr := encodeResponse(resp)
-		if merr != nil {
-			return nil, fmt.Errorf("encode response: %w", merr)
-		}
-		if serr := s.db.SaveResponse(r.ctx, r.i.ID, b); serr != nil {
-			if errors.Is(serr, match.ErrDuplicate) {
-				// A concurrent delivery of the same interaction won the race:
-				// answer as it did.
-				if b, err := s.db.Response(r.ctx, r.i.ID); err == nil {
-					return decodeResponse(b)
-				}
-			}
-			s.log.WarnContext(r.ctx, "save response", "interaction", r.i.ID, "err", serr)
-		}
-		return resp, nil
-	}
-}
-
-// encodeResponse is the stored form of a response.
-func encodeResponse(resp *discordgo.InteractionResponse) ([]byte, error) {
-	return json.Marshal(resp)
-}
-
-// decodeResponse reverses encodeResponse. discordgo cannot unmarshal
-// InteractionResponseData's component interfaces, so they are decoded one by
-// one with MessageComponentFromJSON.
-func decodeResponse(b []byte) (*discordgo.InteractionResponse, error) {
-	var raw struct {
-		Type discordgo.InteractionResponseType `json:"type"`
-		Data *struct {
-			discordgo.InteractionResponseData
-			Components []json.RawMessage `json:"components"`
-		} `json:"data"`
-	}
-	if err := json.Unmarshal(b, &raw); err != nil {
-		return nil, fmt.Errorf("decode saved response: %w", err)
-	}
-	resp := &discordgo.InteractionResponse{Type: raw.Type}
-	if raw.Data != nil {
-		d := raw.Data.InteractionResponseData
-		d.Components = nil
-		if raw.Data.Components != nil {
-			// [] (remove every control) and null (leave them) differ to
-			// Discord in an UPDATE_MESSAGE.
-			d.Components = make([]discordgo.MessageComponent, 0, len(raw.Data.Components))
-		}
-		for _, c := range raw.Data.Components {
-			mc, err := discordgo.MessageComponentFromJSON(c)
-			if err != nil {
-				return nil, fmt.Errorf("decode saved response: %w", err)
-			}
-			d.Components = append(d.Components, mc)
-		}
-		resp.Data = &d
-	}
-	return resp, nil
 }
 
 // ephemeral is a message only the user who caused the interaction sees.

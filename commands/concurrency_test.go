@@ -90,14 +90,17 @@ func TestRedeliveryRacingItsFirstDelivery(t *testing.T) {
 	g := h.game()
 	click := h.interaction("message_component.json", fields{UserID: alice, CustomID: id("move", g.ID, g.Ply, 0, 1), ComponentType: 2, ID: "1390000000000000301", MessageID: h.message})
 	var first *discordgo.InteractionResponse
-	chain := h.svc.idempotent(func(r *request) (*discordgo.InteractionResponse, error) {
+	chain := h.svc.answers.replay(func(r *request) (*answer, error) {
 		first = h.svc.Handle(ctx, click)
-		return h.svc.mux.serve(r)
+		return h.svc.moveButton(r)
 	})
-	second, err := chain(&request{ctx: ctx, i: click, path: interactionPath(click), now: h.now})
+	r := &request{ctx: ctx, i: click, path: interactionPath(click), now: h.now}
+	_, r.params = h.svc.mux[discordgo.InteractionMessageComponent].match(r.path)
+	ans, err := chain(r)
 	if err != nil {
 		t.Fatal(err)
 	}
+	second := ans.resp
 	a, _ := json.Marshal(first)
 	b, _ := json.Marshal(second)
 	if first.Type != discordgo.InteractionResponseUpdateMessage || string(a) != string(b) {

@@ -39,7 +39,12 @@
 // (for a game in DMs, to its players).
 //
 // Handlers are wrapped by middleware (func(next) next): recovery from panics
-// and idempotency. Every error ends in one error handler.
+// around the whole router, and around each route one of the two policies of
+// answers (answers.go), the one home of idempotency: once (every answer
+// saved) or replay (answers that change nothing answered afresh). A handler
+// changes the store only through answers.commit, which writes the answer in
+// the same transaction and tells a duplicate delivery and a stale game
+// apart. Every error ends in one error handler.
 //
 // # One interaction, one unit of work
 //

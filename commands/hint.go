@@ -12,7 +12,7 @@ import (
 )
 
 // hintCommand answers /nim hint level:N.
-func (s *Service) hintCommand(r *request) (*discordgo.InteractionResponse, error) {
+func (s *Service) hintCommand(r *request) (*answer, error) {
 	g, err := s.channelGame(r)
 	if err != nil {
 		return nil, err
@@ -27,7 +27,7 @@ func (s *Service) hintCommand(r *request) (*discordgo.InteractionResponse, error
 // hintButton answers the board's 💡 button (level 1, as a new ephemeral
 // message) and the hint message's own "show the move" and "explain"
 // buttons (which update that message).
-func (s *Service) hintButton(r *request) (*discordgo.InteractionResponse, error) {
+func (s *Service) hintButton(r *request) (*answer, error) {
 	g, ply, err := s.controlGame(r)
 	if err != nil {
 		return nil, err
@@ -49,7 +49,7 @@ func (s *Service) hintButton(r *request) (*discordgo.InteractionResponse, error)
 // hint shows the player to move a hint at level 1 (who is winning), 2 (the
 // move) or 3 (the move and the reasoning), and records it so the move log
 // marks the move made after it.
-func (s *Service) hint(r *request, g *match.Game, level int, t discordgo.InteractionResponseType) (*discordgo.InteractionResponse, error) {
+func (s *Service) hint(r *request, g *match.Game, level int, t discordgo.InteractionResponseType) (*answer, error) {
 	user := r.userID()
 	switch {
 	case level < 1 || level > 3:
@@ -107,21 +107,17 @@ func (s *Service) hint(r *request, g *match.Game, level int, t discordgo.Interac
 	}}
 	// The hint is recorded with its answer; a hint already recorded at this
 	// ply (a second look, the level 2 and 3 buttons) changes nothing.
-	b, err := encodeResponse(resp)
-	if err != nil {
-		return nil, fmt.Errorf("encode response: %w", err)
-	}
-	recorded, err := s.db.RecordHint(r.ctx, match.Hint{GameID: g.ID, Ply: g.Ply, UserID: user, InteractionID: r.i.ID, Response: b})
-	switch {
-	case errors.Is(err, match.ErrDuplicate):
-		return s.savedResponse(r)
-	case errors.Is(err, match.ErrStale):
-		return nil, s.staleError(r, g.ID)
-	case err != nil:
-		return nil, fmt.Errorf("record hint: %w", err)
-	}
-	r.saved = recorded && r.i.ID != ""
-	return resp, nil
+	return s.answers.commit(r, g.ID, func(interactionID string, keep func(*discordgo.InteractionResponse) ([]byte, error)) (bool, error) {
+		b, err := keep(resp)
+		if err != nil {
+			return false, err
+		}
+		recorded, err := s.db.RecordHint(r.ctx, match.Hint{GameID: g.ID, Ply: g.Ply, UserID: user, InteractionID: interactionID, Response: b})
+		if err != nil {
+			return false, fmt.Errorf("record hint: %w", err)
+		}
+		return recorded, nil
+	})
 }
 
 // explanation renders the engine's reasoning: the theory, the steps, and

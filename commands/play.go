@@ -15,41 +15,44 @@ import (
 )
 
 // routes is the whole product's routing table, one table per interaction
-// type.
+// type. Each route says how its answers are kept (see answers): once, or
+// replay for board controls pinned to their ply and read-only views.
+// Autocomplete suggestions are never kept.
 func (s *Service) routes() mux {
+	once, replay := s.answers.once, s.answers.replay
 	cmd, auto, comp, modal := &router{}, &router{}, &router{}, &router{}
-	cmd.add("nim/start", s.start)
-	cmd.add("nim/move", s.moveCommand)
-	cmd.add("nim/hint", s.hintCommand)
-	cmd.add("nim/resign", s.resignCommand)
-	cmd.add("nim/status", s.status)
-	cmd.add("nim/rules", replayable(s.rules))
-	cmd.add("nim/analyze", replayable(s.analyze))
-	cmd.add("nim/stats", replayable(s.stats))
-	cmd.add("nim/leaderboard", replayable(s.leaderboard))
-	cmd.add("nim/end", s.end)
+	cmd.add("nim/start", once(s.start))
+	cmd.add("nim/move", once(s.moveCommand))
+	cmd.add("nim/hint", once(s.hintCommand))
+	cmd.add("nim/resign", once(s.resignCommand))
+	cmd.add("nim/status", once(s.status))
+	cmd.add("nim/rules", replay(view(s.rules)))
+	cmd.add("nim/analyze", replay(view(s.analyze)))
+	cmd.add("nim/stats", replay(view(s.stats)))
+	cmd.add("nim/leaderboard", replay(view(s.leaderboard)))
+	cmd.add("nim/end", once(s.end))
 
-	auto.add("autocomplete/nim/start", s.autocompleteStart)
-	auto.add("autocomplete/nim/move", s.autocompleteMove)
-	auto.add("autocomplete/nim/analyze", s.autocompleteAnalyze)
+	auto.add("autocomplete/nim/start", view(s.autocompleteStart))
+	auto.add("autocomplete/nim/move", view(s.autocompleteMove))
+	auto.add("autocomplete/nim/analyze", view(s.autocompleteAnalyze))
 
-	comp.add("accept/{game}", s.accept)
-	comp.add("decline/{game}", s.decline)
-	comp.add("heap/{game}/{ply}/{heap}", replayable(s.pickHeap))
-	comp.add("heapsel/{game}/{ply}", replayable(s.pickHeap))
-	comp.add("move/{game}/{ply}/{heap}/{take}", replayable(s.moveButton))
-	comp.add("play/{game}/{ply}/{slot}", replayable(s.moveSelect))
-	comp.add("ask/{game}/{ply}/{heap}", replayable(s.askAmount))
-	comp.add("type/{game}/{ply}", replayable(s.askMove))
-	comp.add("type/{game}/{ply}/{slot}", replayable(s.askMove))
-	comp.add("hint/{game}/{ply}", replayable(s.hintButton))
-	comp.add("hint/{game}/{ply}/{level}", replayable(s.hintButton))
-	comp.add("resign/{game}/{ply}", replayable(s.resignButton))
-	comp.add("rematch/{game}", s.rematch)
-	comp.add("review/{game}", replayable(s.review))
+	comp.add("accept/{game}", once(s.accept))
+	comp.add("decline/{game}", once(s.decline))
+	comp.add("heap/{game}/{ply}/{heap}", replay(view(s.pickHeap)))
+	comp.add("heapsel/{game}/{ply}", replay(view(s.pickHeap)))
+	comp.add("move/{game}/{ply}/{heap}/{take}", replay(s.moveButton))
+	comp.add("play/{game}/{ply}/{slot}", replay(s.moveSelect))
+	comp.add("ask/{game}/{ply}/{heap}", replay(view(s.askAmount)))
+	comp.add("type/{game}/{ply}", replay(view(s.askMove)))
+	comp.add("type/{game}/{ply}/{slot}", replay(view(s.askMove)))
+	comp.add("hint/{game}/{ply}", replay(s.hintButton))
+	comp.add("hint/{game}/{ply}/{level}", replay(s.hintButton))
+	comp.add("resign/{game}/{ply}", replay(s.resignButton))
+	comp.add("rematch/{game}", once(s.rematch))
+	comp.add("review/{game}", replay(view(s.review)))
 
-	modal.add("amount/{game}/{ply}/{heap}", replayable(s.amountSubmit))
-	modal.add("typed/{game}/{ply}", replayable(s.typedSubmit))
+	modal.add("amount/{game}/{ply}/{heap}", replay(s.amountSubmit))
+	modal.add("typed/{game}/{ply}", replay(s.typedSubmit))
 	return mux{
 		discordgo.InteractionApplicationCommand:             cmd,
 		discordgo.InteractionApplicationCommandAutocomplete: auto,
@@ -226,7 +229,7 @@ func heapRange(p engine.Position) string {
 }
 
 // moveButton plays "take {take} from {heap}".
-func (s *Service) moveButton(r *request) (*discordgo.InteractionResponse, error) {
+func (s *Service) moveButton(r *request) (*answer, error) {
 	g, err := s.turnGame(r)
 	if err != nil {
 		return nil, err
@@ -244,7 +247,7 @@ func (s *Service) moveButton(r *request) (*discordgo.InteractionResponse, error)
 
 // moveSelect plays the move picked from a select menu (values are moves in
 // the engine's notation).
-func (s *Service) moveSelect(r *request) (*discordgo.InteractionResponse, error) {
+func (s *Service) moveSelect(r *request) (*answer, error) {
 	g, err := s.turnGame(r)
 	if err != nil {
 		return nil, err
@@ -282,7 +285,7 @@ func (s *Service) askAmount(r *request) (*discordgo.InteractionResponse, error) 
 }
 
 // amountSubmit plays the amount typed into askAmount's modal.
-func (s *Service) amountSubmit(r *request) (*discordgo.InteractionResponse, error) {
+func (s *Service) amountSubmit(r *request) (*answer, error) {
 	g, err := s.turnGame(r)
 	if err != nil {
 		return nil, err
@@ -316,7 +319,7 @@ func (s *Service) askMove(r *request) (*discordgo.InteractionResponse, error) {
 }
 
 // typedSubmit plays the move typed into askMove's modal.
-func (s *Service) typedSubmit(r *request) (*discordgo.InteractionResponse, error) {
+func (s *Service) typedSubmit(r *request) (*answer, error) {
 	g, err := s.turnGame(r)
 	if err != nil {
 		return nil, err
@@ -333,7 +336,7 @@ func (s *Service) typedSubmit(r *request) (*discordgo.InteractionResponse, error
 func notationExample(r engine.Rules) string { return describe(r.Variant).Notation }
 
 // moveCommand plays /nim move.
-func (s *Service) moveCommand(r *request) (*discordgo.InteractionResponse, error) {
+func (s *Service) moveCommand(r *request) (*answer, error) {
 	g, err := s.channelGame(r)
 	if err != nil {
 		return nil, err
@@ -410,7 +413,7 @@ func moveInputError(err error, text string) error {
 // play makes the user's move m in g and, against nimbot, nimbot's reply, in
 // one store.Commit together with the response, so nothing is half done and a
 // redelivered interaction cannot move twice.
-func (s *Service) play(r *request, g *match.Game, m engine.Move) (*discordgo.InteractionResponse, error) {
+func (s *Service) play(r *request, g *match.Game, m engine.Move) (*answer, error) {
 	user := r.userID()
 	pos, err := g.Rules.Apply(g.Position, m)
 	if err != nil {
@@ -466,7 +469,7 @@ func (s *Service) turnTimeout(g *match.Game) time.Duration {
 // commitTurn stores the turn from g to next and answers with the new board.
 // The response is rendered before the commit, from the same data, and saved
 // with it.
-func (s *Service) commitTurn(r *request, g, next *match.Game, moves []engine.Move, t discordgo.InteractionResponseType) (*discordgo.InteractionResponse, error) {
+func (s *Service) commitTurn(r *request, g, next *match.Game, moves []engine.Move, t discordgo.InteractionResponseType) (*answer, error) {
 	old, err := s.db.Moves(r.ctx, g.ID)
 	if err != nil {
 		return nil, fmt.Errorf("load moves of game %d: %w", g.ID, err)
@@ -487,38 +490,23 @@ func (s *Service) commitTurn(r *request, g, next *match.Game, moves []engine.Mov
 	}
 	next.UpdatedAt = r.now
 	resp := board{g: next, moves: all, selected: -1}.response(t)
-	b, err := encodeResponse(resp)
-	if err != nil {
-		return nil, fmt.Errorf("encode response: %w", err)
-	}
-	_, err = s.db.Commit(r.ctx, match.Change{
-		GameID: g.ID, Ply: g.Ply, From: g.Status,
-		Moves: moves, Position: next.Position,
-		Status: next.Status, Winner: next.Winner, Deadline: next.Deadline,
-		Players:       playersChange(g, next),
-		InteractionID: r.i.ID, Response: b,
+	return s.answers.commit(r, g.ID, func(interactionID string, keep func(*discordgo.InteractionResponse) ([]byte, error)) (bool, error) {
+		b, err := keep(resp)
+		if err != nil {
+			return false, err
+		}
+		_, err = s.db.Commit(r.ctx, match.Change{
+			GameID: g.ID, Ply: g.Ply, From: g.Status,
+			Moves: moves, Position: next.Position,
+			Status: next.Status, Winner: next.Winner, Deadline: next.Deadline,
+			Players:       playersChange(g, next),
+			InteractionID: interactionID, Response: b,
+		})
+		if err != nil {
+			return false, fmt.Errorf("commit turn of game %d: %w", g.ID, err)
+		}
+		return true, nil
 	})
-	switch {
-	case errors.Is(err, match.ErrStale):
-		return nil, s.staleError(r, g.ID)
-	case errors.Is(err, match.ErrDuplicate):
-		return s.savedResponse(r)
-	case err != nil:
-		return nil, fmt.Errorf("commit turn of game %d: %w", g.ID, err)
-	}
-	r.saved = r.i.ID != ""
-	return resp, nil
-}
-
-// savedResponse answers an interaction that a concurrent delivery of it
-// already committed, as that delivery did.
-func (s *Service) savedResponse(r *request) (*discordgo.InteractionResponse, error) {
-	saved, err := s.db.Response(r.ctx, r.i.ID)
-	if err != nil {
-		return nil, fmt.Errorf("duplicate interaction without a saved response: %w", err)
-	}
-	r.saved = true
-	return decodeResponse(saved)
 }
 
 func playersChange(g, next *match.Game) *[2]string {
@@ -529,17 +517,8 @@ func playersChange(g, next *match.Game) *[2]string {
 	return &p
 }
 
-// staleError explains why a commit found the game changed under it.
-func (s *Service) staleError(r *request, gameID int64) error {
-	g, err := s.db.Game(r.ctx, gameID)
-	if err == nil && g.Status.Finished() {
-		return userErrorf(msgOver)
-	}
-	return userErrorf(msgStale)
-}
-
 // resignButton resigns from the board.
-func (s *Service) resignButton(r *request) (*discordgo.InteractionResponse, error) {
+func (s *Service) resignButton(r *request) (*answer, error) {
 	g, ply, err := s.controlGame(r)
 	if err != nil {
 		return nil, err
@@ -551,7 +530,7 @@ func (s *Service) resignButton(r *request) (*discordgo.InteractionResponse, erro
 }
 
 // resignCommand resigns the channel's game.
-func (s *Service) resignCommand(r *request) (*discordgo.InteractionResponse, error) {
+func (s *Service) resignCommand(r *request) (*answer, error) {
 	g, err := s.channelGame(r)
 	if err != nil {
 		return nil, err
@@ -561,7 +540,7 @@ func (s *Service) resignCommand(r *request) (*discordgo.InteractionResponse, err
 
 // resign ends g with the other player as the winner. A player may resign on
 // either player's turn.
-func (s *Service) resign(r *request, g *match.Game) (*discordgo.InteractionResponse, error) {
+func (s *Service) resign(r *request, g *match.Game) (*answer, error) {
 	user := r.userID()
 	switch {
 	case g.Status.Finished():
@@ -578,7 +557,7 @@ func (s *Service) resign(r *request, g *match.Game) (*discordgo.InteractionRespo
 
 // end stops the channel's game without a winner: a player may, and so may a
 // member who can manage messages (a moderator clearing a stuck channel).
-func (s *Service) end(r *request) (*discordgo.InteractionResponse, error) {
+func (s *Service) end(r *request) (*answer, error) {
 	g, err := s.channelGame(r)
 	if err != nil {
 		return nil, err
@@ -595,7 +574,7 @@ func (s *Service) end(r *request) (*discordgo.InteractionResponse, error) {
 
 // status posts the channel's board again, as a new message that becomes the
 // board (BoardSent records it).
-func (s *Service) status(r *request) (*discordgo.InteractionResponse, error) {
+func (s *Service) status(r *request) (*answer, error) {
 	g, err := s.channelGame(r)
 	if err != nil {
 		return nil, err
@@ -610,7 +589,7 @@ func (s *Service) status(r *request) (*discordgo.InteractionResponse, error) {
 	if err != nil {
 		return nil, err
 	}
-	return b.response(discordgo.InteractionResponseChannelMessageWithSource), nil
+	return unchanged(b.response(discordgo.InteractionResponseChannelMessageWithSource)), nil
 }
 
 // modal is a one-field modal.

@@ -19,37 +19,11 @@ type request struct {
 	path   string
 	params map[string]string
 	now    time.Time
-	// saved is set when the handler already stored the response with the
-	// interaction id (in store.Commit), so the idempotency middleware must
-	// not store it again.
-	saved bool
-	// replayable is set by routes whose answers, when they change nothing,
-	// can be computed again for a redelivery (see replayable).
-	replayable bool
-}
-
-// replayable marks a route whose answers need not be saved when they change
-// nothing: a board control pinned to its game's ply, or a read-only view.
-// Answering such a redelivery afresh cannot change anything either (at
-// another ply the control is stale; at the same ply the same checks fail
-// the same way), and gives the same answer while the game stays where it
-// was. Answers that change something are saved with the change, as
-// everywhere. Slash commands that act on the channel's current game are not
-// replayable: a redelivered "/nim move" refused as not your turn could play
-// once it is.
-func replayable(h handler) handler {
-	return func(r *request) (*discordgo.InteractionResponse, error) {
-		r.replayable = true
-		return h(r)
-	}
 }
 
 // handler answers one routed interaction. A returned error goes to the one
 // error handler, which tells the user's mistakes from ours.
-type handler func(*request) (*discordgo.InteractionResponse, error)
-
-// middleware wraps a handler, as in net/http.
-type middleware func(next handler) handler
+type handler func(*request) (*answer, error)
 
 // userID is the id of whoever caused the interaction: Member.User in a
 // guild, User in a DM.
@@ -122,7 +96,7 @@ next:
 }
 
 // serve routes r and runs the matched handler.
-func (rt *router) serve(r *request) (*discordgo.InteractionResponse, error) {
+func (rt *router) serve(r *request) (*answer, error) {
 	h, params := rt.match(r.path)
 	if h == nil {
 		return nil, userErrorf("nimbot does not know that control any more (it may come from an older version). Use /nim status for a fresh board.")
@@ -138,7 +112,7 @@ func (rt *router) serve(r *request) (*discordgo.InteractionResponse, error) {
 type mux map[discordgo.InteractionType]*router
 
 // serve routes r by its type, then by its path.
-func (m mux) serve(r *request) (*discordgo.InteractionResponse, error) {
+func (m mux) serve(r *request) (*answer, error) {
 	rt := m[r.i.Type]
 	if rt == nil {
 		return nil, userErrorf("nimbot does not handle this kind of interaction (type %d), so nothing was done.", int(r.i.Type))

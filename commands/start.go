@@ -16,7 +16,7 @@ import (
 
 // start answers /nim start: a game against nimbot at once, or a challenge
 // to the opponent named.
-func (s *Service) start(r *request) (*discordgo.InteractionResponse, error) {
+func (s *Service) start(r *request) (*answer, error) {
 	o := subOptions(r.i)
 	user := r.userID()
 	if err := s.checkChannelFree(r); err != nil {
@@ -88,7 +88,7 @@ func validDifficulty(d engine.Difficulty) bool {
 // nimbot, when nimbot moves first, its opening move is made at once. The
 // game, that move and the saved answer are one store transaction, so a
 // redelivered start gets its board back whatever happened in between.
-func (s *Service) create(r *request, g *match.Game) (*discordgo.InteractionResponse, error) {
+func (s *Service) create(r *request, g *match.Game) (*answer, error) {
 	newMessage := discordgo.InteractionResponseChannelMessageWithSource
 	var opening []engine.Move
 	opts := []match.CreateOption{}
@@ -103,29 +103,26 @@ func (s *Service) create(r *request, g *match.Game) (*discordgo.InteractionRespo
 			Status: next.Status, Winner: next.Winner, Deadline: next.Deadline,
 		}))
 	}
-	var resp *discordgo.InteractionResponse
-	opts = append(opts, match.Respond(r.i.ID, func(created *match.Game) ([]byte, error) {
-		var moves []match.Move
-		for ply, m := range opening {
-			moves = append(moves, match.Move{GameID: created.ID, Ply: ply, Player: created.Players[ply%2], Move: m, At: r.now})
+	return s.answers.commit(r, 0, func(interactionID string, keep func(*discordgo.InteractionResponse) ([]byte, error)) (bool, error) {
+		opts = append(opts, match.Respond(interactionID, func(created *match.Game) ([]byte, error) {
+			var moves []match.Move
+			for ply, m := range opening {
+				moves = append(moves, match.Move{GameID: created.ID, Ply: ply, Player: created.Players[ply%2], Move: m, At: r.now})
+			}
+			return keep(board{g: created, moves: moves, selected: -1}.response(newMessage))
+		}))
+		err := s.db.CreateGame(r.ctx, g, opts...)
+		var busy *match.BusyError
+		switch {
+		case errors.As(err, &busy):
+			return false, busyError(busy.Game)
+		case errors.Is(err, match.ErrChannelBusy):
+			return false, userErrorf("This channel already has a game. Use /nim status to see it, or /nim end to end it.")
+		case err != nil:
+			return false, fmt.Errorf("create game: %w", err)
 		}
-		resp = board{g: created, moves: moves, selected: -1}.response(newMessage)
-		return encodeResponse(resp)
-	}))
-	err := s.db.CreateGame(r.ctx, g, opts...)
-	var busy *match.BusyError
-	switch {
-	case errors.As(err, &busy):
-		return nil, busyError(busy.Game)
-	case errors.Is(err, match.ErrChannelBusy):
-		return nil, userErrorf("This channel already has a game. Use /nim status to see it, or /nim end to end it.")
-	case errors.Is(err, match.ErrDuplicate):
-		return s.savedResponse(r)
-	case err != nil:
-		return nil, fmt.Errorf("create game: %w", err)
-	}
-	r.saved = r.i.ID != ""
-	return resp, nil
+		return true, nil
+	})
 }
 
 // botChoice picks nimbot's move in g, where nimbot is to move, and returns
@@ -151,7 +148,7 @@ func (s *Service) botChoice(g *match.Game, now time.Time) (engine.Move, *match.G
 // committed with the response like any turn. Games started since the
 // opening move became part of CreateGame never need it; older databases may
 // hold a game left waiting for it.
-func (s *Service) botMove(r *request, g *match.Game, t discordgo.InteractionResponseType) (*discordgo.InteractionResponse, error) {
+func (s *Service) botMove(r *request, g *match.Game, t discordgo.InteractionResponseType) (*answer, error) {
 	bm, next, err := s.botChoice(g, r.now)
 	if err != nil {
 		return nil, err
@@ -380,7 +377,7 @@ func (s *Service) randomHeaps(rules engine.Rules, count int) ([]int64, error) {
 }
 
 // accept starts a challenged game.
-func (s *Service) accept(r *request) (*discordgo.InteractionResponse, error) {
+func (s *Service) accept(r *request) (*answer, error) {
 	g, err := s.challenge(r)
 	if err != nil {
 		return nil, err
@@ -392,7 +389,7 @@ func (s *Service) accept(r *request) (*discordgo.InteractionResponse, error) {
 }
 
 // decline turns a challenge down.
-func (s *Service) decline(r *request) (*discordgo.InteractionResponse, error) {
+func (s *Service) decline(r *request) (*answer, error) {
 	g, err := s.challenge(r)
 	if err != nil {
 		return nil, err
@@ -425,7 +422,7 @@ func (s *Service) challenge(r *request) (*match.Game, error) {
 
 // rematch starts the same game again with the other player first: against
 // nimbot at once, against a person as a new challenge.
-func (s *Service) rematch(r *request) (*discordgo.InteractionResponse, error) {
+func (s *Service) rematch(r *request) (*answer, error) {
 	g, err := s.gameParam(r)
 	if err != nil {
 		return nil, err

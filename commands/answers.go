@@ -1,0 +1,237 @@
+package commands
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/bwmarrin/discordgo"
+
+	"nimbot/match"
+)
+
+// answers is the one home of idempotency: an interaction delivered twice
+// (a gateway retry, a redelivered HTTP request, two at once) is answered
+// once, and the second delivery gets the first one's answer and changes
+// nothing. Every route is wrapped in one of two policies, chosen in the
+// routing table:
+//
+//   - once: whatever the route answers is saved under the interaction id,
+//     and a redelivery gets that answer back. For slash commands, which act
+//     on the channel's game as it is when they arrive: "/nim move" refused as
+//     not your turn could play once it is.
+//   - replay: answers that change nothing are not saved, and a redelivery is
+//     answered afresh. For board controls pinned to their game's ply and for
+//     read-only views: answered again, they change nothing either (at
+//     another ply the control is stale; at the same ply the same checks fail
+//     the same way). Each saved answer is a durable write, and heap picks
+//     alone are half of all clicks.
+//
+// Under both, an answer that changes something is written by commit in the
+// same store transaction as the change, so a redelivery can never apply it
+// twice; internal errors are never saved, so a retry can succeed.
+type answers struct {
+	db  match.Storage
+	log *slog.Logger
+}
+
+// answer is what a handler answers: the response, and whether it was saved
+// with the change it made (by answers.commit), so that it needs no saving of
+// its own.
+type answer struct {
+	resp  *discordgo.InteractionResponse
+	saved bool
+}
+
+// unchanged is the answer of a handler that changed nothing.
+func unchanged(resp *discordgo.InteractionResponse) *answer {
+	return &answer{resp: resp}
+}
+
+// view adapts a handler that only ever shows something (it never writes) to
+// the router.
+func view(h func(*request) (*discordgo.InteractionResponse, error)) handler {
+	return func(r *request) (*answer, error) {
+		resp, err := h(r)
+		if err != nil {
+			return nil, err
+		}
+		return unchanged(resp), nil
+	}
+}
+
+// once saves every answer of next under the interaction id (unless commit
+// already saved it with its change), refusals included, and answers a
+// redelivery with it.
+func (a answers) once(next handler) handler {
+	return func(r *request) (*answer, error) {
+		if r.i.ID == "" {
+			return next(r)
+		}
+		if saved, err := a.lookup(r); saved != nil || err != nil {
+			return saved, err
+		}
+		ans, err := next(r)
+		if msg, refused := isUserError(err); refused {
+			ans, err = unchanged(ephemeral(msg)), nil
+		}
+		if err != nil || ans == nil || ans.saved {
+			return ans, err
+		}
+		return a.save(r, ans.resp)
+	}
+}
+
+// replay answers a redelivery with the saved answer when there is one (the
+// route changed something the first time), and otherwise afresh: next's
+// answers that change nothing are not saved.
+func (a answers) replay(next handler) handler {
+	return func(r *request) (*answer, error) {
+		if r.i.ID == "" {
+			return next(r)
+		}
+		if saved, err := a.lookup(r); saved != nil || err != nil {
+			return saved, err
+		}
+		ans, err := next(r)
+		if msg, refused := isUserError(err); refused {
+			// A concurrent delivery of this interaction may have changed
+			// the game since the lookup above (so this one found the board
+			// stale): answer as it did.
+			if saved, _ := a.lookup(r); saved != nil {
+				return saved, nil
+			}
+			return unchanged(ephemeral(msg)), nil
+		}
+		return ans, err
+	}
+}
+
+// A write makes one change in the store and saves the interaction's answer
+// in the same transaction. It hands the answer to keep as soon as it can
+// render it (at the latest, inside the transaction, once it knows what it
+// wrote) and stores the bytes keep returns with interactionID. It reports
+// whether it changed anything: a hint already recorded at its ply does not,
+// and its answer is then not saved either.
+type write func(interactionID string, keep func(*discordgo.InteractionResponse) ([]byte, error)) (changed bool, err error)
+
+// commit runs w, the one way a handler changes the store. The errors every
+// write can meet are told here: the interaction already answered (a
+// concurrent delivery committed first) is answered as that delivery was, and
+// the game gone stale under the write (match.ErrStale) is the user's error,
+// said with the game's state (gameID; 0 for a write that makes a new game).
+func (a answers) commit(r *request, gameID int64, w write) (*answer, error) {
+	var resp *discordgo.InteractionResponse
+	keep := func(x *discordgo.InteractionResponse) ([]byte, error) {
+		resp = x
+		b, err := encodeResponse(x)
+		if err != nil {
+			return nil, fmt.Errorf("encode response: %w", err)
+		}
+		return b, nil
+	}
+	changed, err := w(r.i.ID, keep)
+	switch {
+	case errors.Is(err, match.ErrDuplicate):
+		saved, lerr := a.lookup(r)
+		if saved == nil && lerr == nil {
+			lerr = match.ErrNotFound
+		}
+		if lerr != nil {
+			return nil, fmt.Errorf("duplicate interaction without a saved response: %w", lerr)
+		}
+		return saved, nil
+	case errors.Is(err, match.ErrStale) && gameID != 0:
+		return nil, a.stale(r, gameID)
+	case err != nil:
+		return nil, err
+	}
+	return &answer{resp: resp, saved: changed}, nil
+}
+
+// stale explains why a write found the game changed under it.
+func (a answers) stale(r *request, gameID int64) error {
+	g, err := a.db.Game(r.ctx, gameID)
+	if err == nil && g.Status.Finished() {
+		return userErrorf(msgOver)
+	}
+	return userErrorf(msgStale)
+}
+
+// lookup returns the answer saved for r's interaction, nil if none is.
+func (a answers) lookup(r *request) (*answer, error) {
+	b, err := a.db.Response(r.ctx, r.i.ID)
+	switch {
+	case errors.Is(err, match.ErrNotFound):
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("look up response: %w", err)
+	}
+	resp, err := decodeResponse(b)
+	if err != nil {
+		return nil, err
+	}
+	return &answer{resp: resp, saved: true}, nil
+}
+
+// save stores resp, an answer that changed nothing, under r's interaction.
+// A concurrent delivery that saved first is answered as it was; a failure
+// to save is logged, and the answer given all the same.
+func (a answers) save(r *request, resp *discordgo.InteractionResponse) (*answer, error) {
+	b, err := encodeResponse(resp)
+	if err != nil {
+		return nil, fmt.Errorf("encode response: %w", err)
+	}
+	serr := a.db.SaveResponse(r.ctx, r.i.ID, b)
+	if serr == nil {
+		return &answer{resp: resp, saved: true}, nil
+	}
+	if errors.Is(serr, match.ErrDuplicate) {
+		if saved, _ := a.lookup(r); saved != nil {
+			return saved, nil
+		}
+	}
+	a.log.WarnContext(r.ctx, "save response", "interaction", r.i.ID, "err", serr)
+	return unchanged(resp), nil
+}
+
+// encodeResponse is the stored form of a response.
+func encodeResponse(resp *discordgo.InteractionResponse) ([]byte, error) {
+	return json.Marshal(resp)
+}
+
+// decodeResponse reverses encodeResponse. discordgo cannot unmarshal
+// InteractionResponseData's component interfaces, so they are decoded one by
+// one with MessageComponentFromJSON.
+func decodeResponse(b []byte) (*discordgo.InteractionResponse, error) {
+	var raw struct {
+		Type discordgo.InteractionResponseType `json:"type"`
+		Data *struct {
+			discordgo.InteractionResponseData
+			Components []json.RawMessage `json:"components"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return nil, fmt.Errorf("decode saved response: %w", err)
+	}
+	resp := &discordgo.InteractionResponse{Type: raw.Type}
+	if raw.Data != nil {
+		d := raw.Data.InteractionResponseData
+		d.Components = nil
+		if raw.Data.Components != nil {
+			// [] (remove every control) and null (leave them) differ to
+			// Discord in an UPDATE_MESSAGE.
+			d.Components = make([]discordgo.MessageComponent, 0, len(raw.Data.Components))
+		}
+		for _, c := range raw.Data.Components {
+			mc, err := discordgo.MessageComponentFromJSON(c)
+			if err != nil {
+				return nil, fmt.Errorf("decode saved response: %w", err)
+			}
+			d.Components = append(d.Components, mc)
+		}
+		resp.Data = &d
+	}
+	return resp, nil
+}
