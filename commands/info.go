@@ -28,7 +28,8 @@ func (s *Service) rules(r *request) (*discordgo.InteractionResponse, error) {
 		title = n.Name()
 	}
 	text := d.Rules
-	if v == engine.Lasker || v == engine.Kayles {
+	if d.Has(engine.Split) || d.Has(engine.Knock) {
+		// Splits and knocks in mid-row add heaps as the game goes.
 		text += "\n\n" + manyHeapsNote
 	}
 	text += "\n\n**How to play here:** `/nim start variant:" + string(v) + "` against nimbot, or add `opponent:` to challenge someone. " +
