@@ -16,6 +16,20 @@
 // table, so the generic code here (validation, analysis, the bot's choice,
 // hints, review, notation) never switches on the variant.
 //
+// # Describing variants
+//
+// Describe and Descriptions publish each variant as data: its title,
+// summary and rules text, its settings (name, kind, default, the bounds
+// Normalize accepts and the range offered to players), the shape of its
+// positions (how many heaps, default and random opening heaps, counting,
+// a move limit, what a heap holds), the kinds of move it has and how a move
+// is typed. Menus, slash-command options, the rules page, the terminal and
+// the CLI read that table and never name a variant, so adding one touches
+// this package alone: its constant in engine.go, one entry in describe.go's
+// table, and its game in a file of its own that registers itself (plus
+// notation.go for a new shape of move, or a Rules field and api.go's
+// ruleFields for a new kind of setting).
+//
 // # Perfect play
 //
 // Rules.Analyze gives the verdict for the player to move and every winning
