@@ -42,13 +42,21 @@ func snowflake() string {
 
 // loader drives the channels against one endpoint.
 type loader struct {
-	url     string
-	priv    ed25519.PrivateKey
-	opts    options
-	heaps   string
-	client  *http.Client
-	rest    *standIn // nil with -addr: nobody fetches @original here
-	players []*player
+	url    string
+	priv   ed25519.PrivateKey
+	opts   options
+	heaps  string
+	client *http.Client
+	rest   *standIn // nil with -addr: nobody fetches @original here
+	// server, when the server is another process this tool can see,
+	// reports that process's own CPU per pass.
+	server *serverProc
+	// freshPeople gives each game between people two new users, and skips
+	// their rematches: a serve this tool did not build in process keeps the
+	// default challenge cooldown (a minute per user), which would refuse
+	// the same people challenging again seconds later.
+	freshPeople bool
+	players     []*player
 
 	// retry, in the fault scenarios, makes a player resend a request that got
 	// no answer (as Discord does not, but a test of durability must) instead
@@ -167,6 +175,7 @@ func (l *loader) pass(ctx context.Context, rate float64, d time.Duration) passRe
 	var wg sync.WaitGroup
 	var cpuFrom time.Duration
 	time.AfterFunc(time.Until(w.from), func() { cpuFrom = cpuTime() })
+	serverCPU := l.server.window(ctx, w)
 	for i, p := range l.players {
 		st := &passStats{win: w}
 		stats[i] = st
@@ -182,6 +191,9 @@ func (l *loader) pass(ctx context.Context, rate float64, d time.Duration) passRe
 		// The channels stop at w.to and finish what is in flight; the CPU
 		// of that tail is small beside the window's.
 		r.cpuPerRequest = (cpuTime() - cpuFrom) / time.Duration(r.requests)
+	}
+	if cpu, ok := <-serverCPU; ok {
+		r.server = l.server.figures(cpu, r.requests, r.moves)
 	}
 	return r
 }
@@ -318,7 +330,7 @@ func (p *player) next() *request {
 		return p.start()
 	}
 	if c := b.find("rematch/"); c != nil {
-		if !p.isPeople() && p.rng.IntN(2) == 0 {
+		if (!p.isPeople() && p.rng.IntN(2) == 0) || (p.isPeople() && p.l.freshPeople) {
 			return p.start()
 		}
 		who := p.users[0]
@@ -417,6 +429,9 @@ func (b *board) find(prefix string) *control {
 // start is /nim start: against nimbot, or a challenge to the channel's
 // other person with the challenger moving first.
 func (p *player) start() *request {
+	if p.isPeople() && p.l.freshPeople {
+		p.users = [2]string{snowflake(), snowflake()}
+	}
 	opts := []map[string]any{{"name": "heaps", "type": 3, "value": p.l.heaps}}
 	var resolved any
 	if p.isPeople() {

@@ -8,6 +8,17 @@
 //	go run ./bench/load -faults               # kill -9, SIGTERM and a locked database against the real binary
 //	go run ./bench/load -keygen               # a key pair for -addr
 //	go run ./bench/load -addr 127.0.0.1:8080 -key SEED  # against a running `nimbot serve`
+//	go run ./bench/load -addr 127.0.0.1:8080 -key SEED -server-pid PID  # … and read its CPU
+//	go run ./bench/load -spawn                # build nimbot, run `nimbot serve` as a child, measure it alone
+//	go run ./bench/load -spawn -server-env "GOGC=200 GOMEMLIMIT=200MiB"
+//
+// With -spawn (or -addr with -server-pid) the server is another process,
+// and the report adds its own CPU, from /proc/<pid>/stat (utime+stime, all
+// threads) read at the start and end of each pass's window: µs per request,
+// µs per move, requests per move. In process, the CPU figure is the
+// process's, load generator included. Peak RSS is then the server's VmHWM.
+// A serve not built in this process keeps its default challenge cooldown,
+// so there each game between people has two new users and no rematch.
 //
 // In-process mode starts exactly what `nimbot serve` starts (a real store
 // file, commands.Service, bot.HTTP behind a net/http server with serve's

@@ -95,6 +95,7 @@ func freeAddr() (string, error) {
 type child struct {
 	bin, dir, db, addr string
 	pub                ed25519.PublicKey
+	env                []string // added to serve's environment (-server-env)
 	cmd                *exec.Cmd
 	stderr             *bytes.Buffer
 	exited             chan error
@@ -120,6 +121,7 @@ func (c *child) start(ctx context.Context) error {
 	cmd.Env = append(env,
 		"DISCORD_PUBLIC_KEY="+hex.EncodeToString(c.pub), "DISCORD_TOKEN=load-test-token",
 		"HTTP_ADDR="+c.addr, "DATABASE_PATH="+c.db, "HTTPS_PROXY=http://127.0.0.1:9", "LOG_LEVEL=error")
+	cmd.Env = append(cmd.Env, c.env...)
 	c.stderr = &bytes.Buffer{}
 	cmd.Stderr = &syncWriter{w: c.stderr}
 	if err := cmd.Start(); err != nil {
@@ -177,7 +179,7 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 func killScenario(ctx context.Context, c *child, o options, priv ed25519.PrivateKey, heaps []int64, out io.Writer) error {
 	l := newLoader("http://"+c.addr, priv, o, heaps, nil)
 	defer l.close()
-	l.retry, l.ackMoves = true, true
+	l.retry, l.ackMoves, l.freshPeople = true, true, true
 	stop, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stats := make([]*passStats, len(l.players))
@@ -369,7 +371,7 @@ func termScenario(ctx context.Context, c *child, o options, priv ed25519.Private
 	}
 	l := newLoader("http://"+c.addr, priv, o, heaps, nil)
 	defer l.close()
-	l.stopOnRefused = true
+	l.stopOnRefused, l.freshPeople = true, true
 	stats := make([]*passStats, len(l.players))
 	everything := window{from: time.Now(), to: time.Now().Add(24 * time.Hour)}
 	var wg sync.WaitGroup

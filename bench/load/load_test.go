@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestRun runs the tool briefly in-process, as `go run ./bench/load` does,
@@ -55,6 +57,10 @@ func TestFlags(t *testing.T) {
 		{"people share", []string{"-people", "2"}},
 		{"heap too big for buttons", []string{"-heaps", "3 40"}},
 		{"bad key", []string{"-key", "abc"}},
+		{"spawn with addr", []string{"-spawn", "-addr", "127.0.0.1:8080", "-key", strings.Repeat("ab", 32)}},
+		{"server-pid without addr", []string{"-server-pid", "1"}},
+		{"server-env without spawn", []string{"-server-env", "GOGC=200"}},
+		{"server-env not KEY=VALUE", []string{"-spawn", "-server-env", "GOGC", "-limits-for", "0"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errOut bytes.Buffer
@@ -65,5 +71,36 @@ func TestFlags(t *testing.T) {
 				t.Errorf("stderr %q does not say what is wrong", errOut.String())
 			}
 		})
+	}
+}
+
+// TestProcCPU reads this process's CPU from /proc/<pid>/stat, as the load
+// reads a separate serve's, and checks it against getrusage's figure.
+func TestProcCPU(t *testing.T) {
+	before, err := procCPU(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Burn some CPU so the ticks move.
+	deadline := time.Now().Add(60 * time.Millisecond)
+	x := 0
+	for time.Now().Before(deadline) {
+		x++
+	}
+	after, err := procCPU(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	self := cpuTime()
+	if after < before || after == 0 {
+		t.Fatalf("CPU went from %v to %v", before, after)
+	}
+	// /proc counts in ticks of 10 ms, getrusage more finely; both count
+	// every thread, so they agree within a few ticks.
+	if d := self - after; d < -50*time.Millisecond || d > 50*time.Millisecond {
+		t.Errorf("/proc/self/stat says %v, getrusage %v", after, self)
+	}
+	if _, err := procCPU(-1); err == nil {
+		t.Error("no error for a process that cannot exist")
 	}
 }

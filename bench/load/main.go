@@ -40,6 +40,9 @@ type options struct {
 	keygen      bool
 	retention   time.Duration
 	sizeEvery   time.Duration
+	spawn       bool
+	serverPID   int
+	serverEnv   string
 }
 
 func parseFlags(args []string, errOut io.Writer) (options, error) {
@@ -63,6 +66,9 @@ func parseFlags(args []string, errOut io.Writer) (options, error) {
 	fs.BoolVar(&o.keygen, "keygen", false, "print a new signing seed and its DISCORD_PUBLIC_KEY, and exit")
 	fs.DurationVar(&o.retention, "retention", bot.DefaultRetention, "in-process server: how long saved answers are kept before pruning (nimbot's INTERACTION_RETENTION; below 15m only to measure)")
 	fs.DurationVar(&o.sizeEvery, "size-every", 30*time.Second, "sample the database file size this often during the passes (0: never)")
+	fs.BoolVar(&o.spawn, "spawn", false, "build nimbot, run `nimbot serve` as a child process, and measure its own CPU and peak RSS")
+	fs.IntVar(&o.serverPID, "server-pid", 0, "with -addr: the server's process id, to read its CPU from /proc")
+	fs.StringVar(&o.serverEnv, "server-env", "", "with -spawn: KEY=VALUE pairs (space-separated) added to serve's environment, e.g. \"GOGC=200 GOMEMLIMIT=200MiB\"")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -86,6 +92,12 @@ func parseFlags(args []string, errOut io.Writer) (options, error) {
 		return o, errors.New("-addr needs -key: the seed whose public key the server has as DISCORD_PUBLIC_KEY (see -keygen)")
 	case o.addr != "" && o.faults:
 		return o, errors.New("-faults runs its own server; leave out -addr")
+	case o.spawn && (o.addr != "" || o.faults):
+		return o, errors.New("-spawn runs its own server; leave out -addr and -faults")
+	case o.serverPID != 0 && o.addr == "":
+		return o, errors.New("-server-pid goes with -addr")
+	case o.serverEnv != "" && !o.spawn:
+		return o, errors.New("-server-env goes with -spawn")
 	case o.addr != "" && o.gamesStored > 0 && o.db == "":
 		return o, errors.New("-games-stored with -addr needs -db, the server's database file")
 	}
@@ -148,7 +160,7 @@ func signingKey(seed string) (ed25519.PrivateKey, error) {
 
 // runLoad is the default mode: set up, measure the limits, run the passes,
 // print the table.
-func runLoad(ctx context.Context, o options, priv ed25519.PrivateKey, out io.Writer) error {
+func runLoad(ctx context.Context, o options, priv ed25519.PrivateKey, out io.Writer) (err error) {
 	heaps, err := parseHeaps(o.heaps)
 	if err != nil {
 		return err
@@ -174,15 +186,36 @@ func runLoad(ctx context.Context, o options, priv ed25519.PrivateKey, out io.Wri
 
 	target := "http://" + o.addr
 	var srv *server
-	if o.addr == "" {
+	switch {
+	case o.spawn:
+		env, err := splitEnv(o.serverEnv)
+		if err != nil {
+			return err
+		}
+		if rep.server, err = spawnServe(ctx, tmp, dbPath, priv, env); err != nil {
+			return err
+		}
+		defer func() {
+			if serr := rep.server.stop(); serr != nil && err == nil {
+				err = serr
+			}
+		}()
+		target = rep.server.url
+	case o.addr == "":
 		srv, err = startServer(ctx, dbPath, priv.Public().(ed25519.PublicKey), o.retention)
 		if err != nil {
 			return err
 		}
 		defer srv.close()
 		target = srv.url
+	case o.serverPID != 0:
+		if rep.server, err = watchServer(o.serverPID, o.addr); err != nil {
+			return err
+		}
 	}
 	l := newLoader(target, priv, o, heaps, srv)
+	l.server = rep.server
+	l.freshPeople = srv == nil
 	defer l.close()
 
 	// One real exchange first: it proves the set-up and gives the limits a
@@ -207,9 +240,12 @@ func runLoad(ctx context.Context, o options, priv ed25519.PrivateKey, out io.Wri
 			return fmt.Errorf("measuring SQLite transactions: %w", err)
 		}
 	}
-	rep.rssKnown = o.addr == ""
+	rep.rssKnown = o.addr == "" && !o.spawn
 	if rep.rssKnown {
 		rep.rssReset = resetPeakRSS()
+	}
+	if rep.server != nil {
+		rep.server.rssReset = resetPeakRSSOf(rep.server.pid)
 	}
 
 	var sizes *sizeSampler
@@ -238,6 +274,9 @@ func runLoad(ctx context.Context, o options, priv ed25519.PrivateKey, out io.Wri
 	}
 	if rep.rssKnown {
 		rep.peakRSS, _ = procStatus("self", "VmHWM")
+	}
+	if rep.server != nil {
+		rep.serverPeakRSS = rep.server.peakRSS()
 	}
 	if srv != nil {
 		rep.serverErrors, rep.serverErrorSample = srv.logs.counts()

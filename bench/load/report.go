@@ -80,6 +80,9 @@ type passResult struct {
 	// cpuPerRequest is this process's CPU time per answered request in the
 	// window: in-process, the server's and the load generator's together.
 	cpuPerRequest time.Duration
+	// server is the server process's own CPU, when it is another process
+	// this tool can read (-spawn, or -addr with -server-pid).
+	server serverFigures
 }
 
 func merge(rate float64, w window, stats []*passStats) passResult {
@@ -128,6 +131,8 @@ type report struct {
 	commits           float64
 	rawTx             float64 // the smallest durable read-then-write transaction
 	passes            []passResult
+	server            *serverProc // the server's process, when it is another one
+	serverPeakRSS     string
 	rssKnown          bool
 	rssReset          bool // VmHWM was reset after set-up
 	peakRSS           string
@@ -141,8 +146,11 @@ func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d)/float
 func (r *report) print(out io.Writer) {
 	o := r.opts
 	target := "in-process serve on loopback"
-	if o.addr != "" {
+	switch {
+	case o.addr != "":
 		target = "serve at " + o.addr
+	case r.server != nil:
+		target = "`nimbot serve` built from this tree, a child process (-spawn)"
 	}
 	host, _ := os.Hostname()
 	fmt.Fprintf(out, "nimbot load: %s; %d channels (%d%% person v person), heaps %q; %s, GOMAXPROCS %d, %s, host %s\n",
@@ -189,9 +197,10 @@ func (r *report) print(out io.Writer) {
 			since = "since start (clear_refs refused)"
 		}
 		fmt.Fprintf(out, "peak RSS %s (VmHWM, load generator included): %s\n", since, r.peakRSS)
-	} else {
+	} else if r.server == nil {
 		fmt.Fprintln(out, "peak RSS: unknown (the server is another process)")
 	}
+	r.printServer(out)
 	printSizes(out, o.sizeEvery, o.retention, r.sizes)
 	if r.serverErrors > 0 {
 		fmt.Fprintf(out, "server logged %d warnings/errors, first: %s\n", r.serverErrors, strings.Join(r.serverErrorSample, " | "))
