@@ -33,5 +33,12 @@
 // (a stale board or a double click), match.ErrDuplicate (an interaction
 // already answered), match.ErrChannelBusy (with *match.BusyError),
 // match.ErrInvalid; Open's failures are *OpenError wrapping ErrUnwritable,
-// ErrNotDatabase, ErrSchemaTooNew or ErrLocked.
+// ErrNotDatabase, ErrSchemaTooNew, ErrLocked or ErrCorrupt.
+//
+// Checks at Open. An existing file is checked with PRAGMA quick_check before
+// anything uses it: whole when it is at most Config.FullCheckBytes (256 MiB
+// by default), else for at most Config.CheckTimeout (5 s), tables and
+// indexes in order. A damaged page fails Open with ErrCorrupt and the
+// recovery (restore a backup made with `nimbot backup`), instead of starting
+// and then answering moves with "that game no longer exists".
 package store

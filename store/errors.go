@@ -17,11 +17,15 @@ var (
 	ErrSchemaTooNew = errors.New("database schema is newer than this nimbot")
 	// ErrLocked: another process holds the database's write lock.
 	ErrLocked = errors.New("database is locked by another process")
+	// ErrCorrupt: the file is a nimbot database but some of its pages are
+	// damaged (PRAGMA quick_check fails). Running on it would answer moves
+	// with "that game no longer exists" or lose them; restore a backup.
+	ErrCorrupt = errors.New("database file is damaged")
 )
 
 // OpenError is Open's failure: which file, and why. Err wraps one of
-// ErrUnwritable, ErrNotDatabase, ErrSchemaTooNew, ErrLocked, or SQLite's own
-// error.
+// ErrUnwritable, ErrNotDatabase, ErrSchemaTooNew, ErrLocked, ErrCorrupt, or
+// SQLite's own error.
 type OpenError struct {
 	Path string
 	Err  error

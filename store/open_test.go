@@ -137,6 +137,15 @@ func TestOpenErrors(t *testing.T) {
 		},
 		want:  ErrLocked,
 		cause: "another process",
+	}, {
+		name: "CorruptMiddlePages",
+		setup: func(t *testing.T, dir string) string {
+			path := filepath.Join(dir, "nimbot.db")
+			corruptMiddle(t, path)
+			return path
+		},
+		want:  ErrCorrupt,
+		cause: "nimbot backup",
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -209,4 +218,55 @@ func execRaw(t *testing.T, path string, stmts ...string) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// corruptMiddle makes a nimbot database at path with a few thousand saved
+// answers and a finished game, closes it, and overwrites three pages in the
+// middle of the file with garbage, as a failing disk or a stray write would.
+// The first pages (the schema) stay intact, so the damage is found only by
+// reading the whole file.
+func corruptMiddle(t *testing.T, path string) {
+	t.Helper()
+	db := mustOpenPath(t, path, "")
+	fillInteractions(t, db, "i", 3000, 900, epoch)
+	g := mustCreate(t, db, newGame("c1", [2]string{"alice", "bob"}, 1))
+	play(t, db, g, take(0, 1))
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const page = 4096
+	pages := fi.Size() / page
+	if pages < 100 {
+		t.Fatalf("only %d pages", pages)
+	}
+	garbage := make([]byte, 3*page)
+	for i := range garbage {
+		garbage[i] = byte(i*7 + 13)
+	}
+	if _, err := f.WriteAt(garbage, (pages/2)*page); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestOpenCheckBound: a file larger than FullCheckBytes is checked for at
+// most CheckTimeout; a check cut short is no failure.
+func TestOpenCheckBound(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "nimbot.db")
+	db := mustOpenPath(t, path, "")
+	fillInteractions(t, db, "i", 3000, 900, epoch)
+	db.Close()
+	db, err := Open(context.Background(), Config{Path: path, FullCheckBytes: 1, CheckTimeout: time.Nanosecond})
+	if err != nil {
+		t.Fatalf("a check cut short by its bound failed Open: %v", err)
+	}
+	db.Close()
 }

@@ -39,7 +39,24 @@ type Config struct {
 	// lock before failing with ErrLocked (default 2 s), so a stuck process
 	// turns into a clear error rather than a hang at start-up.
 	LockTimeout time.Duration
+	// FullCheckBytes: an existing file up to this size (database and
+	// write-ahead log together; default DefaultFullCheckBytes) is checked
+	// whole with PRAGMA quick_check before Open uses it. A larger one is
+	// checked for at most CheckTimeout (default DefaultCheckTimeout): its
+	// tables and indexes in order, as far as the check gets in that time.
+	// A damaged page it finds fails Open with ErrCorrupt.
+	FullCheckBytes int64
+	CheckTimeout   time.Duration
 }
+
+// Open's integrity check bounds. quick_check reads every page once: about
+// 155 MB/s of nimbot's tables on the 2-core test machine (BENCHMARKS.md,
+// Uptime), so a whole 256 MiB file adds under 2 s to a start, and a larger
+// one at most 5 s.
+const (
+	DefaultFullCheckBytes = 256 << 20
+	DefaultCheckTimeout   = 5 * time.Second
+)
 
 // DB is an open nimbot database. It is safe for concurrent use.
 type DB struct {
@@ -113,7 +130,8 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		return fail(err)
 	}
 	if exists {
-		if err := probe(ctx, path, lockTimeout, latest); err != nil {
+		check := integrityBound(path, cfg.FullCheckBytes, cfg.CheckTimeout)
+		if err := probe(ctx, path, lockTimeout, latest, check); err != nil {
 			return fail(err)
 		}
 	}
@@ -230,11 +248,34 @@ func unwrapPath(err error) error {
 	return err
 }
 
+// integrityBound is how long Open's quick_check of path may run: no bound
+// (0) when the file is at most fullBytes, else checkFor.
+func integrityBound(path string, fullBytes int64, checkFor time.Duration) time.Duration {
+	if fullBytes <= 0 {
+		fullBytes = DefaultFullCheckBytes
+	}
+	if checkFor <= 0 {
+		checkFor = DefaultCheckTimeout
+	}
+	var size int64
+	for _, p := range []string{path, path + "-wal"} {
+		if fi, err := os.Stat(p); err == nil {
+			size += fi.Size()
+		}
+	}
+	if size <= fullBytes {
+		return 0
+	}
+	return checkFor
+}
+
 // probe checks an existing file before anything writes to it: that another
 // process does not hold its write lock (waiting at most timeout), that it is
-// a nimbot database or an empty one, and that its schema is not newer than
-// this binary's. The connection sets no journal mode and writes nothing.
-func probe(ctx context.Context, path string, timeout time.Duration, latest int64) error {
+// a nimbot database or an empty one, that its schema is not newer than this
+// binary's, and that its pages are sound (PRAGMA quick_check, for at most
+// checkFor when it is not 0). The connection sets no journal mode and writes
+// nothing.
+func probe(ctx context.Context, path string, timeout time.Duration, latest int64, checkFor time.Duration) error {
 	db, err := sql.Open("sqlite3", dsn(path, url.Values{
 		"mode":          {"rw"},
 		"_busy_timeout": {strconv.FormatInt(timeout.Milliseconds(), 10)},
@@ -285,7 +326,60 @@ func probe(ctx context.Context, path string, timeout time.Duration, latest int64
 		return fmt.Errorf("%w: it is a SQLite database but not nimbot's (tables %s, no %s)",
 			ErrNotDatabase, strings.Join(tables, ", "), goose.DefaultTablename)
 	}
+	return quickCheck(ctx, tx, checkFor)
+}
+
+// quickCheck runs PRAGMA quick_check on tx: every page of every table and
+// index is read and its structure checked (not the index contents against
+// the tables, which integrity_check adds at many times the cost). With
+// checkFor > 0 the check is interrupted after that long and what it covered
+// is taken as checked.
+func quickCheck(ctx context.Context, tx *sql.Tx, checkFor time.Duration) error {
+	qctx := ctx
+	if checkFor > 0 {
+		var cancel context.CancelFunc
+		qctx, cancel = context.WithTimeout(ctx, checkFor)
+		defer cancel()
+	}
+	rows, err := tx.QueryContext(qctx, `PRAGMA quick_check(5)`)
+	if err != nil {
+		return checkErr(ctx, err)
+	}
+	defer rows.Close()
+	var problems []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			return checkErr(ctx, err)
+		}
+		if line != "ok" {
+			problems = append(problems, line)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return checkErr(ctx, err)
+	}
+	if len(problems) > 0 {
+		return corrupt("PRAGMA quick_check found: " + strings.Join(problems, "; "))
+	}
 	return nil
+}
+
+// checkErr turns a failed quick_check into Open's error: a check cut short
+// by its own time bound is no failure (the part it read was sound).
+func checkErr(ctx context.Context, err error) error {
+	var se sqlite3.Error
+	if ctx.Err() == nil && (errors.Is(err, context.DeadlineExceeded) || errors.As(err, &se) && se.Code == sqlite3.ErrInterrupt) {
+		return nil
+	}
+	return classify(err, 0)
+}
+
+// corrupt is ErrCorrupt with what was found and what to do about it.
+func corrupt(found string) error {
+	return fmt.Errorf("%w (%s). Stop every nimbot using it and restore the latest backup "+
+		"(one made with `nimbot backup PATH`) in its place; keep this file aside, since the sqlite3 shell's "+
+		".recover can salvage what is still readable from it", ErrCorrupt, found)
 }
 
 // classify turns SQLite's result codes at open into the causes people act on.
@@ -298,7 +392,7 @@ func classify(err error, timeout time.Duration) error {
 		case sqlite3.ErrNotADB:
 			return fmt.Errorf("%w: %v", ErrNotDatabase, err)
 		case sqlite3.ErrCorrupt:
-			return fmt.Errorf("%w: the database is corrupt: %v", ErrNotDatabase, err)
+			return corrupt(err.Error())
 		case sqlite3.ErrCantOpen, sqlite3.ErrPerm, sqlite3.ErrReadonly:
 			return fmt.Errorf("%w: %v", ErrUnwritable, err)
 		}

@@ -19,6 +19,7 @@ type sizeSample struct {
 	at           time.Duration // since the first pass started
 	db, wal      int64         // bytes
 	interactions int64         // saved answers
+	games        int64         // games played (kept for good: history, stats)
 	freePages    int64         // pages on SQLite's free list, ready for reuse
 	pageSize     int64
 	err          string
@@ -75,8 +76,8 @@ func (s *sizeSampler) sample(ro *sql.DB) {
 	}
 	if ro != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		err := ro.QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM interactions), freelist_count, page_size FROM pragma_freelist_count, pragma_page_size`).
-			Scan(&sm.interactions, &sm.freePages, &sm.pageSize)
+		err := ro.QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM interactions), (SELECT COUNT(*) FROM games), freelist_count, page_size FROM pragma_freelist_count, pragma_page_size`).
+			Scan(&sm.interactions, &sm.games, &sm.freePages, &sm.pageSize)
 		cancel()
 		if err != nil {
 			sm.err = err.Error()
@@ -105,13 +106,13 @@ func printSizes(out io.Writer, every, retention time.Duration, samples []sizeSam
 	}
 	fmt.Fprintf(out, "database file every %v (saved answers kept %v, pruned every 30 s):\n", every, retention)
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "time\tdb file\tWAL\tsaved answers\tfree pages\t")
+	fmt.Fprintln(w, "time\tdb file\tWAL\tsaved answers\tgames\tfree pages\t")
 	for _, s := range samples {
 		if s.err != "" {
-			fmt.Fprintf(w, "%v\t%s\t%s\t%s\t\t\n", s.at.Round(time.Second), mib(s.db), mib(s.wal), s.err)
+			fmt.Fprintf(w, "%v\t%s\t%s\t%s\t\t\t\n", s.at.Round(time.Second), mib(s.db), mib(s.wal), s.err)
 			continue
 		}
-		fmt.Fprintf(w, "%v\t%s\t%s\t%d\t%d (%s)\t\n", s.at.Round(time.Second), mib(s.db), mib(s.wal), s.interactions, s.freePages, mib(s.freePages*s.pageSize))
+		fmt.Fprintf(w, "%v\t%s\t%s\t%d\t%d\t%d (%s)\t\n", s.at.Round(time.Second), mib(s.db), mib(s.wal), s.interactions, s.games, s.freePages, mib(s.freePages*s.pageSize))
 	}
 	w.Flush()
 }
