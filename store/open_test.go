@@ -234,6 +234,12 @@ func corruptMiddle(t *testing.T, path string) {
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
+	garbleMiddle(t, path)
+}
+
+// garbleMiddle overwrites three pages in the middle of the file at path.
+func garbleMiddle(t *testing.T, path string) {
+	t.Helper()
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
 		t.Fatal(err)

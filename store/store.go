@@ -74,6 +74,8 @@ type DB struct {
 	wr *writer
 	// reads runs the frequent reads on r with prepared statements.
 	reads reader
+	// health is what the health checks share (health.go).
+	health health
 }
 
 // busyTimeout is how long a write waits for another process's lock before
@@ -173,7 +175,10 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		r.Close()
 		return fail(err)
 	}
-	return &DB{path: path, now: now, w: w, r: r, wr: newWriter(w, now), reads: reader{newStmtCache(r, true)}}, nil
+	db := &DB{path: path, now: now, w: w, r: r, reads: reader{newStmtCache(r, true)}}
+	db.health.file, _ = os.Stat(path)
+	db.wr = newWriter(w, now, &db.health)
+	return db, nil
 }
 
 // dsn builds a go-sqlite3 data source name. The file: URI form lets SQLite
@@ -377,10 +382,13 @@ func checkErr(ctx context.Context, err error) error {
 
 // corrupt is ErrCorrupt with what was found and what to do about it.
 func corrupt(found string) error {
-	return fmt.Errorf("%w (%s). Stop every nimbot using it and restore the latest backup "+
-		"(one made with `nimbot backup PATH`) in its place; keep this file aside, since the sqlite3 shell's "+
-		".recover can salvage what is still readable from it", ErrCorrupt, found)
+	return fmt.Errorf("%w (%s). %s", ErrCorrupt, found, corruptAdvice)
 }
+
+// corruptAdvice is the recovery from a damaged file.
+const corruptAdvice = "Stop every nimbot using it and restore the latest backup " +
+	"(one made with `nimbot backup PATH`) in its place; keep this file aside, since the sqlite3 shell's " +
+	".recover can salvage what is still readable from it"
 
 // classify turns SQLite's result codes at open into the causes people act on.
 func classify(err error, timeout time.Duration) error {

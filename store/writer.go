@@ -44,9 +44,10 @@ type job struct {
 // writer queues jobs for the one writer connection and commits them in
 // batches.
 type writer struct {
-	w     *sql.DB
-	now   func() time.Time
-	stmts *stmtCache
+	w      *sql.DB
+	now    func() time.Time
+	stmts  *stmtCache
+	health *health // told of errors that say a page is damaged
 
 	mu     sync.Mutex
 	queue  []*job
@@ -59,8 +60,8 @@ type writer struct {
 	batches, batched int64
 }
 
-func newWriter(w *sql.DB, now func() time.Time) *writer {
-	wr := &writer{w: w, now: now, stmts: newStmtCache(w, false), wake: make(chan struct{}, 1), exited: make(chan struct{})}
+func newWriter(w *sql.DB, now func() time.Time, h *health) *writer {
+	wr := &writer{w: w, now: now, stmts: newStmtCache(w, false), health: h, wake: make(chan struct{}, 1), exited: make(chan struct{})}
 	go wr.run()
 	return wr
 }
@@ -140,6 +141,9 @@ func (wr *writer) commit(batch []*job) {
 	all := batch
 	defer func() {
 		for _, j := range all {
+			if j.err != nil && wr.health != nil {
+				wr.health.noteDamage(j.err, time.Now())
+			}
 			close(j.done)
 		}
 	}()
