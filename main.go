@@ -73,7 +73,7 @@ To try nimbot without Discord, play in the terminal:
 type config struct {
 	Token, AppID, PublicKey, DevGuildID string
 	DatabasePath, Synchronous           string
-	HTTPAddr                            string
+	HTTPAddr, HealthAddr                string
 	BotTurn, PeopleTurn                 time.Duration
 	Retention                           time.Duration
 	LogLevel                            slog.Level
@@ -148,6 +148,7 @@ func loadConfig() (config, error) {
 		DatabasePath: envOr("DATABASE_PATH", "./nimbot.db"),
 		Synchronous:  strings.ToUpper(envOr("DATABASE_SYNCHRONOUS", "FULL")),
 		HTTPAddr:     envOr("HTTP_ADDR", ":8080"),
+		HealthAddr:   strings.TrimSpace(os.Getenv("HEALTH_ADDR")),
 	}
 	// A token pasted with its "Bot " prefix would become "Bot Bot …".
 	cfg.Token = strings.TrimPrefix(cfg.Token, "Bot ")
@@ -221,8 +222,21 @@ func runGateway(ctx context.Context, cfg config, log *slog.Logger, errOut io.Wri
 		Session: session, Service: svc, Commands: commands.Definitions(),
 		AppID: cfg.AppID, GuildID: cfg.DevGuildID, Log: log,
 	})
+	if cfg.HealthAddr != "" {
+		checks := append(bot.DatabaseChecks(db, bot.DefaultMinFree),
+			gw.Link().Check("discord_gateway"), gw.Registration().Check("discord_commands"))
+		stopHealth, err := serveHealth(ctx, cfg.HealthAddr, &bot.Health{Checks: checks, Log: log}, log)
+		if err != nil {
+			return err
+		}
+		defer stopHealth()
+	}
+	// Open retries while Discord is unreachable; only a signal ends it.
 	if err := gw.Open(ctx); err != nil {
 		session.Close()
+		if ctx.Err() != nil {
+			return nil
+		}
 		return err
 	}
 	stopScheduler := startScheduler(svc, db, session, cfg.Retention, log)
@@ -259,16 +273,18 @@ func runServe(ctx context.Context, cfg config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	checks := bot.DatabaseChecks(db, bot.DefaultMinFree)
 	if cfg.AppID != "" {
-		n, err := bot.RegisterCommands(ctx, session, cfg.AppID, cfg.DevGuildID, commands.Definitions())
-		if err != nil {
-			return err
-		}
-		log.Info("registered commands", "count", n)
+		// Registration goes on in the background, retried while Discord's
+		// API is unreachable or slow: interactions can be answered
+		// meanwhile, with the commands an earlier start registered.
+		var registration bot.Status
+		checks = append(checks, registration.Check("discord_commands"))
+		go bot.RegisterWithRetry(ctx, session, cfg.AppID, cfg.DevGuildID, commands.Definitions(), &registration, log)
 	} else {
 		log.Warn("DISCORD_APP_ID is not set: commands were not registered")
 	}
-	h := bot.NewHTTP(bot.HTTPConfig{Service: svc, PublicKey: ed25519.PublicKey(key), Session: session, Health: db.Ping, Log: log})
+	h := bot.NewHTTP(bot.HTTPConfig{Service: svc, PublicKey: ed25519.PublicKey(key), Session: session, Checks: checks, Log: log})
 	srv := &http.Server{
 		Addr: cfg.HTTPAddr, Handler: h,
 		ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
@@ -295,6 +311,22 @@ func runServe(ctx context.Context, cfg config, log *slog.Logger) error {
 	shut, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
 	return errors.Join(srv.Shutdown(shut), h.Wait(shut))
+}
+
+// serveHealth serves /healthz alone on addr (gateway mode has no HTTP
+// endpoint otherwise); the returned func stops it.
+func serveHealth(ctx context.Context, addr string, h http.Handler, log *slog.Logger) (func(), error) {
+	mux := http.NewServeMux()
+	mux.Handle("/healthz", h)
+	srv := &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 5 * time.Second,
+		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) }}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("HEALTH_ADDR: %w", err)
+	}
+	go srv.Serve(ln)
+	log.Info("serving /healthz", "addr", ln.Addr().String())
+	return func() { srv.Close() }, nil
 }
 
 // startScheduler runs the scheduler (turn deadlines, pruning saved

@@ -103,9 +103,16 @@ func (b *lockedBuffer) String() string {
 
 // TestServe runs `nimbot serve` as wired by main on loopback: it answers
 // /healthz and a signed PING, and SIGTERM shuts it down cleanly (exit 0).
-// No Discord is contacted: without DISCORD_APP_ID no commands are
-// registered, and with no games the scheduler has nothing to edit.
+// Without DISCORD_APP_ID no Discord is contacted: no commands are
+// registered, and with no games the scheduler has nothing to edit. With it,
+// Discord's API is unreachable from here (no DNS): serve must answer all
+// the same, retrying the registration and saying so in /healthz.
 func TestServe(t *testing.T) {
+	t.Run("NoAppID", func(t *testing.T) { testServe(t, "") })
+	t.Run("DiscordUnreachable", func(t *testing.T) { testServe(t, "1170000000000000001") })
+}
+
+func testServe(t *testing.T, appID string) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -115,7 +122,7 @@ func TestServe(t *testing.T) {
 	priv := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{3}, ed25519.SeedSize))
 	const token = "serve-test-token.not-a-secret"
 	for k, v := range map[string]string{
-		"DISCORD_TOKEN": token, "DISCORD_APP_ID": "", "DEV_GUILD_ID": "",
+		"DISCORD_TOKEN": token, "DISCORD_APP_ID": appID, "DEV_GUILD_ID": "", "INTERACTION_RETENTION": "",
 		"DISCORD_PUBLIC_KEY": hex.EncodeToString(priv.Public().(ed25519.PublicKey)),
 		"DATABASE_PATH":      filepath.Join(t.TempDir(), "nimbot.db"), "DATABASE_SYNCHRONOUS": "",
 		"HTTP_ADDR": addr, "LOG_LEVEL": "debug", "BOT_TURN_TIMEOUT": "", "PEOPLE_TURN_TIMEOUT": "",
@@ -137,6 +144,26 @@ func TestServe(t *testing.T) {
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("serve never became healthy: %v\n%s", err, out.String())
+		}
+	}
+	if appID != "" {
+		// The registration keeps failing; /healthz shows it, still 200.
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+			res, err := http.Get(base + "/healthz")
+			if err != nil {
+				t.Fatal(err)
+			}
+			health, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if res.StatusCode != http.StatusOK {
+				t.Fatalf("healthz %d with only Discord away: %s", res.StatusCode, health)
+			}
+			if strings.Contains(string(health), `"name":"discord_commands","ok":false`) && strings.Contains(string(health), "retrying") {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("healthz never showed the registration retrying: %s\n%s", health, out.String())
+			}
 		}
 	}
 	body := []byte(`{"id":"1","application_id":"2","type":1,"token":"t","version":1}`)

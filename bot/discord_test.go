@@ -50,6 +50,25 @@ type fakeDiscord struct {
 	heartbeat    chan struct{}
 	// failEdits makes channel message edits answer 404 Unknown Message.
 	failEdits bool
+	// refuseGateway and refuseCommands are how many GET /gateway and
+	// command overwrites to answer 503, as Discord does in an outage.
+	refuseGateway, refuseCommands int
+	// hang, when not nil, holds every webhook and callback request until it
+	// is closed or the client gives up: an API that accepts connections and
+	// never answers.
+	hang chan struct{}
+}
+
+// refuse reports whether to answer this request 503, counting down n.
+func (fd *fakeDiscord) refuse(w http.ResponseWriter, n *int) bool {
+	fd.mu.Lock()
+	defer fd.mu.Unlock()
+	if *n <= 0 {
+		return false
+	}
+	*n--
+	writeDiscordError(w, http.StatusServiceUnavailable, 0, "upstream connect error")
+	return true
 }
 
 type restCall struct {
@@ -130,7 +149,15 @@ func (fd *fakeDiscord) record(next http.Handler) http.Handler {
 			r.Body = io.NopCloser(strings.NewReader(string(body)))
 			fd.mu.Lock()
 			fd.calls = append(fd.calls, restCall{Method: r.Method, Path: r.URL.Path, Auth: r.Header.Get("Authorization"), Body: body})
+			hang := fd.hang
 			fd.mu.Unlock()
+			if hang != nil && (strings.Contains(r.URL.Path, "/webhooks/") || strings.Contains(r.URL.Path, "/callback")) {
+				select {
+				case <-hang:
+				case <-r.Context().Done():
+					return
+				}
+			}
 		}
 		next.ServeHTTP(w, r)
 	})
@@ -181,6 +208,9 @@ func writeJSONBody(w http.ResponseWriter, status int, v any) {
 
 // getGateway answers GET /gateway with the loopback websocket URL.
 func (fd *fakeDiscord) getGateway(w http.ResponseWriter, r *http.Request) {
+	if fd.refuse(w, &fd.refuseGateway) {
+		return
+	}
 	u := "ws" + strings.TrimPrefix(fd.srv.URL, "http") + "/ws"
 	writeJSONBody(w, http.StatusOK, map[string]any{
 		"url": u, "shards": 1,
@@ -559,7 +589,7 @@ func (fd *fakeDiscord) followup(w http.ResponseWriter, r *http.Request) {
 }
 
 func (fd *fakeDiscord) bulkOverwrite(w http.ResponseWriter, r *http.Request) {
-	if !fd.botAuth(w, r) {
+	if !fd.botAuth(w, r) || fd.refuse(w, &fd.refuseCommands) {
 		return
 	}
 	if r.PathValue("app") != fd.appID {

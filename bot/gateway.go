@@ -57,6 +57,9 @@ type Gateway struct {
 	inflight sync.WaitGroup
 	remove   func()
 	appID    string
+
+	link, registration Status
+	stopRegister       func() // stops the background registration, if any
 }
 
 // NewGateway returns a Gateway for cfg; Open connects it.
@@ -67,22 +70,29 @@ func NewGateway(cfg GatewayConfig) *Gateway {
 	return &Gateway{cfg: cfg, r: newResponder(cfg.Service, cfg.Session, cfg.Log, cfg.DeferAfter)}
 }
 
-// Open connects to the gateway, waits for READY, and registers the commands.
+// ReadyTimeout bounds the wait for READY after the gateway connection
+// opened; a gateway that never sends it is retried like an unreachable one.
+const ReadyTimeout = 30 * time.Second
+
+// Open connects to the gateway and waits for READY, retrying with a
+// jittered backoff while Discord is unreachable (logged, and shown by
+// Status), until it succeeds or ctx ends: only ctx ending fails it. It then
+// registers the commands; if Discord refuses or does not answer, the
+// registration is retried in the background until Close, while the gateway
+// answers interactions (commands registered by an earlier start stay in
+// place meanwhile).
 func (g *Gateway) Open(ctx context.Context) error {
 	s := g.cfg.Session
-	ready := make(chan *discordgo.Ready, 1)
-	removeReady := s.AddHandlerOnce(func(_ *discordgo.Session, r *discordgo.Ready) { ready <- r })
 	g.remove = s.AddHandler(g.onInteraction)
-	if err := s.Open(); err != nil {
-		removeReady()
-		g.remove()
-		return fmt.Errorf("connecting to the Discord gateway: %w", safeErr(err))
-	}
 	var r *discordgo.Ready
-	select {
-	case r = <-ready:
-	case <-ctx.Done():
-		return ctx.Err()
+	err := retry(ctx, &g.link, g.cfg.Log, "connecting to the Discord gateway", func(ctx context.Context) error {
+		var err error
+		r, err = g.connect(ctx)
+		return err
+	})
+	if err != nil {
+		g.remove()
+		return err
 	}
 	g.appID = g.cfg.AppID
 	if g.appID == "" && r.Application != nil {
@@ -96,8 +106,58 @@ func (g *Gateway) Open(ctx context.Context) error {
 		user = r.User.Username
 	}
 	g.cfg.Log.Info("connected to the Discord gateway", "user", user, "guilds", len(r.Guilds))
-	return g.Register(ctx)
+	if err := g.Register(ctx); err != nil {
+		g.registration.set(StateRetrying, err)
+		g.cfg.Log.Warn("registering commands failed; retrying in the background", "err", err)
+		bg, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		g.mu.Lock()
+		g.stopRegister = func() { cancel(); <-done }
+		g.mu.Unlock()
+		go func() {
+			defer close(done)
+			select {
+			case <-time.After(backoff(1)):
+			case <-bg.Done():
+				return
+			}
+			RegisterWithRetry(bg, s, g.appID, g.cfg.GuildID, g.cfg.Commands, &g.registration, g.cfg.Log)
+		}()
+	}
+	return nil
 }
+
+// connect opens the session once and waits for READY.
+func (g *Gateway) connect(ctx context.Context) (*discordgo.Ready, error) {
+	s := g.cfg.Session
+	ready := make(chan *discordgo.Ready, 1)
+	removeReady := s.AddHandlerOnce(func(_ *discordgo.Session, r *discordgo.Ready) { ready <- r })
+	if err := s.Open(); err != nil {
+		removeReady()
+		return nil, fmt.Errorf("connecting to the Discord gateway: %w", safeErr(err))
+	}
+	t := time.NewTimer(ReadyTimeout)
+	defer t.Stop()
+	select {
+	case r := <-ready:
+		return r, nil
+	case <-t.C:
+		removeReady()
+		s.Close()
+		return nil, fmt.Errorf("connecting to the Discord gateway: no READY within %v", ReadyTimeout)
+	case <-ctx.Done():
+		removeReady()
+		s.Close()
+		return nil, ctx.Err()
+	}
+}
+
+// Link returns the status of the gateway connection, for /healthz.
+func (g *Gateway) Link() *Status { return &g.link }
+
+// Registration returns the status of the command registration, for
+// /healthz.
+func (g *Gateway) Registration() *Status { return &g.registration }
 
 // Register overwrites the application's commands with cfg.Commands (see
 // RegisterCommands).
@@ -106,16 +166,47 @@ func (g *Gateway) Register(ctx context.Context) error {
 	if appID == "" {
 		appID = g.cfg.AppID
 	}
-	n, err := RegisterCommands(ctx, g.cfg.Session, appID, g.cfg.GuildID, g.cfg.Commands)
+	actx, cancel := context.WithTimeout(ctx, RegisterTimeout)
+	defer cancel()
+	n, err := RegisterCommands(actx, g.cfg.Session, appID, g.cfg.GuildID, g.cfg.Commands)
 	if err != nil {
 		return err
 	}
+	g.registration.set(StateOK, nil)
 	where := "globally"
 	if g.cfg.GuildID != "" {
 		where = "in guild " + g.cfg.GuildID
 	}
 	g.cfg.Log.Info("registered commands", "count", n, "where", where)
 	return nil
+}
+
+// RegisterTimeout bounds one attempt to register the commands: a hanging
+// API must not hold up the retries.
+const RegisterTimeout = 30 * time.Second
+
+// RegisterWithRetry registers cmds as RegisterCommands does, retrying with
+// a jittered backoff (BackoffMin doubling to BackoffMax) until Discord
+// accepts them or ctx ends, each attempt bounded by RegisterTimeout. st (if
+// not nil) and the log follow every attempt. Interactions can be answered
+// meanwhile: commands registered by an earlier start stay in place.
+func RegisterWithRetry(ctx context.Context, s *discordgo.Session, appID, guildID string, cmds []*discordgo.ApplicationCommand, st *Status, log *slog.Logger) error {
+	if st == nil {
+		st = &Status{}
+	}
+	return retry(ctx, st, log, "registering commands", func(ctx context.Context) error {
+		actx, cancel := context.WithTimeout(ctx, RegisterTimeout)
+		defer cancel()
+		n, err := RegisterCommands(actx, s, appID, guildID, cmds)
+		if err == nil {
+			where := "globally"
+			if guildID != "" {
+				where = "in guild " + guildID
+			}
+			log.Info("registered commands", "count", n, "where", where)
+		}
+		return err
+	})
 }
 
 // RegisterCommands replaces the application's commands with cmds in one
@@ -141,9 +232,13 @@ func (g *Gateway) Close(ctx context.Context) error {
 	g.mu.Lock()
 	g.closing = true
 	busy := g.busy
+	stopRegister := g.stopRegister
 	g.mu.Unlock()
 	if g.remove != nil {
 		g.remove()
+	}
+	if stopRegister != nil {
+		stopRegister()
 	}
 	if busy > 0 {
 		g.cfg.Log.Info("waiting for interactions in flight", "count", busy)

@@ -223,3 +223,50 @@ func TestGatewayDeferred(t *testing.T) {
 	}
 	t.Fatal("no move control reached")
 }
+
+// fastBackoff makes the retries of a test wait milliseconds, not seconds.
+func fastBackoff(t *testing.T) {
+	minWait, maxWait := bot.BackoffMin, bot.BackoffMax
+	bot.BackoffMin, bot.BackoffMax = 5*time.Millisecond, 20*time.Millisecond
+	t.Cleanup(func() { bot.BackoffMin, bot.BackoffMax = minWait, maxWait })
+}
+
+// TestGatewayDiscordAway: an outage of Discord's API at start no longer
+// ends the gateway: the connection is retried until it works, and the
+// registration is retried in the background while interactions are
+// answered; both show in their Status.
+func TestGatewayDiscordAway(t *testing.T) {
+	t.Run("GatewayRefused", func(t *testing.T) {
+		fastBackoff(t)
+		e := newEnv(t)
+		e.fd.refuseGateway = 3
+		g := openGateway(t, e, bot.GatewayConfig{Commands: commands.Definitions()})
+		if n := len(e.fd.Calls("GET", "/gateway")); n != 4 {
+			t.Errorf("%d GET /gateway, want 3 refused and 1 answered", n)
+		}
+		if state, err := g.Link().State(); state != bot.StateOK {
+			t.Errorf("gateway link %s (%v), want ok", state, err)
+		}
+		e.start(alice, opt{"heaps", "3 4 5"})
+	})
+	t.Run("RegistrationRefused", func(t *testing.T) {
+		fastBackoff(t)
+		e := newEnv(t)
+		e.fd.refuseCommands = 3
+		g := openGateway(t, e, bot.GatewayConfig{Commands: commands.Definitions()})
+		// Interactions are answered while the registration is retried.
+		e.start(alice, opt{"heaps", "3 4 5"})
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+			if state, _ := g.Registration().State(); state == bot.StateOK {
+				break
+			}
+			if time.Now().After(deadline) {
+				state, err := g.Registration().State()
+				t.Fatalf("registration still %s: %v", state, err)
+			}
+		}
+		if n := len(e.fd.Calls("PUT", "/commands")); n != 4 {
+			t.Errorf("%d command overwrites, want 3 refused and 1 accepted", n)
+		}
+	})
+}

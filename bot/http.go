@@ -36,8 +36,9 @@ type HTTPConfig struct {
 	// Session makes the REST calls an answer may need after the HTTP
 	// response: fetching @original for BoardSent, finishing a deferral.
 	Session *discordgo.Session
-	// Health answers /healthz; nil means always healthy.
-	Health     func(context.Context) error
+	// Checks are what /healthz runs (see Health); none means always
+	// healthy.
+	Checks     []Check
 	Now        func() time.Time // nil: time.Now
 	MaxBody    int64            // 0: DefaultMaxBody
 	Log        *slog.Logger
@@ -65,7 +66,7 @@ func NewHTTP(cfg HTTPConfig) *HTTP {
 	}
 	h := &HTTP{cfg: cfg, r: newResponder(cfg.Service, cfg.Session, cfg.Log, cfg.DeferAfter), mux: http.NewServeMux()}
 	h.mux.HandleFunc("/interactions", h.interactions)
-	h.mux.HandleFunc("/healthz", h.healthz)
+	h.mux.Handle("/healthz", &Health{Checks: cfg.Checks, Log: cfg.Log})
 	return h
 }
 
@@ -143,25 +144,6 @@ func (h *HTTP) verify(r *http.Request, body []byte) string {
 		return "bad signature"
 	}
 	return ""
-}
-
-func (h *HTTP) healthz(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		w.Header().Set("Allow", "GET, HEAD")
-		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
-		return
-	}
-	if h.cfg.Health != nil {
-		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
-		defer cancel()
-		if err := h.cfg.Health(ctx); err != nil {
-			h.cfg.Log.Warn("health check failed", "err", err)
-			http.Error(w, "database unavailable", http.StatusServiceUnavailable)
-			return
-		}
-	}
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	io.WriteString(w, "ok\n")
 }
 
 func writeJSON(w http.ResponseWriter, v any) {

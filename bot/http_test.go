@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -64,7 +66,7 @@ func newHTTPEnv(t *testing.T, mod func(*bot.HTTPConfig)) *httpEnv {
 	he := &httpEnv{env: e, key: testKey(7)}
 	cfg := bot.HTTPConfig{
 		Service: e.svc, PublicKey: he.key.pub, Session: e.fd.session(t),
-		Health: e.db.Ping, Now: e.clock.Now, Log: e.log,
+		Checks: bot.DatabaseChecks(e.db, 1), Now: e.clock.Now, Log: e.log,
 	}
 	if mod != nil {
 		mod(&cfg)
@@ -382,23 +384,97 @@ func TestHTTPDeferred(t *testing.T) {
 	t.Fatal("no move control reached")
 }
 
+// healthz is a GET of /healthz: its status and JSON body.
+func (he *httpEnv) healthz(t *testing.T) (int, healthBody) {
+	t.Helper()
+	res, err := he.srv.Client().Get(he.srv.URL + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var body healthBody
+	if err := json.NewDecoder(res.Body).Decode(&body); err != nil {
+		t.Fatalf("healthz body: %v", err)
+	}
+	return res.StatusCode, body
+}
+
+type healthBody struct {
+	Status string `json:"status"`
+	Checks []struct {
+		Name      string `json:"name"`
+		OK        bool   `json:"ok"`
+		Essential bool   `json:"essential"`
+		Detail    string `json:"detail"`
+		Error     string `json:"error"`
+	} `json:"checks"`
+}
+
+// failed is the names of the failed checks.
+func (b healthBody) failed() []string {
+	var names []string
+	for _, c := range b.Checks {
+		if !c.OK {
+			names = append(names, c.Name)
+		}
+	}
+	return names
+}
+
+// TestHealthz: /healthz fails (503, naming the check) for each fault that
+// stops moves from being saved, where a Ping of the open connections said
+// 200: the database closed, the file deleted, the write lock held by
+// another connection, too little disk; Discord being away is shown, not
+// fatal.
 func TestHealthz(t *testing.T) {
-	he := newHTTPEnv(t, nil)
-	get := func() int {
-		res, err := he.srv.Client().Get(he.srv.URL + "/healthz")
-		if err != nil {
+	t.Run("OK", func(t *testing.T) {
+		he := newHTTPEnv(t, nil)
+		status, body := he.healthz(t)
+		if status != http.StatusOK || body.Status != "ok" || len(body.Checks) != 3 || body.failed() != nil {
+			t.Fatalf("healthz: %d %+v", status, body)
+		}
+	})
+	t.Run("Closed", func(t *testing.T) {
+		he := newHTTPEnv(t, nil)
+		he.db.Close()
+		if status, body := he.healthz(t); status != http.StatusServiceUnavailable || !slices.Contains(body.failed(), "database_write") {
+			t.Fatalf("closed database: %d %+v", status, body)
+		}
+	})
+	t.Run("FileDeleted", func(t *testing.T) {
+		he := newHTTPEnv(t, nil)
+		if err := os.Remove(he.path); err != nil {
 			t.Fatal(err)
 		}
-		res.Body.Close()
-		return res.StatusCode
-	}
-	if got := get(); got != http.StatusOK {
-		t.Errorf("healthz with the database up: %d, want 200", got)
-	}
-	he.db.Close()
-	if got := get(); got != http.StatusServiceUnavailable {
-		t.Errorf("healthz with the database closed: %d, want 503", got)
-	}
+		if status, body := he.healthz(t); status != http.StatusServiceUnavailable || !slices.Equal(body.failed(), []string{"database_file"}) {
+			t.Fatalf("deleted file: %d %+v", status, body)
+		}
+	})
+	t.Run("WriteLockHeld", func(t *testing.T) {
+		he := newHTTPEnv(t, nil)
+		release := lockDatabase(t, he.path)
+		defer release()
+		start := time.Now()
+		status, body := he.healthz(t)
+		if status != http.StatusServiceUnavailable || !slices.Equal(body.failed(), []string{"database_write"}) {
+			t.Fatalf("write lock held: %d %+v", status, body)
+		}
+		if took := time.Since(start); took > 3*bot.HealthTimeout {
+			t.Errorf("healthz took %v with the lock held", took)
+		}
+	})
+	t.Run("DiskLow", func(t *testing.T) {
+		he := newHTTPEnv(t, nil)
+		rec := httptest.NewRecorder()
+		(&bot.Health{Checks: bot.DatabaseChecks(he.db, 1<<62), Log: he.log}).ServeHTTP(rec, httptest.NewRequest("GET", "/healthz", nil))
+		var body healthBody
+		if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
+			t.Fatal(err)
+		}
+		if rec.Code != http.StatusServiceUnavailable || !slices.Equal(body.failed(), []string{"disk_free"}) {
+			t.Fatalf("disk low: %d %+v", rec.Code, body)
+		}
+	})
 }
 
 // TestHTTPDeferredStart: a slow /nim start is answered with a deferred

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -120,7 +121,7 @@ func (h *health) noteDamage(err error, now time.Time) {
 // the database, and fails when fewer than min are: SQLite needs room to grow
 // the write-ahead log and the file, and a full disk fails every move.
 func (db *DB) CheckDisk(min uint64) (free uint64, err error) {
-	free, err = freeBytes(db.path)
+	free, err = freeBytes(filepath.Dir(db.path))
 	if err != nil {
 		return 0, fmt.Errorf("%w: free space of %s: %v", ErrUnhealthy, db.path, err)
 	}

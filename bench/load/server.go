@@ -53,7 +53,7 @@ func startServer(ctx context.Context, path string, pub ed25519.PublicKey, retent
 	}
 	rest := newStandIn()
 	session.Client = &http.Client{Transport: rest, Timeout: 20 * time.Second}
-	h := bot.NewHTTP(bot.HTTPConfig{Service: svc, PublicKey: pub, Session: session, Health: db.Ping, Log: log})
+	h := bot.NewHTTP(bot.HTTPConfig{Service: svc, PublicKey: pub, Session: session, Checks: bot.DatabaseChecks(db, bot.DefaultMinFree), Log: log})
 	srv := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,

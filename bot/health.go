@@ -1,0 +1,245 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// HealthTimeout bounds all of /healthz's checks together: a load balancer
+// must get an answer even when the database hangs, and "no write within a
+// second" is itself the failure to report.
+const HealthTimeout = time.Second
+
+// Check is one check /healthz runs.
+type Check struct {
+	// Name identifies the check in the JSON body ("database_write").
+	Name string
+	// Essential checks make /healthz answer 503 when they fail: without
+	// them no interaction can be answered. The others are reported only.
+	Essential bool
+	// Run performs the check within ctx; detail says what it saw.
+	Run func(ctx context.Context) (detail string, err error)
+}
+
+// healthResult is one check's outcome in the JSON body.
+type healthResult struct {
+	Name      string  `json:"name"`
+	OK        bool    `json:"ok"`
+	Essential bool    `json:"essential"`
+	Detail    string  `json:"detail,omitempty"`
+	Error     string  `json:"error,omitempty"`
+	Ms        float64 `json:"ms"`
+}
+
+// healthBody is /healthz's answer.
+type healthBody struct {
+	Status string         `json:"status"` // "ok" or "unhealthy"
+	Checks []healthResult `json:"checks"`
+}
+
+// Health is the /healthz handler: it runs every check at once, within
+// HealthTimeout, and answers 200 with {"status":"ok", "checks":[…]} or 503
+// with "unhealthy" when an essential check failed.
+type Health struct {
+	Checks []Check
+	Log    *slog.Logger
+}
+
+// ServeHTTP answers GET and HEAD.
+func (h *Health) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), HealthTimeout)
+	defer cancel()
+	body := healthBody{Status: "ok", Checks: make([]healthResult, len(h.Checks))}
+	var wg sync.WaitGroup
+	for i, c := range h.Checks {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			start := time.Now()
+			detail, err := c.Run(ctx)
+			res := healthResult{Name: c.Name, OK: err == nil, Essential: c.Essential, Detail: detail,
+				Ms: float64(time.Since(start).Microseconds()) / 1000}
+			if err != nil {
+				res.Error = err.Error()
+			}
+			body.Checks[i] = res
+		}()
+	}
+	wg.Wait()
+	status := http.StatusOK
+	for _, c := range body.Checks {
+		if !c.OK && c.Essential {
+			body.Status, status = "unhealthy", http.StatusServiceUnavailable
+		}
+	}
+	if status != http.StatusOK {
+		log := h.Log
+		if log == nil {
+			log = slog.Default()
+		}
+		log.Warn("health check failed", "checks", body.Checks)
+	}
+	b, _ := json.Marshal(body)
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	w.Write(append(b, '\n'))
+}
+
+// Status is the state of one of nimbot's links to Discord (command
+// registration, the gateway connection), kept for /healthz and the log.
+// Its zero value is "starting". It is safe for concurrent use.
+type Status struct {
+	mu       sync.Mutex
+	state    string
+	err      error
+	since    time.Time
+	attempts int
+}
+
+// Link states.
+const (
+	StateStarting = "starting"
+	StateOK       = "ok"
+	StateRetrying = "retrying"
+)
+
+func (s *Status) set(state string, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if state != s.state {
+		s.since = time.Now()
+	}
+	s.state, s.err = state, err
+	if state == StateRetrying {
+		s.attempts++
+	} else {
+		s.attempts = 0
+	}
+}
+
+// State returns the current state and the error of the last failed attempt.
+func (s *Status) State() (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.state == "" {
+		return StateStarting, nil
+	}
+	return s.state, s.err
+}
+
+// Check returns a /healthz check that reports the status. It is not
+// essential: Discord's REST API or gateway being away does not stop the
+// HTTP endpoint from answering interactions.
+func (s *Status) Check(name string) Check {
+	return Check{Name: name, Run: func(context.Context) (string, error) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		switch s.state {
+		case "", StateStarting:
+			return StateStarting, nil
+		case StateOK:
+			return "ok since " + s.since.UTC().Format(time.RFC3339), nil
+		}
+		return "", &linkError{attempts: s.attempts, since: s.since, err: s.err}
+	}}
+}
+
+type linkError struct {
+	attempts int
+	since    time.Time
+	err      error
+}
+
+func (e *linkError) Error() string {
+	return "retrying since " + e.since.UTC().Format(time.RFC3339) + " (" + strconv.Itoa(e.attempts) + " failed attempts): " + e.err.Error()
+}
+
+// Backoff between attempts to reach Discord: doubling from BackoffMin to
+// BackoffMax, each wait jittered by ±25% so that many instances restarted
+// together do not retry in step.
+var (
+	BackoffMin = time.Second
+	BackoffMax = 5 * time.Minute
+)
+
+// backoff is the wait before attempt n+1 (n ≥ 1 failures so far).
+func backoff(n int) time.Duration {
+	d := BackoffMin
+	for i := 1; i < n && d < BackoffMax; i++ {
+		d *= 2
+	}
+	d = min(d, BackoffMax)
+	return time.Duration(float64(d) * (0.75 + rand.Float64()/2))
+}
+
+// retry calls attempt until it succeeds or ctx ends, waiting backoff(n)
+// after the n-th failure, and keeps st and the log up to date. what names
+// the attempt in the log.
+func retry(ctx context.Context, st *Status, log *slog.Logger, what string, attempt func(ctx context.Context) error) error {
+	for n := 1; ; n++ {
+		err := attempt(ctx)
+		if err == nil {
+			st.set(StateOK, nil)
+			if n > 1 {
+				log.Info(what+" succeeded after retrying", "attempts", n)
+			}
+			return nil
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		st.set(StateRetrying, err)
+		wait := backoff(n)
+		log.Warn(what+" failed; retrying", "attempt", n, "retry_in", wait.Round(time.Millisecond), "err", err)
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// DefaultMinFree is the free disk space below which /healthz fails: room
+// for the write-ahead log to grow between checkpoints with margin.
+const DefaultMinFree = 64 << 20
+
+// Database is what the database checks need; *store.DB has it.
+type Database interface {
+	// CheckFile fails when the file is no longer at its path.
+	CheckFile() error
+	// CheckWrite writes through the store's writer within ctx.
+	CheckWrite(ctx context.Context) error
+	// CheckDisk returns the free bytes, failing below min.
+	CheckDisk(min uint64) (uint64, error)
+}
+
+// DatabaseChecks are /healthz's essential checks of the database: the file
+// is still there (database_file), a write lands within the check's time
+// (database_write), and the disk has at least minFree bytes (disk_free).
+func DatabaseChecks(db Database, minFree uint64) []Check {
+	return []Check{{
+		Name: "database_file", Essential: true,
+		Run: func(context.Context) (string, error) { return "", db.CheckFile() },
+	}, {
+		Name: "database_write", Essential: true,
+		Run: func(ctx context.Context) (string, error) { return "", db.CheckWrite(ctx) },
+	}, {
+		Name: "disk_free", Essential: true,
+		Run: func(context.Context) (string, error) {
+			free, err := db.CheckDisk(minFree)
+			return strconv.FormatUint(free>>20, 10) + " MiB free", err
+		},
+	}}
+}
