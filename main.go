@@ -310,7 +310,12 @@ func runServe(ctx context.Context, cfg config, log *slog.Logger) error {
 	stopScheduler()
 	shut, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
-	return errors.Join(srv.Shutdown(shut), h.Wait(shut))
+	err = srv.Shutdown(shut)
+	// Then the answers waiting on Discord's API, for a bounded time: with
+	// the API hanging they would otherwise hold the exit for long.
+	followups, cancelFollowups := context.WithTimeout(context.Background(), bot.FollowupGrace)
+	defer cancelFollowups()
+	return errors.Join(err, h.Wait(followups))
 }
 
 // serveHealth serves /healthz alone on addr (gateway mode has no HTTP

@@ -44,6 +44,9 @@ type GatewayConfig struct {
 	GuildID    string
 	Log        *slog.Logger
 	DeferAfter time.Duration // 0: DefaultDeferAfter
+	// MaxPending bounds the answers waiting on Discord's REST API in the
+	// background (0: DefaultMaxPending).
+	MaxPending int
 }
 
 // Gateway answers interactions that arrive on Discord's websocket gateway.
@@ -67,7 +70,7 @@ func NewGateway(cfg GatewayConfig) *Gateway {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	return &Gateway{cfg: cfg, r: newResponder(cfg.Service, cfg.Session, cfg.Log, cfg.DeferAfter)}
+	return &Gateway{cfg: cfg, r: newResponder(cfg.Service, cfg.Session, cfg.Log, cfg.DeferAfter, cfg.MaxPending)}
 }
 
 // ReadyTimeout bounds the wait for READY after the gateway connection

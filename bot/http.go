@@ -43,6 +43,9 @@ type HTTPConfig struct {
 	MaxBody    int64            // 0: DefaultMaxBody
 	Log        *slog.Logger
 	DeferAfter time.Duration // 0: DefaultDeferAfter
+	// MaxPending bounds the answers waiting on Discord's REST API in the
+	// background (0: DefaultMaxPending).
+	MaxPending int
 }
 
 // HTTP is the http.Handler for Discord's Interactions Endpoint URL:
@@ -64,7 +67,7 @@ func NewHTTP(cfg HTTPConfig) *HTTP {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	h := &HTTP{cfg: cfg, r: newResponder(cfg.Service, cfg.Session, cfg.Log, cfg.DeferAfter), mux: http.NewServeMux()}
+	h := &HTTP{cfg: cfg, r: newResponder(cfg.Service, cfg.Session, cfg.Log, cfg.DeferAfter, cfg.MaxPending), mux: http.NewServeMux()}
 	h.mux.HandleFunc("/interactions", h.interactions)
 	h.mux.Handle("/healthz", &Health{Checks: cfg.Checks, Log: cfg.Log})
 	return h
@@ -74,9 +77,14 @@ func NewHTTP(cfg HTTPConfig) *HTTP {
 func (h *HTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
 
 // Wait blocks until the work answers left in the background (follow-ups,
-// @original fetches) is done or ctx ends. Call it after http.Server.Shutdown
-// and before closing the store.
+// @original fetches) is done or ctx ends, then abandons the rest (see
+// FollowupGrace). Call it after http.Server.Shutdown and before closing the
+// store.
 func (h *HTTP) Wait(ctx context.Context) error { return h.r.wait(ctx) }
+
+// Dropped reports how many background answers were dropped because
+// MaxPending were already waiting on Discord.
+func (h *HTTP) Dropped() int64 { return h.r.droppedCount() }
 
 func (h *HTTP) interactions(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {

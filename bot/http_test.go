@@ -550,3 +550,43 @@ func TestNoTokenInLogs(t *testing.T) {
 		}
 	}
 }
+
+// TestHTTPPendingBound: with Discord's API hanging, the answers waiting on
+// it in the background are bounded (the rest dropped and counted, their
+// games saved), and shutdown does not wait past its context for them.
+func TestHTTPPendingBound(t *testing.T) {
+	he := newHTTPEnv(t, func(c *bot.HTTPConfig) { c.MaxPending = 2 })
+	hang := make(chan struct{})
+	he.fd.mu.Lock()
+	he.fd.hang = hang
+	he.fd.mu.Unlock()
+	t.Cleanup(func() { close(hang) })
+	ctx := context.Background()
+	for i := range 4 {
+		channel := "13000000000000000" + strconv.Itoa(10+i)
+		p := newPayloads(t, channel)
+		p.n.Store(int64(1000 * (i + 1))) // interaction ids of their own
+		// A different player each time: one player's starts are rate limited.
+		u := user{"12000000000000001" + strconv.Itoa(10+i), "player" + strconv.Itoa(i)}
+		resp := he.deliver(p.command(u, "start", opt{"heaps", "3 4 5"}, opt{"first", "me"}))
+		if resp.Type != discordgo.InteractionResponseChannelMessageWithSource {
+			t.Fatalf("start %d: %s", i, describe(resp))
+		}
+		// The game is saved whether or not its board's message id is.
+		if _, err := he.db.ChannelGame(ctx, channel); err != nil {
+			t.Fatalf("start %d: no game saved: %v (answer %s %+v)", i, err, describe(resp), resp.Data)
+		}
+	}
+	if n := he.h.Dropped(); n != 2 {
+		t.Errorf("%d answers dropped, want 2 (4 waiting on a hanging API, bound 2)", n)
+	}
+	short, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if err := he.h.Wait(short); err == nil {
+		t.Error("Wait reported nothing abandoned with the API hanging")
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("Wait took %v with a 100 ms context", took)
+	}
+}

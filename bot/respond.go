@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -27,27 +28,53 @@ const workTimeout = 14 * time.Minute
 // fetch may race it and get 404.
 var originalRetry = []time.Duration{100 * time.Millisecond, 250 * time.Millisecond, 500 * time.Millisecond, time.Second, 2 * time.Second, 4 * time.Second}
 
+// DefaultMaxPending bounds the answers waiting on Discord's REST API in the
+// background (deferred answers to deliver, new boards to fetch). discordgo
+// sends all of them through one rate-limit bucket, one at a time, so when
+// the API hangs they pile up: 3,000 were seen queued in a probe. Past the
+// bound, new ones are dropped and logged. Nothing acknowledged is lost by a
+// drop: every move is committed before its answer is rendered, so the game
+// is in the store, and the next click or /nim status shows the board.
+const DefaultMaxPending = 256
+
+// FollowupGrace is how long shutdown waits for the background answers once
+// the interactions in flight are answered; then the REST calls still waiting
+// on Discord are abandoned (their moves are saved; only the board message
+// update is lost).
+const FollowupGrace = 5 * time.Second
+
 // responder is the part both transports share: running Handle against
 // Discord's deadline, finishing deferred answers, and reporting new messages
 // with BoardSent. Everything it starts in the background is counted in wg so
-// shutdown can wait for it.
+// shutdown can wait for it, and bounded by pending.
 type responder struct {
 	svc        Service
 	rest       *discordgo.Session
 	log        *slog.Logger
 	deferAfter time.Duration
 
-	wg sync.WaitGroup
+	wg      sync.WaitGroup
+	pending chan struct{} // a slot per background answer
+	dropped atomic.Int64
+	// base is the background work's context; wait cancels it when its own
+	// time is up, so REST calls stuck on Discord end.
+	base   context.Context
+	cancel context.CancelFunc
 }
 
-func newResponder(svc Service, rest *discordgo.Session, log *slog.Logger, deferAfter time.Duration) *responder {
+func newResponder(svc Service, rest *discordgo.Session, log *slog.Logger, deferAfter time.Duration, maxPending int) *responder {
 	if log == nil {
 		log = slog.Default()
 	}
 	if deferAfter <= 0 {
 		deferAfter = DefaultDeferAfter
 	}
-	return &responder{svc: svc, rest: rest, log: log, deferAfter: deferAfter}
+	if maxPending <= 0 {
+		maxPending = DefaultMaxPending
+	}
+	base, cancel := context.WithCancel(context.Background())
+	return &responder{svc: svc, rest: rest, log: log, deferAfter: deferAfter,
+		pending: make(chan struct{}, maxPending), base: base, cancel: cancel}
 }
 
 // answer runs Handle for i and returns the response to send now. When Handle
@@ -97,10 +124,23 @@ func (r *responder) after(i *discordgo.Interaction, first *discordgo.Interaction
 	if late == nil && !createsMessage(first) {
 		return
 	}
+	select {
+	case r.pending <- struct{}{}:
+	default:
+		n := r.dropped.Add(1)
+		what := "not recording the board message it created (its deadline edits will be skipped)"
+		if late != nil {
+			what = "not delivering its deferred answer (the user sees the deferral until the next click or /nim status)"
+		}
+		r.log.Error("too many answers waiting on Discord's API; dropping one: its move, if any, is saved, "+what,
+			"interaction", i.ID, "waiting", cap(r.pending), "dropped_total", n)
+		return
+	}
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
-		ctx, cancel := context.WithTimeout(context.Background(), workTimeout)
+		defer func() { <-r.pending }()
+		ctx, cancel := context.WithTimeout(r.base, workTimeout)
 		defer cancel()
 		if late != nil {
 			r.finish(ctx, i, first, <-late)
@@ -115,7 +155,9 @@ func (r *responder) after(i *discordgo.Interaction, first *discordgo.Interaction
 	}()
 }
 
-// wait blocks until the background work started by after is done or ctx ends.
+// wait blocks until the background work started by after is done or ctx
+// ends; then it abandons what is left, cancelling the REST calls still
+// waiting on Discord, and waits a moment for them to return.
 func (r *responder) wait(ctx context.Context) error {
 	done := make(chan struct{})
 	go func() { r.wg.Wait(); close(done) }()
@@ -123,9 +165,20 @@ func (r *responder) wait(ctx context.Context) error {
 	case <-done:
 		return nil
 	case <-ctx.Done():
-		return fmt.Errorf("waiting for follow-ups: %w", ctx.Err())
 	}
+	left := len(r.pending)
+	r.cancel()
+	select {
+	case <-done:
+	case <-time.After(time.Second):
+	}
+	r.log.Warn("abandoned answers still waiting on Discord's API at shutdown; their moves are saved", "count", left)
+	return fmt.Errorf("waiting for follow-ups (%d abandoned): %w", left, ctx.Err())
 }
+
+// droppedCount is how many background answers were dropped because
+// DefaultMaxPending (or the configured bound) were already waiting.
+func (r *responder) droppedCount() int64 { return r.dropped.Load() }
 
 func (r *responder) boardSent(ctx context.Context, i *discordgo.Interaction, m *discordgo.Message) {
 	if err := r.svc.BoardSent(ctx, i, m); err != nil {
