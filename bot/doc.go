@@ -24,9 +24,21 @@
 // fetches @original and reports it with Service.BoardSent, so the board's
 // message id can be stored for later edits.
 //
-// Scheduler covers the edits no click causes: it calls Service.Expire (at
-// start, so deadlines that passed while the process was down are handled, and
-// then periodically) and sends each board edit by REST with the bot token.
+// That background work is bounded (MaxPending, default 256, then dropped
+// and logged: the moves are committed already) and shutdown waits for it at
+// most FollowupGrace, because discordgo sends it through one rate-limit
+// bucket, one request at a time, and a hanging API would pile it up.
+//
+// Scheduler covers the periodic work: it calls Service.Expire (at start, so
+// deadlines that passed while the process was down are handled, and then
+// periodically) and sends each board edit by REST with the bot token, and it
+// prunes the saved answers no redelivery can ask for (PruneAnswers,
+// Retention).
+//
+// Discord being unreachable does not stop nimbot: command registration
+// (RegisterWithRetry) and the gateway connection (Gateway.Open) are retried
+// with a jittered backoff, and their Status shows in /healthz (Health, with
+// DatabaseChecks for the database).
 //
 // bot never logs a token. Interaction tokens travel in webhook URLs, so
 // errors from REST calls are logged without their URL (see safeErr).
