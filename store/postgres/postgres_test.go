@@ -82,7 +82,7 @@ func TestMigrations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "bot_record games goose_db_version hints interactions moves results stats"
+	want := "bot_record games goose_db_version heartbeat hints interactions moves results stats"
 	if got := strings.Join(tables, " "); got != want {
 		t.Fatalf("tables %s, want %s", got, want)
 	}
