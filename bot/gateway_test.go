@@ -189,7 +189,7 @@ func waitInFlight(t *testing.T, g *bot.Gateway, n int) {
 // finished by editing @original once the move is made.
 func TestGatewayDeferred(t *testing.T) {
 	e := newEnv(t)
-	openGateway(t, e, bot.GatewayConfig{AppID: fakeAppID, DeferAfter: 50 * time.Millisecond})
+	openGateway(t, e, bot.GatewayConfig{AppID: fakeAppID, DeferAfter: time.Second})
 	challengeID := e.start(alice, opt{"opponent", bob}, opt{"heaps", "3 4 5"}, opt{"first", "me"})
 	boardID := e.accept(bob, challengeID)
 	game := e.channelGame()

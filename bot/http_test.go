@@ -350,7 +350,7 @@ func TestHTTPConcurrentClicks(t *testing.T) {
 // TestHTTPDeferred: when Handle overruns DeferAfter, Discord gets a
 // deferred update at once and the board is finished by editing @original.
 func TestHTTPDeferred(t *testing.T) {
-	he := newHTTPEnv(t, func(c *bot.HTTPConfig) { c.DeferAfter = 50 * time.Millisecond })
+	he := newHTTPEnv(t, func(c *bot.HTTPConfig) { c.DeferAfter = time.Second })
 	challengeID := he.start(alice, opt{"opponent", bob}, opt{"heaps", "3 4 5"}, opt{"first", "me"})
 	boardID := he.accept(bob, challengeID)
 	game := he.channelGame()
@@ -481,7 +481,7 @@ func TestHealthz(t *testing.T) {
 // message at once; the board replaces the placeholder (edit of @original)
 // and is recorded as the game's board.
 func TestHTTPDeferredStart(t *testing.T) {
-	he := newHTTPEnv(t, func(c *bot.HTTPConfig) { c.DeferAfter = 50 * time.Millisecond })
+	he := newHTTPEnv(t, func(c *bot.HTTPConfig) { c.DeferAfter = time.Second })
 	release := lockDatabase(t, he.path)
 	payload := he.p.command(alice, "start", opt{"heaps", "3 4 5"}, opt{"first", "me"})
 	resp := he.deliver(payload)
