@@ -244,16 +244,16 @@ func (s *Service) analyze(r *request) (*discordgo.InteractionResponse, error) {
 	rules, pos, err := engine.ParseGame(text)
 	if err != nil {
 		if errors.Is(err, engine.ErrTooLarge) {
-			return nil, userErrorf("That position is too large to solve perfectly: %s.", err.Error())
+			return nil, userErrorf("That position is too large to solve perfectly: %s.", escapeMarkdown(err.Error()))
 		}
-		return nil, userErrorf("nimbot cannot read the position %q: %s. Write it like \"3 4 5\" or \"nim misere 3-4-5\".", truncate(text, 60), err.Error())
+		return nil, userErrorf("nimbot cannot read the position %q: %s. Write it like \"3 4 5\" or \"nim misere 3-4-5\".", quote(text, 60), escapeMarkdown(err.Error()))
 	}
 	a, err := rules.Analyze(pos)
 	switch {
 	case errors.Is(err, engine.ErrTooLarge):
-		return nil, userErrorf("That position is too large to solve perfectly: %s. Try smaller heaps.", err.Error())
+		return nil, userErrorf("That position is too large to solve perfectly: %s. Try smaller heaps.", escapeMarkdown(err.Error()))
 	case errors.Is(err, engine.ErrInvalid):
-		return nil, userErrorf("That position does not work: %s.", err.Error())
+		return nil, userErrorf("That position does not work: %s.", escapeMarkdown(err.Error()))
 	case err != nil:
 		return nil, fmt.Errorf("analyze %q: %w", text, err)
 	}

@@ -21,7 +21,7 @@ func (s *Service) rules(r *request) (*discordgo.InteractionResponse, error) {
 		for _, x := range engine.Variants() {
 			names = append(names, string(x))
 		}
-		return nil, userErrorf("There is no game %q. Choose one of: %s.", truncate(string(v), 20), strings.Join(names, ", "))
+		return nil, userErrorf("There is no game %q. Choose one of: %s.", quote(string(v), 20), strings.Join(names, ", "))
 	}
 	title := d.Title
 	if n, err := (engine.Rules{Variant: v}).Normalize(); err == nil {

@@ -304,7 +304,7 @@ func (s *Service) amountSubmit(r *request) (*answer, error) {
 	}
 	n, err := strconv.ParseInt(text, 10, 64)
 	if err != nil || n < 1 {
-		return nil, userErrorf("%q is not a number of stones: type a whole number like 3.", truncate(text, 40))
+		return nil, userErrorf("%q is not a number of stones: type a whole number like 3.", quote(text, 40))
 	}
 	return s.play(r, g, engine.Move{Kind: engine.Take, Heap: int(heap), Take: n})
 }
@@ -383,7 +383,7 @@ func moveNotation(g *match.Game, o options) (string, error) {
 	case o.str(optSplit) != "":
 		return heap + "=" + strings.TrimSpace(o.str(optSplit)), nil
 	case describe(g.Rules.Variant).Has(engine.Knock) && !o.has(optPin):
-		return "", userErrorf("In Kayles, say which pin to knock down with the pin option (counted from 1 at the left of row %s), and take:2 to knock it and the next one.", heap)
+		return "", userErrorf("In Kayles, say which pin to knock down with the pin option (counted from 1 at the left of row %s), and take:2 to knock it and the next one.", quote(heap, 10))
 	case o.has(optPin):
 		pin := o.int(optPin)
 		if take == 2 {
@@ -393,7 +393,7 @@ func moveNotation(g *match.Game, o options) (string, error) {
 	case take > 0:
 		return fmt.Sprintf("%s%d", heap, take), nil
 	}
-	return "", userErrorf("Say how many to take with the take option, like heap:%s take:1.", heap)
+	return "", userErrorf("Say how many to take with the take option, like heap:%s take:1.", quote(heap, 10))
 }
 
 // moveInputError explains a move that could not be read or played.
@@ -401,11 +401,11 @@ func moveInputError(err error, text string) error {
 	var me *engine.MoveError
 	switch {
 	case errors.As(err, &me):
-		return userErrorf("That move is not allowed: %s. Pick another move.", me.Reason)
+		return userErrorf("That move is not allowed: %s. Pick another move.", escapeMarkdown(me.Reason))
 	case errors.Is(err, engine.ErrGameOver):
 		return userErrorf(msgOver)
 	case errors.Is(err, engine.ErrInvalid):
-		return userErrorf("nimbot cannot read the move %q: %s.", truncate(text, 40), err.Error())
+		return userErrorf("nimbot cannot read the move %q: %s.", quote(text, 40), escapeMarkdown(err.Error()))
 	}
 	return err
 }

@@ -124,7 +124,7 @@ func (m mux) serve(r *request) (*answer, error) {
 			}
 			if h, _ := other.match(r.path); h != nil {
 				return nil, userErrorf("Bad request: %q belongs to a %s, not to a %s, so nothing was done. Use /nim status for a fresh board.",
-					truncate(r.path, 100), interactionKind(t), interactionKind(r.i.Type))
+					quote(r.path, 100), interactionKind(t), interactionKind(r.i.Type))
 			}
 		}
 	}

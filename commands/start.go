@@ -53,7 +53,7 @@ func (s *Service) start(r *request) (*answer, error) {
 			d = engine.Medium
 		}
 		if !validDifficulty(d) {
-			return nil, userErrorf("There is no difficulty %q: choose easy, medium, hard or perfect.", truncate(string(d), 20))
+			return nil, userErrorf("There is no difficulty %q: choose easy, medium, hard or perfect.", quote(string(d), 20))
 		}
 		if o.has(optHints) && !o.bool(optHints) {
 			return nil, userErrorf("Hints are always on against nimbot (just don't ask for one); the hints option is for games between people. Leave it out.")
@@ -258,19 +258,19 @@ func (s *Service) startPosition(o options) (engine.Rules, engine.Position, error
 			}
 			var err error
 			if vals, err = engine.ParseHeaps(text); err != nil {
-				return rules, engine.Position{}, userErrorf("nimbot cannot read the %s %q: write the amounts, like \"1,3,4\".", name, truncate(text, 40))
+				return rules, engine.Position{}, userErrorf("nimbot cannot read the %s %q: write the amounts, like \"1,3,4\".", name, quote(text, 40))
 			}
 		} else {
 			vals = []int64{o.int(name)}
 		}
 		var err error
 		if rules, err = rules.With(name, vals...); err != nil {
-			return rules, engine.Position{}, userErrorf("Those rules do not work: %s.", err.Error())
+			return rules, engine.Position{}, userErrorf("Those rules do not work: %s.", escapeMarkdown(err.Error()))
 		}
 	}
 	rules, err := rules.Normalize()
 	if err != nil {
-		return rules, engine.Position{}, userErrorf("Those rules do not work: %s.", err.Error())
+		return rules, engine.Position{}, userErrorf("Those rules do not work: %s.", escapeMarkdown(err.Error()))
 	}
 	heaps, err := s.parseStartHeaps(rules, o.str(optHeaps))
 	if err != nil {
@@ -279,9 +279,9 @@ func (s *Service) startPosition(o options) (engine.Rules, engine.Position, error
 	pos, err := rules.Start(heaps)
 	switch {
 	case errors.Is(err, engine.ErrTooLarge):
-		return rules, pos, userErrorf("That position is too large: %s. Use fewer or smaller heaps.", err.Error())
+		return rules, pos, userErrorf("That position is too large: %s. Use fewer or smaller heaps.", escapeMarkdown(err.Error()))
 	case errors.Is(err, engine.ErrInvalid):
-		return rules, pos, userErrorf("That position does not work: %s.", err.Error())
+		return rules, pos, userErrorf("That position does not work: %s.", escapeMarkdown(err.Error()))
 	case err != nil:
 		return rules, pos, fmt.Errorf("start position: %w", err)
 	}
@@ -311,12 +311,12 @@ func (s *Service) parseStartHeaps(rules engine.Rules, text string) ([]int64, err
 	if f := strings.Fields(text); f[0] == "random" {
 		count := 3
 		if len(f) > 2 {
-			return nil, userErrorf("Write \"random\" or \"random 4\" (a count of heaps), not %q.", truncate(text, 40))
+			return nil, userErrorf("Write \"random\" or \"random 4\" (a count of heaps), not %q.", quote(text, 40))
 		}
 		if len(f) == 2 {
 			n, err := strconv.Atoi(f[1])
 			if err != nil || n < 1 {
-				return nil, userErrorf("%q is not a count of heaps: write \"random 4\" for four random heaps.", truncate(f[1], 20))
+				return nil, userErrorf("%q is not a count of heaps: write \"random 4\" for four random heaps.", quote(f[1], 20))
 			}
 			count = n
 		}
@@ -324,7 +324,7 @@ func (s *Service) parseStartHeaps(rules engine.Rules, text string) ([]int64, err
 	}
 	heaps, err := engine.ParseHeaps(text)
 	if err != nil {
-		return nil, userErrorf("nimbot cannot read the heaps %q: write sizes separated by spaces, like \"3 4 5\", or \"random 4\".", truncate(text, 40))
+		return nil, userErrorf("nimbot cannot read the heaps %q: write sizes separated by spaces, like \"3 4 5\", or \"random 4\".", quote(text, 40))
 	}
 	if len(heaps) > maxBoardHeaps {
 		return nil, userErrorf("That is %d heaps; a board holds at most %d. Use fewer heaps.", len(heaps), maxBoardHeaps)

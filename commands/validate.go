@@ -68,7 +68,7 @@ func (s *Service) validate(i *discordgo.Interaction) error {
 	case user == "":
 		return userErrorf("Bad request: the interaction does not say who sent it, so nothing was done.")
 	case user == match.BotID || !isSnowflake(user):
-		return userErrorf("Bad request: %q is not a Discord user id, so nothing was done.", truncate(user, 30))
+		return userErrorf("Bad request: %q is not a Discord user id, so nothing was done.", quote(user, 30))
 	case i.AppID != "" && user == i.AppID:
 		return userErrorf("Bad request: nimbot does not play itself, so nothing was done.")
 	}
@@ -76,7 +76,7 @@ func (s *Service) validate(i *discordgo.Interaction) error {
 		return userErrorf("Bad request: the interaction does not say which channel it came from, so nothing was done.")
 	}
 	if i.GuildID != "" && !isSnowflake(i.GuildID) {
-		return userErrorf("Bad request: %q is not a Discord server id, so nothing was done.", truncate(i.GuildID, 30))
+		return userErrorf("Bad request: %q is not a Discord server id, so nothing was done.", quote(i.GuildID, 30))
 	}
 	if d, ok := i.Data.(discordgo.ApplicationCommandInteractionData); ok {
 		return s.declared.check(d, i.Type == discordgo.InteractionApplicationCommandAutocomplete)
@@ -105,7 +105,7 @@ func (d declaredOptions) check(data discordgo.ApplicationCommandInteractionData,
 		}
 		def, ok := decl[o.Name]
 		if !ok {
-			return userErrorf("Bad request: /nim %s has no option %q, so nothing was done.", sub.Name, truncate(o.Name, 32))
+			return userErrorf("Bad request: /nim %s has no option %q, so nothing was done.", sub.Name, quote(o.Name, 32))
 		}
 		if seen[o.Name] {
 			return userErrorf("Bad request: the option %s is given twice, so nothing was done.", o.Name)

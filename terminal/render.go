@@ -32,11 +32,15 @@ var (
 	emojiRe     = regexp.MustCompile(`<a?:(\w+):\d+>`)
 	fenceRe     = regexp.MustCompile("(?m)^```[a-z]*\n?")
 	subtextRe   = regexp.MustCompile(`(?m)^-# `)
+	// markupRe finds bold and code markers, and backslash escapes (Discord
+	// shows the escaped punctuation alone: how echoed user text is written).
+	markupRe = regexp.MustCompile("\\\\[!-/:-@\\[-`{-~]|\\*\\*|`")
 )
 
 // text turns Discord markdown into terminal text: mentions become @names,
-// timestamps become times, custom emoji their :name:, and code fences and
-// bold markers go (the monospace they ask for is what a terminal has anyway).
+// timestamps become times, custom emoji their :name:, code fences and bold
+// markers go (the monospace they ask for is what a terminal has anyway), and
+// escaped punctuation shows as itself.
 func (r renderer) text(s string) string {
 	s = mentionRe.ReplaceAllStringFunc(s, func(m string) string {
 		id := mentionRe.FindStringSubmatch(m)[1]
@@ -60,8 +64,12 @@ func (r renderer) text(s string) string {
 	s = emojiRe.ReplaceAllString(s, ":$1:")
 	s = fenceRe.ReplaceAllString(s, "")
 	s = subtextRe.ReplaceAllString(s, "")
-	s = strings.ReplaceAll(s, "**", "")
-	s = strings.ReplaceAll(s, "`", "")
+	s = markupRe.ReplaceAllStringFunc(s, func(m string) string {
+		if m[0] == '\\' {
+			return m[1:]
+		}
+		return ""
+	})
 	return strings.TrimRight(s, "\n")
 }
 

@@ -23,6 +23,8 @@ func TestRendererText(t *testing.T) {
 		{"<:stone:123> <a:spin:456>", ":stone: :spin:"},
 		{"```\nA ●●●\n```", "A ●●●"},
 		{"-# small print\nnot small", "small print\nnot small"},
+		// User text is echoed escaped (commands' escapeMarkdown): shown as typed.
+		{"cannot read \"\\*\\*x\\*\\*\\`y\\`\\@everyone\\<\\@11\\> a\\\\b\"", "cannot read \"**x**`y`@everyone<@11> a\\b\""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
