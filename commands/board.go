@@ -63,16 +63,9 @@ func name(id string) string {
 }
 
 // other returns the player of g who is not id.
-func other(g *match.Game, id string) string {
-	if g.Players[0] == id {
-		return g.Players[1]
-	}
-	return g.Players[0]
-}
+func other(g *match.Game, id string) string { return g.Opponent(id) }
 
-func vsBot(g *match.Game) bool {
-	return g.Players[0] == match.BotID || g.Players[1] == match.BotID
-}
+func vsBot(g *match.Game) bool { return g.VsBot() }
 
 // hintsAllowed: always against nimbot, per the game's setting between people.
 func hintsAllowed(g *match.Game) bool { return vsBot(g) || g.Hints }

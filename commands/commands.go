@@ -52,6 +52,8 @@ type Service struct {
 	answers answers
 	// declared are the options Definitions declares, to check requests by.
 	declared declaredOptions
+	// timing is cfg's durations, as the match's rules take them.
+	timing match.Timing
 
 	// rngMu guards rng: Handle runs concurrently (discordgo calls handlers
 	// in their own goroutines) and *rand.Rand is not safe for that.
@@ -84,7 +86,8 @@ func New(cfg Config) *Service {
 	if cfg.ChallengeCooldown <= 0 {
 		cfg.ChallengeCooldown = DefaultChallengeCooldown
 	}
-	s := &Service{db: cfg.DB, now: cfg.Now, log: cfg.Log, cfg: cfg, rng: cfg.Rand}
+	s := &Service{db: cfg.DB, now: cfg.Now, log: cfg.Log, cfg: cfg, rng: cfg.Rand,
+		timing: match.Timing{BotTurn: cfg.BotTurn, PeopleTurn: cfg.PeopleTurn, ChallengeTTL: cfg.ChallengeTTL}}
 	s.answers = answers{db: cfg.DB, log: cfg.Log}
 	s.mux = s.routes()
 	s.declared = declare(Definitions())

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -107,17 +106,12 @@ func (s *Service) Expire(ctx context.Context) ([]*discordgo.MessageEdit, error) 
 	var edits []*discordgo.MessageEdit
 	var errs []error
 	for _, g := range due {
-		next := *g
-		next.Deadline = time.Time{}
-		switch {
-		case g.Status == match.Pending:
-			next.Status = match.Expired
-		case vsBot(g):
-			next.Status = match.Abandoned
-		default:
-			next.Status, next.Winner = match.Timeout, other(g, g.ToMove())
+		next, err := g.Expire()
+		if err != nil {
+			errs = append(errs, fmt.Errorf("expire game %d: %w", g.ID, err))
+			continue
 		}
-		_, err := s.db.Commit(ctx, match.Change{
+		_, err = s.db.Commit(ctx, match.Change{
 			GameID: g.ID, Ply: g.Ply, From: g.Status,
 			Position: g.Position, Status: next.Status, Winner: next.Winner,
 		})
@@ -136,7 +130,7 @@ func (s *Service) Expire(ctx context.Context) ([]*discordgo.MessageEdit, error) 
 			errs = append(errs, fmt.Errorf("expire game %d: moves: %w", g.ID, err))
 			continue
 		}
-		b := board{g: &next, moves: moves, selected: -1}
+		b := board{g: next, moves: moves, selected: -1}
 		edits = append(edits, b.edit(g.ChannelID, g.MessageID))
 	}
 	return edits, errors.Join(errs...)

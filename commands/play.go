@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -147,10 +146,10 @@ func (s *Service) turnGame(r *request) (*match.Game, error) {
 func checkTurn(g *match.Game, user string) error {
 	switch {
 	case g.Status == match.Pending:
-		return userErrorf("This game has not started: %s has not accepted the challenge yet.", name(other(g, g.CreatedBy)))
+		return userErrorf("This game has not started: %s has not accepted the challenge yet.", name(g.Challenged()))
 	case g.Status.Finished():
 		return userErrorf(msgOver)
-	case user != g.Players[0] && user != g.Players[1]:
+	case !g.IsPlayer(user):
 		return userErrorf(msgNotPlaying)
 	case user != g.ToMove() && g.ToMove() == match.BotID:
 		return userErrorf("It is nimbot's turn. Use /nim status to have it move and see the board.")
@@ -414,56 +413,24 @@ func moveInputError(err error, text string) error {
 // one store.Commit together with the response, so nothing is half done and a
 // redelivered interaction cannot move twice.
 func (s *Service) play(r *request, g *match.Game, m engine.Move) (*answer, error) {
-	user := r.userID()
-	pos, err := g.Rules.Apply(g.Position, m)
+	next, err := g.Play(m, r.now, s.timing)
 	if err != nil {
 		return nil, moveInputError(err, g.Rules.FormatMove(g.Position, m))
 	}
 	moves := []engine.Move{m}
-	next := *g
-	next.Position, next.Ply = pos, g.Ply+1
-	mover := user
-	if !g.Rules.Over(pos) && next.ToMove() == match.BotID {
+	if next.Status == match.Active && next.ToMove() == match.BotID {
 		var bm engine.Move
 		var cerr error
-		s.withRand(func(rng *rand.Rand) { bm, cerr = g.Rules.Choose(pos, g.Difficulty, rng) })
+		s.withRand(func(rng *rand.Rand) { bm, cerr = g.Rules.Choose(next.Position, g.Difficulty, rng) })
 		if cerr != nil {
 			return nil, fmt.Errorf("nimbot's reply in game %d: %w", g.ID, cerr)
 		}
-		if pos, err = g.Rules.Apply(pos, bm); err != nil {
+		if next, err = next.Play(bm, r.now, s.timing); err != nil {
 			return nil, fmt.Errorf("nimbot's reply %v in game %d: %w", bm, g.ID, err)
 		}
 		moves = append(moves, bm)
-		next.Position, next.Ply = pos, next.Ply+1
-		mover = match.BotID
 	}
-	s.settle(&next, mover, r.now)
-	return s.commitTurn(r, g, &next, moves, updateOrNew(r))
-}
-
-// settle fills in the status, winner and deadline of next, the game after a
-// move by mover.
-func (s *Service) settle(next *match.Game, mover string, now time.Time) {
-	if next.Rules.Over(next.Position) {
-		next.Status = match.Won
-		next.Winner = mover
-		if !next.Rules.LastMoverWins() {
-			next.Winner = other(next, mover)
-		}
-		next.Deadline = time.Time{}
-		return
-	}
-	next.Deadline = now.Add(s.turnTimeout(next))
-}
-
-func (s *Service) turnTimeout(g *match.Game) time.Duration {
-	if g.TurnTimeout > 0 {
-		return g.TurnTimeout
-	}
-	if vsBot(g) {
-		return s.cfg.BotTurn
-	}
-	return s.cfg.PeopleTurn
+	return s.commitTurn(r, g, next, moves, updateOrNew(r))
 }
 
 // commitTurn stores the turn from g to next and answers with the new board.
@@ -541,18 +508,18 @@ func (s *Service) resignCommand(r *request) (*answer, error) {
 // resign ends g with the other player as the winner. A player may resign on
 // either player's turn.
 func (s *Service) resign(r *request, g *match.Game) (*answer, error) {
-	user := r.userID()
+	next, err := g.Resign(r.userID())
 	switch {
-	case g.Status.Finished():
+	case errors.Is(err, match.ErrOver):
 		return nil, userErrorf(msgOver)
-	case user != g.Players[0] && user != g.Players[1]:
+	case errors.Is(err, match.ErrNotPlayer):
 		return nil, userErrorf(msgNotPlaying)
-	case g.Status == match.Pending:
+	case errors.Is(err, match.ErrNotStarted):
 		return nil, userErrorf("The challenge has not been accepted yet, so there is nothing to resign. Use /nim end to withdraw it.")
+	case err != nil:
+		return nil, err
 	}
-	next := *g
-	next.Status, next.Winner, next.Deadline = match.Resigned, other(g, user), time.Time{}
-	return s.commitTurn(r, g, &next, nil, updateOrNew(r))
+	return s.commitTurn(r, g, next, nil, updateOrNew(r))
 }
 
 // end stops the channel's game without a winner: a player may, and so may a
@@ -567,9 +534,13 @@ func (s *Service) end(r *request) (*answer, error) {
 	if user != g.Players[0] && user != g.Players[1] && user != g.CreatedBy && !mod {
 		return nil, userErrorf("Only the players, or members who can manage messages, can end this game.")
 	}
-	next := *g
-	next.Status, next.Winner, next.Deadline = match.Ended, "", time.Time{}
-	return s.commitTurn(r, g, &next, nil, discordgo.InteractionResponseChannelMessageWithSource)
+	next, err := g.End()
+	if errors.Is(err, match.ErrOver) {
+		return nil, userErrorf(msgOver)
+	} else if err != nil {
+		return nil, err
+	}
+	return s.commitTurn(r, g, next, nil, discordgo.InteractionResponseChannelMessageWithSource)
 }
 
 // status posts the channel's board again, as a new message that becomes the

@@ -134,14 +134,11 @@ func (s *Service) botChoice(g *match.Game, now time.Time) (engine.Move, *match.G
 	if cerr != nil {
 		return bm, nil, fmt.Errorf("nimbot's move in game %d: %w", g.ID, cerr)
 	}
-	pos, err := g.Rules.Apply(g.Position, bm)
+	next, err := g.Play(bm, now, s.timing)
 	if err != nil {
 		return bm, nil, fmt.Errorf("nimbot's move %v in game %d: %w", bm, g.ID, err)
 	}
-	next := *g
-	next.Position, next.Ply = pos, g.Ply+1
-	s.settle(&next, match.BotID, now)
-	return bm, &next, nil
+	return bm, next, nil
 }
 
 // botMove makes nimbot's move in g when nimbot is to move on its own,
@@ -382,10 +379,11 @@ func (s *Service) accept(r *request) (*answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	next := *g
-	next.Status = match.Active
-	next.Deadline = r.now.Add(s.turnTimeout(g))
-	return s.commitTurn(r, g, &next, nil, discordgo.InteractionResponseUpdateMessage)
+	next, err := g.Accept(r.now, s.timing)
+	if err != nil {
+		return nil, err
+	}
+	return s.commitTurn(r, g, next, nil, discordgo.InteractionResponseUpdateMessage)
 }
 
 // decline turns a challenge down.
@@ -394,9 +392,11 @@ func (s *Service) decline(r *request) (*answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	next := *g
-	next.Status, next.Deadline = match.Declined, time.Time{}
-	return s.commitTurn(r, g, &next, nil, discordgo.InteractionResponseUpdateMessage)
+	next, err := g.Decline()
+	if err != nil {
+		return nil, err
+	}
+	return s.commitTurn(r, g, next, nil, discordgo.InteractionResponseUpdateMessage)
 }
 
 // challenge loads the pending game a button names and checks that the user
@@ -406,7 +406,7 @@ func (s *Service) challenge(r *request) (*match.Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	challenged := other(g, g.CreatedBy)
+	challenged := g.Challenged()
 	switch {
 	case g.Status == match.Active:
 		return nil, userErrorf("This challenge was already accepted; the game is on.")
@@ -427,40 +427,27 @@ func (s *Service) rematch(r *request) (*answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	user := r.userID()
+	n, err := g.Rematch(r.userID(), r.i.GuildID, r.i.ChannelID, r.now, s.timing)
 	switch {
-	case !g.Status.Finished():
+	case errors.Is(err, match.ErrNotOver):
 		return nil, userErrorf("This game is still going; a rematch is offered when it ends.")
-	case g.Status == match.Declined || g.Status == match.Expired:
+	case errors.Is(err, match.ErrNeverStarted):
 		return nil, userErrorf("That challenge never started, so there is nothing to rematch. Use /nim start.")
-	case user != g.Players[0] && user != g.Players[1]:
+	case errors.Is(err, match.ErrNotPlayer):
 		return nil, userErrorf("Only the players can ask for a rematch. Start your own game with /nim start.")
+	case err != nil:
+		return nil, err
 	}
 	if err := s.checkChannelFree(r); err != nil {
 		return nil, err
 	}
-	n := &match.Game{
-		GuildID: r.i.GuildID, ChannelID: r.i.ChannelID,
-		Rules: g.Rules, Start: g.Start, Position: g.Start,
-		Players:    [2]string{g.Players[1], g.Players[0]},
-		Difficulty: g.Difficulty, Hints: g.Hints,
-		TurnTimeout: g.TurnTimeout, CreatedBy: user,
-	}
-	if n.TurnTimeout == 0 {
-		n.TurnTimeout = s.turnTimeout(g)
-	}
-	if vsBot(g) {
-		n.Status = match.Active
-		n.Deadline = r.now.Add(n.TurnTimeout)
-	} else {
-		// A rematch challenges the opponent like /nim start does, and so
-		// waits out the same cooldown: rematch and /nim end in turns would
-		// otherwise ping them as fast as they are clicked.
+	// A rematch challenges the opponent like /nim start does, and so waits
+	// out the same cooldown: rematch and /nim end in turns would otherwise
+	// ping them as fast as they are clicked.
+	if n.Status == match.Pending {
 		if err := s.checkCooldown(r); err != nil {
 			return nil, err
 		}
-		n.Status = match.Pending
-		n.Deadline = r.now.Add(s.cfg.ChallengeTTL)
 	}
 	return s.create(r, n)
 }

@@ -54,14 +54,8 @@ type prepared struct {
 
 // prepare checks c and encodes its values, outside any transaction.
 func prepare(c match.Change) (prepared, error) {
-	if !c.From.Valid() {
-		return prepared{}, fmt.Errorf("%w: Change.From %q is not a status", match.ErrInvalid, c.From)
-	}
-	if !c.Status.Valid() {
-		return prepared{}, fmt.Errorf("%w: Change.Status %q is not a status", match.ErrInvalid, c.Status)
-	}
-	if c.Status.Decided() != (c.Winner != "") {
-		return prepared{}, fmt.Errorf("%w: a game %s has winner %q", match.ErrInvalid, c.Status, c.Winner)
+	if err := c.Check(); err != nil {
+		return prepared{}, err
 	}
 	p := prepared{Change: c, moves: make([]string, len(c.Moves))}
 	for i, m := range c.Moves {
@@ -89,23 +83,15 @@ func applyChange(ctx context.Context, tx *txn, now time.Time, c prepared) (*matc
 	if err != nil {
 		return nil, fmt.Errorf("game %d: %w", c.GameID, err)
 	}
-	if g.Ply != c.Ply || g.Status != c.From {
-		return nil, fmt.Errorf("%w (game %d is at ply %d, %s; the request was for ply %d, %s)",
-			match.ErrStale, g.ID, g.Ply, g.Status, c.Ply, c.From)
+	players, err := c.Fit(g)
+	if err != nil {
+		return nil, err
 	}
-	if g.Status.Finished() {
-		return nil, fmt.Errorf("%w (game %d is over: %s)", match.ErrStale, g.ID, g.Status)
-	}
-	players := g.Players
 	if c.Players != nil {
-		players = *c.Players
 		if _, err := tx.ExecContext(ctx, `UPDATE games SET player0 = ?, player1 = ? WHERE id = ?`,
 			players[0], players[1], g.ID); err != nil {
 			return nil, err
 		}
-	}
-	if c.Winner != "" && c.Winner != players[0] && c.Winner != players[1] {
-		return nil, fmt.Errorf("%w: winner %q is not a player of game %d", match.ErrInvalid, c.Winner, g.ID)
 	}
 	for i, m := range c.moves {
 		ply := c.Ply + i

@@ -13,23 +13,12 @@ import (
 // recordResult writes the result of g, which has just become final, and
 // updates the players' statistics. It runs inside Commit's transaction.
 func recordResult(ctx context.Context, tx *txn, g *match.Game, now time.Time) error {
-	winner, loser := g.Winner, ""
-	if g.Status.Decided() {
-		if winner == g.Players[0] {
-			loser = g.Players[1]
-		} else {
-			loser = g.Players[0]
-		}
-	}
-	difficulty := ""
-	if g.Players[0] == match.BotID || g.Players[1] == match.BotID {
-		difficulty = string(g.Difficulty)
-	}
+	// What counts, and for whom, is match's rule (Game.Result); this only
+	// writes it down.
+	res := g.Result()
+	winner, loser, difficulty := res.Winner, res.Loser, string(res.Difficulty)
+	counted, rated := res.Counted, res.Rated
 	delta := 0
-	// Only a decided game between two different people, or a person and the
-	// bot, counts; self-play and games without a winner leave stats alone.
-	counted := winner != "" && loser != "" && winner != loser
-	rated := counted && winner != match.BotID && loser != match.BotID
 	variants := []string{string(g.Rules.Variant), ""}
 	if counted {
 		for _, user := range []string{winner, loser} {

@@ -40,16 +40,7 @@ func (db *DB) Commit(ctx context.Context, c match.Change) (*match.Game, error) {
 
 // check refuses a Change no game could take, before any transaction.
 func check(c match.Change) error {
-	if !c.From.Valid() {
-		return fmt.Errorf("%w: Change.From %q is not a status", match.ErrInvalid, c.From)
-	}
-	if !c.Status.Valid() {
-		return fmt.Errorf("%w: Change.Status %q is not a status", match.ErrInvalid, c.Status)
-	}
-	if c.Status.Decided() != (c.Winner != "") {
-		return fmt.Errorf("%w: a game %s has winner %q", match.ErrInvalid, c.Status, c.Winner)
-	}
-	return nil
+	return c.Check()
 }
 
 // applyChange is Commit's transaction body; CreateGame's first turn uses it
@@ -66,19 +57,9 @@ func applyChange(ctx context.Context, tx pgx.Tx, now time.Time, c match.Change) 
 	if err != nil {
 		return nil, fmt.Errorf("game %d: %w", c.GameID, err)
 	}
-	if g.Ply != c.Ply || g.Status != c.From {
-		return nil, fmt.Errorf("%w (game %d is at ply %d, %s; the request was for ply %d, %s)",
-			match.ErrStale, g.ID, g.Ply, g.Status, c.Ply, c.From)
-	}
-	if g.Status.Finished() {
-		return nil, fmt.Errorf("%w (game %d is over: %s)", match.ErrStale, g.ID, g.Status)
-	}
-	players := g.Players
-	if c.Players != nil {
-		players = *c.Players
-	}
-	if c.Winner != "" && c.Winner != players[0] && c.Winner != players[1] {
-		return nil, fmt.Errorf("%w: winner %q is not a player of game %d", match.ErrInvalid, c.Winner, g.ID)
+	players, err := c.Fit(g)
+	if err != nil {
+		return nil, err
 	}
 	if c.Players != nil {
 		if _, err := tx.Exec(ctx, `UPDATE games SET player0 = $1, player1 = $2 WHERE id = $3`,

@@ -13,26 +13,14 @@ import (
 )
 
 // recordResult writes the result of g, which has just become final, and
-// updates the players' statistics, by the SQLite store's rules (see
-// store/stats.go): only a decided game between two different players
-// counts, ratings move only between people (match.EloDelta), and variant ""
-// keeps the totals over all variants. It runs inside Commit's transaction.
+// updates the players' statistics by match's rules (Game.Result says what
+// counts and what is rated, match.EloDelta by how much); variant "" keeps
+// the totals over all variants. It runs inside Commit's transaction.
 func recordResult(ctx context.Context, tx pgx.Tx, g *match.Game, now time.Time) error {
-	winner, loser := g.Winner, ""
-	if g.Status.Decided() {
-		if winner == g.Players[0] {
-			loser = g.Players[1]
-		} else {
-			loser = g.Players[0]
-		}
-	}
-	difficulty := ""
-	if g.Players[0] == match.BotID || g.Players[1] == match.BotID {
-		difficulty = string(g.Difficulty)
-	}
+	res := g.Result()
+	winner, loser, difficulty := res.Winner, res.Loser, string(res.Difficulty)
+	counted, rated := res.Counted, res.Rated
 	delta := 0
-	counted := winner != "" && loser != "" && winner != loser
-	rated := counted && winner != match.BotID && loser != match.BotID
 	variants := []string{string(g.Rules.Variant), ""}
 	if counted {
 		// Rows are locked in user order, whoever won: two games between the

@@ -1,0 +1,290 @@
+package match
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"nimbot/engine"
+)
+
+// Why a transition does not apply to a game in its state. The product
+// checks for these before it asks (to say so in its own words); a
+// transition refuses them anyway, so no caller can build a game the rules
+// do not allow.
+var (
+	// ErrOver: the game has finished.
+	ErrOver = errors.New("the game is over")
+	// ErrNotStarted: the game is a challenge not yet accepted.
+	ErrNotStarted = errors.New("the challenge has not been accepted")
+	// ErrStarted: the challenge was already accepted.
+	ErrStarted = errors.New("the challenge was already accepted")
+	// ErrNotPlayer: the user is not one of the game's players.
+	ErrNotPlayer = errors.New("not a player of this game")
+	// ErrNotOver: the game is still going (a rematch is for finished
+	// games).
+	ErrNotOver = errors.New("the game is still going")
+	// ErrNeverStarted: a challenge that was declined or expired has no
+	// rematch.
+	ErrNeverStarted = errors.New("the challenge never started")
+)
+
+// Timing is how long turns and challenges may take. A game's own
+// TurnTimeout, when set, wins over BotTurn and PeopleTurn.
+type Timing struct {
+	// BotTurn is a turn's time in a game against nimbot; PeopleTurn between
+	// people.
+	BotTurn, PeopleTurn time.Duration
+	// ChallengeTTL is how long a challenge waits for an answer.
+	ChallengeTTL time.Duration
+}
+
+// Turn returns the time each turn of g may take.
+func (t Timing) Turn(g *Game) time.Duration {
+	if g.TurnTimeout > 0 {
+		return g.TurnTimeout
+	}
+	if g.VsBot() {
+		return t.BotTurn
+	}
+	return t.PeopleTurn
+}
+
+// Opponent returns the player of g who is not id (the second seat when id
+// plays neither).
+func (g *Game) Opponent(id string) string {
+	if g.Players[0] == id {
+		return g.Players[1]
+	}
+	return g.Players[0]
+}
+
+// VsBot reports whether nimbot is one of the players.
+func (g *Game) VsBot() bool { return g.Players[0] == BotID || g.Players[1] == BotID }
+
+// IsPlayer reports whether id plays in g.
+func (g *Game) IsPlayer(id string) bool { return id == g.Players[0] || id == g.Players[1] }
+
+// next returns a copy of g to change.
+func (g *Game) next() *Game {
+	n := *g
+	return &n
+}
+
+// Play returns the game after the player to move plays m: the position and
+// ply advance; if that ends the game, it is Won by whoever the rules say
+// (the mover in normal play, the other player in misère) and has no
+// deadline, else the next turn's deadline is now plus t.Turn. An illegal
+// move returns the engine's error as it is.
+func (g *Game) Play(m engine.Move, now time.Time, t Timing) (*Game, error) {
+	switch {
+	case g.Status == Pending:
+		return nil, fmt.Errorf("game %d: %w", g.ID, ErrNotStarted)
+	case g.Status.Finished():
+		return nil, fmt.Errorf("game %d: %w", g.ID, ErrOver)
+	}
+	pos, err := g.Rules.Apply(g.Position, m)
+	if err != nil {
+		return nil, err
+	}
+	mover := g.ToMove()
+	n := g.next()
+	n.Position, n.Ply = pos, g.Ply+1
+	if n.Rules.Over(pos) {
+		n.Status, n.Winner, n.Deadline = Won, mover, time.Time{}
+		if !n.Rules.LastMoverWins() {
+			n.Winner = n.Opponent(mover)
+		}
+		return n, nil
+	}
+	n.Deadline = now.Add(t.Turn(n))
+	return n, nil
+}
+
+// Resign returns the game after user resigns: the other player wins. A
+// player may resign on either player's turn, not before the challenge is
+// accepted.
+func (g *Game) Resign(user string) (*Game, error) {
+	switch {
+	case g.Status.Finished():
+		return nil, fmt.Errorf("game %d: %w", g.ID, ErrOver)
+	case !g.IsPlayer(user):
+		return nil, fmt.Errorf("game %d, user %s: %w", g.ID, user, ErrNotPlayer)
+	case g.Status == Pending:
+		return nil, fmt.Errorf("game %d: %w", g.ID, ErrNotStarted)
+	}
+	n := g.next()
+	n.Status, n.Winner, n.Deadline = Resigned, g.Opponent(user), time.Time{}
+	return n, nil
+}
+
+// End returns the game stopped without a winner (by its players, or a
+// moderator: who may is the product's call).
+func (g *Game) End() (*Game, error) {
+	if g.Status.Finished() {
+		return nil, fmt.Errorf("game %d: %w", g.ID, ErrOver)
+	}
+	n := g.next()
+	n.Status, n.Winner, n.Deadline = Ended, "", time.Time{}
+	return n, nil
+}
+
+// Expire returns the game after its deadline passed: a challenge expires, a
+// game against nimbot is abandoned (nimbot never runs out of time, and a
+// person walking away from it is no win), and between people the player to
+// move loses on time.
+func (g *Game) Expire() (*Game, error) {
+	if g.Status.Finished() {
+		return nil, fmt.Errorf("game %d: %w", g.ID, ErrOver)
+	}
+	n := g.next()
+	n.Deadline = time.Time{}
+	switch {
+	case g.Status == Pending:
+		n.Status = Expired
+	case g.VsBot():
+		n.Status = Abandoned
+	default:
+		n.Status, n.Winner = Timeout, g.Opponent(g.ToMove())
+	}
+	return n, nil
+}
+
+// Challenged returns who a challenge is for: the player who did not make it.
+func (g *Game) Challenged() string { return g.Opponent(g.CreatedBy) }
+
+// Accept returns the challenge accepted: the game is on, and the first turn
+// has until now plus t.Turn.
+func (g *Game) Accept(now time.Time, t Timing) (*Game, error) {
+	if err := g.pending(); err != nil {
+		return nil, err
+	}
+	n := g.next()
+	n.Status = Active
+	n.Deadline = now.Add(t.Turn(g))
+	return n, nil
+}
+
+// Decline returns the challenge turned down.
+func (g *Game) Decline() (*Game, error) {
+	if err := g.pending(); err != nil {
+		return nil, err
+	}
+	n := g.next()
+	n.Status, n.Deadline = Declined, time.Time{}
+	return n, nil
+}
+
+// pending refuses to answer a challenge that is not one any more.
+func (g *Game) pending() error {
+	switch {
+	case g.Status == Active:
+		return fmt.Errorf("game %d: %w", g.ID, ErrStarted)
+	case g.Status.Finished():
+		return fmt.Errorf("game %d: %w", g.ID, ErrOver)
+	}
+	return nil
+}
+
+// Rematch returns a new game (not yet stored: no ID) like g, asked for by
+// user in guildID's channelID, with the seats swapped so the other player
+// moves first. Against nimbot it starts at once; between people it is a
+// challenge, waiting t.ChallengeTTL for an answer. Only a finished game
+// that started has a rematch, and only its players may ask.
+func (g *Game) Rematch(user, guildID, channelID string, now time.Time, t Timing) (*Game, error) {
+	switch {
+	case !g.Status.Finished():
+		return nil, fmt.Errorf("game %d: %w", g.ID, ErrNotOver)
+	case g.Status == Declined || g.Status == Expired:
+		return nil, fmt.Errorf("game %d: %w", g.ID, ErrNeverStarted)
+	case !g.IsPlayer(user):
+		return nil, fmt.Errorf("game %d, user %s: %w", g.ID, user, ErrNotPlayer)
+	}
+	n := &Game{
+		GuildID: guildID, ChannelID: channelID,
+		Rules: g.Rules, Start: g.Start, Position: g.Start,
+		Players:    [2]string{g.Players[1], g.Players[0]},
+		Difficulty: g.Difficulty, Hints: g.Hints,
+		TurnTimeout: g.TurnTimeout, CreatedBy: user,
+	}
+	if n.TurnTimeout == 0 {
+		n.TurnTimeout = t.Turn(g)
+	}
+	if g.VsBot() {
+		n.Status = Active
+		n.Deadline = now.Add(n.TurnTimeout)
+	} else {
+		n.Status = Pending
+		n.Deadline = now.Add(t.ChallengeTTL)
+	}
+	return n, nil
+}
+
+// Result is what a finished game counts for in the players' records.
+type Result struct {
+	// Winner and Loser are "" unless the game was decided (Won, Resigned,
+	// Timeout).
+	Winner, Loser string
+	// Difficulty is nimbot's level when nimbot played, else "".
+	Difficulty engine.Difficulty
+	// Counted: the result counts in wins, losses and streaks. Only a decided
+	// game between two different sides does; self-play and games without a
+	// winner leave records alone.
+	Counted bool
+	// Rated: the result moves Elo ratings (EloDelta): counted, and between
+	// people. A counted game against nimbot goes to the record against
+	// nimbot at Difficulty instead.
+	Rated bool
+}
+
+// Result returns what g, finished, counts for.
+func (g *Game) Result() Result {
+	var r Result
+	if g.Status.Decided() {
+		r.Winner, r.Loser = g.Winner, g.Opponent(g.Winner)
+	}
+	if g.VsBot() {
+		r.Difficulty = g.Difficulty
+	}
+	r.Counted = r.Winner != "" && r.Loser != "" && r.Winner != r.Loser
+	r.Rated = r.Counted && r.Winner != BotID && r.Loser != BotID
+	return r
+}
+
+// Check refuses a Change no game could take: an unknown status, or a winner
+// where there is none (or none where there is one). Storage checks it
+// before its transaction.
+func (c Change) Check() error {
+	if !c.From.Valid() {
+		return fmt.Errorf("%w: Change.From %q is not a status", ErrInvalid, c.From)
+	}
+	if !c.Status.Valid() {
+		return fmt.Errorf("%w: Change.Status %q is not a status", ErrInvalid, c.Status)
+	}
+	if c.Status.Decided() != (c.Winner != "") {
+		return fmt.Errorf("%w: a game %s has winner %q", ErrInvalid, c.Status, c.Winner)
+	}
+	return nil
+}
+
+// Fit checks that c applies to g as stored now and returns the seating it
+// leaves (c.Players, or g's): ErrStale if g has moved on from c.Ply and
+// c.From or is over; ErrInvalid if the winner is not a player. Storage
+// calls it with the game's row locked.
+func (c Change) Fit(g *Game) ([2]string, error) {
+	if g.Ply != c.Ply || g.Status != c.From {
+		return g.Players, fmt.Errorf("%w (game %d is at ply %d, %s; the request was for ply %d, %s)",
+			ErrStale, g.ID, g.Ply, g.Status, c.Ply, c.From)
+	}
+	if g.Status.Finished() {
+		return g.Players, fmt.Errorf("%w (game %d is over: %s)", ErrStale, g.ID, g.Status)
+	}
+	players := g.Players
+	if c.Players != nil {
+		players = *c.Players
+	}
+	if c.Winner != "" && c.Winner != players[0] && c.Winner != players[1] {
+		return players, fmt.Errorf("%w: winner %q is not a player of game %d", ErrInvalid, c.Winner, g.ID)
+	}
+	return players, nil
+}
