@@ -363,6 +363,9 @@ func TestBadInput(t *testing.T) {
 			return h.command(alice, "start", "heaps", "1 2 3 4 5 6 7 8 9 10 11 12 13")
 		}, "a board holds at most 12"},
 		{"heap too large for the board", func() *discordgo.InteractionResponse { return h.command(alice, "start", "heaps", "3 10000") }, "at most 9999"},
+		{"a game that could grow past the engine's heaps", func() *discordgo.InteractionResponse {
+			return h.command(alice, "start", "variant", "lasker", "heaps", "9999 9999")
+		}, "could grow this position to 19998 heaps"},
 		{"too large to solve", func() *discordgo.InteractionResponse {
 			return h.command(alice, "start", "variant", "kayles", "misere", true, "heaps", "30 30")
 		}, "too large"},

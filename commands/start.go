@@ -274,6 +274,11 @@ func (s *Service) startPosition(o options) (engine.Rules, engine.Position, error
 		return rules, engine.Position{}, err
 	}
 	pos, err := rules.Start(heaps)
+	if err == nil {
+		// A game, unlike one analysed position, goes on: where moves add
+		// heaps, it must not be able to grow past what can be played.
+		err = rules.Playable(pos)
+	}
 	switch {
 	case errors.Is(err, engine.ErrTooLarge):
 		return rules, pos, userErrorf("That position is too large: %s. Use fewer or smaller heaps.", escapeMarkdown(err.Error()))

@@ -309,6 +309,47 @@ func (r Rules) Start(heaps []int64) (Position, error) {
 	return p, nil
 }
 
+// grower is implemented by variants whose moves add heaps (Lasker's splits,
+// Kayles' knocks): reachable bounds the number of heaps of every position a
+// game from p can reach, empty heaps included.
+type grower interface {
+	reachable(p Position) int64
+}
+
+// heapsOrOne is the sum over p's heaps of max(h, 1): the most heaps a game
+// from p can hold when every move adds at most one heap and takes at least
+// one piece, and empty heaps stay in place.
+func heapsOrOne(p Position) int64 {
+	var n int64
+	for _, h := range p.Heaps {
+		n += max(h, 1)
+	}
+	return n
+}
+
+// Playable checks that a whole game from p stays within Limits: p itself,
+// and, where moves add heaps, every position play can reach. A game that
+// grew past MaxHeaps mid-play could be neither chosen in nor drawn, so
+// callers starting a game (not analysing one position) ask this after
+// Start. The error wraps ErrTooLarge and says how far the game could grow.
+func (r Rules) Playable(p Position) error {
+	r, g, err := r.game()
+	if err != nil {
+		return err
+	}
+	if err := checkAll(r, g, p); err != nil {
+		return err
+	}
+	gr, ok := g.(grower)
+	if !ok {
+		return nil
+	}
+	if n, max := gr.reachable(p), int64(g.limits().MaxHeaps); max > 0 && n > max {
+		return tooLargef("%s: play could grow this position to %d heaps, past the %d that can be played perfectly", r.Name(), n, max)
+	}
+	return nil
+}
+
 // Check validates a position's shape and bounds for these rules, and that it
 // lies within Limits (else the error wraps ErrTooLarge).
 func (r Rules) Check(p Position) error {

@@ -36,6 +36,8 @@ type game interface {
 //     than a pass over the heaps, so the bot judges fewer hold-out moves.
 //   - legalTester (play.go): judge many moves of one position in O(1) each,
 //     when validate scans the position (Greedy).
+//   - grower (api.go): bound how many heaps a game can come to hold, for
+//     variants whose moves add heaps (Lasker's splits, Kayles' knocks).
 
 // variants maps each Variant to the constructor of its game; the rules passed
 // in are already normalized and validated. Each variant's file adds itself

@@ -133,6 +133,11 @@ func kaylesPins(m Move) string {
 	return fmt.Sprintf("pin %d", m.Parts[0]+1)
 }
 
+// reachable bounds the rows a game from p can hold: a knock adds at most one
+// row (an end knock leaves an empty row behind) and takes at least one pin,
+// and emptied rows stay in place, so a row of h pins ends in at most h rows.
+func (g kaylesGame) reachable(p Position) int64 { return heapsOrOne(p) }
+
 func (g kaylesGame) apply(p Position, m Move) Position {
 	p.Heaps[m.Heap] = m.Parts[0]
 	if m.Parts[1] > 0 {

@@ -84,6 +84,11 @@ func (g laskerGame) validate(p Position, m Move) error {
 	return moveErr(m, "%s: take from one heap (like B3) or split one in two (like B=2+3)", g.name())
 }
 
+// reachable bounds the heaps a game from p can hold: splitting a heap of h
+// as often as it goes leaves h heaps of 1, and takes add none; empty heaps
+// stay in place.
+func (g laskerGame) reachable(p Position) int64 { return heapsOrOne(p) }
+
 func (g laskerGame) apply(p Position, m Move) Position {
 	if m.Kind == Split {
 		p.Heaps = slices.Insert(p.Heaps, m.Heap+1, m.Parts[1])
