@@ -39,15 +39,25 @@ type fakeDiscord struct {
 	interactions map[string]json.RawMessage    // interaction token → the payload sent
 	nextID       int64
 	commands     []*discordgo.ApplicationCommand
-	identify     *identifyPayload
+	identify     *identifyPayload // the last one accepted
 	heartbeats   int
-	conn         *websocket.Conn
-	connMu       sync.Mutex // serialises writes on conn
-	seq          int64
 	waiters      map[string]chan *discordgo.InteractionResponse // interaction id → its callback
-	helloSent    chan struct{}
-	ready        chan struct{}
-	heartbeat    chan struct{}
+
+	// The gateway: every identified session, and Discord's limits on
+	// starting them, enforced as documented (see identifyCheck).
+	conns        []*gatewayConn
+	limits       gatewayLimits
+	remaining    int
+	resetAt      time.Time
+	lastIdentify map[int]time.Time // rate-limit key → last accepted Identify
+	identifies   [][2]int          // the shard of each accepted Identify, in order
+	refused      []string          // each Identify Discord would have refused, and why
+	// gatewayDown makes the websocket endpoint answer 503, as in an outage.
+	gatewayDown bool
+	resumes     int
+	helloSent   chan struct{}
+	ready       chan struct{}
+	heartbeat   chan struct{}
 	// failEdits makes channel message edits answer 404 Unknown Message.
 	failEdits bool
 	// refuseGateway and refuseCommands are how many GET /gateway and
@@ -81,6 +91,26 @@ type identifyPayload struct {
 	Token      string          `json:"token"`
 	Intents    int             `json:"intents"`
 	Properties json.RawMessage `json:"properties"`
+	Shard      *[2]int         `json:"shard"`
+}
+
+// gatewayLimits is what GET /gateway/bot reports and the gateway enforces.
+type gatewayLimits struct {
+	Shards         int           // the recommended shard count
+	MaxConcurrency int           // identifies per Window and rate-limit key
+	Total          int           // session starts per ResetAfter
+	ResetAfter     time.Duration // until the session starts are counted afresh
+	Window         time.Duration // Discord's 5 s, shortened by tests
+}
+
+// gatewayConn is one session on the stand-in's gateway.
+type gatewayConn struct {
+	ws    *websocket.Conn
+	mu    sync.Mutex // serialises writes
+	shard [2]int     // [shard_id, num_shards], once identified
+	seq   int64
+	// dropped: the test cut this connection, so writes may fail.
+	dropped bool
 }
 
 const (
@@ -97,6 +127,8 @@ func newFakeDiscord(t *testing.T) *fakeDiscord {
 		interactions: map[string]json.RawMessage{},
 		waiters:      map[string]chan *discordgo.InteractionResponse{},
 		nextID:       1180000000000000000,
+		limits:       gatewayLimits{Shards: 1, MaxConcurrency: 1, Total: 1000, ResetAfter: 4 * time.Hour, Window: bot.IdentifyInterval},
+		lastIdentify: map[int]time.Time{},
 		helloSent:    make(chan struct{}, 1),
 		ready:        make(chan struct{}, 1),
 		heartbeat:    make(chan struct{}, 1),
@@ -113,6 +145,7 @@ func newFakeDiscord(t *testing.T) *fakeDiscord {
 	mux.HandleFunc("PUT /api/v9/applications/{app}/commands", fd.bulkOverwrite)
 	mux.HandleFunc("PUT /api/v9/applications/{app}/guilds/{guild}/commands", fd.bulkOverwrite)
 	mux.HandleFunc("PATCH /api/v9/channels/{channel}/messages/{msg}", fd.editChannelMessage)
+	fd.remaining, fd.resetAt = fd.limits.Total, time.Now().Add(fd.limits.ResetAfter)
 	fd.srv = httptest.NewServer(fd.record(mux))
 	t.Cleanup(fd.srv.Close)
 	return fd
@@ -206,16 +239,50 @@ func writeJSONBody(w http.ResponseWriter, status int, v any) {
 	json.NewEncoder(w).Encode(v)
 }
 
-// getGateway answers GET /gateway with the loopback websocket URL.
+// setLimits sets what GET /gateway/bot reports and the gateway enforces,
+// with every session start available.
+func (fd *fakeDiscord) setLimits(l gatewayLimits) {
+	fd.mu.Lock()
+	defer fd.mu.Unlock()
+	fd.limits = l
+	fd.remaining, fd.resetAt = l.Total, time.Now().Add(l.ResetAfter)
+}
+
+// countStarts renews the session starts once reset_after has passed, under
+// fd.mu.
+func (fd *fakeDiscord) countStarts(now time.Time) {
+	if !now.Before(fd.resetAt) {
+		fd.remaining, fd.resetAt = fd.limits.Total, now.Add(fd.limits.ResetAfter)
+	}
+}
+
+// getGateway answers GET /gateway with the loopback websocket URL, and GET
+// /gateway/bot with it and the shard count and session start limit too.
 func (fd *fakeDiscord) getGateway(w http.ResponseWriter, r *http.Request) {
 	if fd.refuse(w, &fd.refuseGateway) {
 		return
 	}
 	u := "ws" + strings.TrimPrefix(fd.srv.URL, "http") + "/ws"
-	writeJSONBody(w, http.StatusOK, map[string]any{
-		"url": u, "shards": 1,
-		"session_start_limit": map[string]int{"total": 1000, "remaining": 999, "reset_after": 14400000, "max_concurrency": 1},
-	})
+	if !strings.HasSuffix(r.URL.Path, "/bot") {
+		writeJSONBody(w, http.StatusOK, map[string]any{"url": u})
+		return
+	}
+	if !fd.botAuth(w, r) {
+		return
+	}
+	fd.mu.Lock()
+	now := time.Now()
+	fd.countStarts(now)
+	body := map[string]any{
+		"url": u, "shards": fd.limits.Shards,
+		"session_start_limit": map[string]int{
+			"total": fd.limits.Total, "remaining": fd.remaining,
+			"reset_after":     int(fd.resetAt.Sub(now).Milliseconds()),
+			"max_concurrency": fd.limits.MaxConcurrency,
+		},
+	}
+	fd.mu.Unlock()
+	writeJSONBody(w, http.StatusOK, body)
 }
 
 // gatewayPayload is the documented envelope of every gateway message.
@@ -231,22 +298,37 @@ func (fd *fakeDiscord) websocket(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "want ?v=9&encoding=json", http.StatusBadRequest)
 		return
 	}
+	fd.mu.Lock()
+	down := fd.gatewayDown
+	fd.mu.Unlock()
+	if down {
+		http.Error(w, "upstream connect error", http.StatusServiceUnavailable)
+		return
+	}
 	up := websocket.Upgrader{}
-	conn, err := up.Upgrade(w, r, nil)
+	ws, err := up.Upgrade(w, r, nil)
 	if err != nil {
 		return
 	}
-	defer conn.Close()
-	fd.connMu.Lock()
-	fd.conn = conn
-	fd.connMu.Unlock()
+	c := &gatewayConn{ws: ws}
+	defer func() {
+		fd.mu.Lock()
+		for i, o := range fd.conns {
+			if o == c {
+				fd.conns = append(fd.conns[:i], fd.conns[i+1:]...)
+				break
+			}
+		}
+		fd.mu.Unlock()
+		ws.Close()
+	}()
 	// Hello: the interval is Discord's usual one; discordgo heartbeats once
 	// at once and then on that interval.
-	fd.write(gatewayPayload{Op: 10, D: json.RawMessage(`{"heartbeat_interval":41250}`)})
+	fd.write(c, gatewayPayload{Op: 10, D: json.RawMessage(`{"heartbeat_interval":41250}`)})
 	signal(fd.helloSent)
 	for {
 		var p gatewayPayload
-		if err := conn.ReadJSON(&p); err != nil {
+		if err := ws.ReadJSON(&p); err != nil {
 			return
 		}
 		switch p.Op {
@@ -254,33 +336,131 @@ func (fd *fakeDiscord) websocket(w http.ResponseWriter, r *http.Request) {
 			fd.mu.Lock()
 			fd.heartbeats++
 			fd.mu.Unlock()
-			fd.write(gatewayPayload{Op: 11})
+			fd.write(c, gatewayPayload{Op: 11})
 			signal(fd.heartbeat)
 		case 2: // Identify → Ready
 			var id identifyPayload
 			if err := json.Unmarshal(p.D, &id); err != nil {
-				conn.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(4002, "Decode error"))
+				fd.closeWith(c, 4002, "Decode error")
 				return
 			}
 			if id.Token != "Bot "+fd.token && id.Token != fd.token {
-				conn.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(4004, "Authentication failed."))
+				fd.closeWith(c, 4004, "Authentication failed.")
+				return
+			}
+			shard := [2]int{0, 1}
+			if id.Shard != nil {
+				shard = *id.Shard
+			}
+			if shard[1] < 1 || shard[0] < 0 || shard[0] >= shard[1] {
+				fd.refusal(fmt.Sprintf("shard %v is invalid", shard))
+				fd.closeWith(c, 4010, "Invalid shard.")
+				return
+			}
+			switch verdict := fd.identifyCheck(shard, time.Now()); verdict {
+			case "":
+			case "too early":
+				// Discord answers Invalid Session, not resumable.
+				fd.write(c, gatewayPayload{Op: 9, D: json.RawMessage("false")})
+				continue
+			default:
+				// Past the session start limit Discord resets the token
+				// and ends every session.
+				fd.closeWith(c, 4004, "Authentication failed.")
 				return
 			}
 			fd.mu.Lock()
 			fd.identify = &id
+			c.shard = shard
+			fd.conns = append(fd.conns, c)
 			fd.mu.Unlock()
 			ready := map[string]any{
 				"v":                  9,
 				"user":               map[string]any{"id": "1170000000000000002", "username": "nimbot", "discriminator": "0", "global_name": nil, "avatar": nil, "bot": true},
 				"guilds":             []map[string]any{{"id": "1190000000000000001", "unavailable": true}},
-				"session_id":         "fake-session-1",
+				"session_id":         fmt.Sprintf("fake-session-%d-%d", shard[0], shard[1]),
 				"resume_gateway_url": "ws" + strings.TrimPrefix(fd.srv.URL, "http") + "/ws",
 				"application":        map[string]any{"id": fd.appID, "flags": 0},
 			}
-			fd.dispatch("READY", ready)
+			if id.Shard != nil {
+				ready["shard"] = shard
+			}
+			fd.dispatchOn(c, "READY", ready)
 			signal(fd.ready)
+		case 6: // Resume → (the events missed: none here) RESUMED
+			var res struct {
+				Token     string `json:"token"`
+				SessionID string `json:"session_id"`
+				Seq       int64  `json:"seq"`
+			}
+			var shard [2]int
+			if err := json.Unmarshal(p.D, &res); err != nil {
+				fd.closeWith(c, 4002, "Decode error")
+				return
+			}
+			if _, err := fmt.Sscanf(res.SessionID, "fake-session-%d-%d", &shard[0], &shard[1]); err != nil || res.Token != "Bot "+fd.token {
+				// Not resumable: the client must identify anew.
+				fd.write(c, gatewayPayload{Op: 9, D: json.RawMessage("false")})
+				continue
+			}
+			fd.mu.Lock()
+			c.shard, c.seq = shard, res.Seq
+			fd.conns = append(fd.conns, c)
+			fd.resumes++
+			fd.mu.Unlock()
+			fd.dispatchOn(c, "RESUMED", map[string]any{})
 		}
 	}
+}
+
+// identifyCheck applies Discord's limits on starting sessions to an
+// Identify of shard at now: "" when Discord would accept it, "too early"
+// when its rate-limit key (shard_id % max_concurrency) identified within
+// the window, or why Discord would end every session. It counts the
+// session start and records a refusal.
+func (fd *fakeDiscord) identifyCheck(shard [2]int, now time.Time) string {
+	fd.mu.Lock()
+	defer fd.mu.Unlock()
+	key := shard[0] % max(fd.limits.MaxConcurrency, 1)
+	if last, ok := fd.lastIdentify[key]; ok && now.Sub(last) < fd.limits.Window {
+		fd.refused = append(fd.refused, fmt.Sprintf("shard %v identified %v after another of key %d, within %v", shard, now.Sub(last), key, fd.limits.Window))
+		return "too early"
+	}
+	fd.countStarts(now)
+	if fd.remaining <= 0 {
+		fd.refused = append(fd.refused, fmt.Sprintf("shard %v identified past the session start limit of %d", shard, fd.limits.Total))
+		return "session start limit"
+	}
+	fd.remaining--
+	fd.lastIdentify[key] = now
+	fd.identifies = append(fd.identifies, shard)
+	return ""
+}
+
+func (fd *fakeDiscord) refusal(why string) {
+	fd.mu.Lock()
+	defer fd.mu.Unlock()
+	fd.refused = append(fd.refused, why)
+}
+
+// Refused returns each Identify Discord would have refused.
+func (fd *fakeDiscord) Refused() []string {
+	fd.mu.Lock()
+	defer fd.mu.Unlock()
+	return append([]string(nil), fd.refused...)
+}
+
+// Identifies returns the shard of each accepted Identify, in order.
+func (fd *fakeDiscord) Identifies() [][2]int {
+	fd.mu.Lock()
+	defer fd.mu.Unlock()
+	return append([][2]int(nil), fd.identifies...)
+}
+
+func (fd *fakeDiscord) closeWith(c *gatewayConn, code int, text string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ws.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(code, text))
 }
 
 func signal(c chan struct{}) {
@@ -290,20 +470,16 @@ func signal(c chan struct{}) {
 	}
 }
 
-func (fd *fakeDiscord) write(p gatewayPayload) {
-	fd.connMu.Lock()
-	defer fd.connMu.Unlock()
-	if fd.conn == nil {
-		fd.t.Error("fake gateway: no connection to write to")
-		return
-	}
-	if err := fd.conn.WriteJSON(p); err != nil {
+func (fd *fakeDiscord) write(c *gatewayConn, p gatewayPayload) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.ws.WriteJSON(p); err != nil && !c.dropped {
 		fd.t.Errorf("fake gateway: write: %v", err)
 	}
 }
 
-// dispatch sends an op 0 event with the next sequence number.
-func (fd *fakeDiscord) dispatch(event string, d any) {
+// dispatchOn sends an op 0 event on c with c's next sequence number.
+func (fd *fakeDiscord) dispatchOn(c *gatewayConn, event string, d any) {
 	raw, ok := d.(json.RawMessage)
 	if !ok {
 		var err error
@@ -311,11 +487,66 @@ func (fd *fakeDiscord) dispatch(event string, d any) {
 			fd.t.Fatal(err)
 		}
 	}
+	c.mu.Lock()
+	c.seq++
+	s := c.seq
+	c.mu.Unlock()
+	fd.write(c, gatewayPayload{Op: 0, D: raw, S: &s, T: &event})
+}
+
+// dispatch sends an event with a guild_id to the session of the shard that
+// guild belongs to, by Discord's formula shard_id = (guild_id >> 22) %
+// num_shards; events without one go to shard 0.
+func (fd *fakeDiscord) dispatch(event string, d json.RawMessage) {
+	var hdr struct {
+		GuildID string `json:"guild_id"`
+	}
+	json.Unmarshal(d, &hdr)
+	guild, _ := strconv.ParseUint(hdr.GuildID, 10, 64)
 	fd.mu.Lock()
-	fd.seq++
-	s := fd.seq
+	var to *gatewayConn
+	for _, c := range fd.conns {
+		if c.shard[0] == int((guild>>22)%uint64(c.shard[1])) {
+			to = c
+			break
+		}
+	}
 	fd.mu.Unlock()
-	fd.write(gatewayPayload{Op: 0, D: raw, S: &s, T: &event})
+	if to == nil {
+		fd.t.Errorf("fake gateway: no session for guild %q's shard", hdr.GuildID)
+		return
+	}
+	fd.dispatchOn(to, event, d)
+}
+
+// dropShard ends the session of shard as a network failure would: the
+// connection closes without a close frame.
+func (fd *fakeDiscord) dropShard(t *testing.T, shard int) {
+	t.Helper()
+	fd.mu.Lock()
+	defer fd.mu.Unlock()
+	for _, c := range fd.conns {
+		if c.shard[0] == shard {
+			c.mu.Lock()
+			c.dropped = true
+			c.mu.Unlock()
+			c.ws.UnderlyingConn().Close()
+			return
+		}
+	}
+	t.Fatalf("no session for shard %d", shard)
+}
+
+func (fd *fakeDiscord) setGatewayDown(down bool) {
+	fd.mu.Lock()
+	defer fd.mu.Unlock()
+	fd.gatewayDown = down
+}
+
+// shardOf returns the shard of count that guild belongs to.
+func shardOf(guild string, count int) int {
+	g, _ := strconv.ParseUint(guild, 10, 64)
+	return int((g >> 22) % uint64(count))
 }
 
 // sendInteraction dispatches INTERACTION_CREATE and returns the callback the

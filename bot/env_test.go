@@ -98,7 +98,7 @@ func tokenOf(t *testing.T, payload json.RawMessage) string {
 // channelGame returns the channel's pending or active game.
 func (e *env) channelGame() *match.Game {
 	e.t.Helper()
-	g, err := e.db.ChannelGame(context.Background(), testChannel)
+	g, err := e.db.ChannelGame(context.Background(), e.p.channel)
 	if err != nil {
 		e.t.Fatalf("channel game: %v", err)
 	}

@@ -21,11 +21,22 @@ var (
 type payloads struct {
 	t       *testing.T
 	channel string
-	n       atomic.Int64
+	guild   string // "": the fixtures' guild
+	// n counts the interactions made, from a start of their own in each
+	// channel: ids are unique per bot, and the store answers a repeated id
+	// with the saved answer.
+	n atomic.Int64
 }
 
 func newPayloads(t *testing.T, channel string) *payloads {
 	return &payloads{t: t, channel: channel}
+}
+
+// inGuild returns payloads for another channel, in guild.
+func (p *payloads) inGuild(channel, guild string, first int64) *payloads {
+	q := &payloads{t: p.t, channel: channel, guild: guild}
+	q.n.Store(first)
+	return q
 }
 
 func (p *payloads) load(name string) map[string]any {
@@ -40,6 +51,12 @@ func (p *payloads) load(name string) map[string]any {
 	m["channel_id"] = p.channel
 	if ch, ok := m["channel"].(map[string]any); ok {
 		ch["id"] = p.channel
+		if p.guild != "" {
+			ch["guild_id"] = p.guild
+		}
+	}
+	if p.guild != "" {
+		m["guild_id"] = p.guild
 	}
 	return m
 }
