@@ -47,6 +47,13 @@ type GatewayConfig struct {
 	// MaxPending bounds the answers waiting on Discord's REST API in the
 	// background (0: DefaultMaxPending).
 	MaxPending int
+	// Identify, when set, is called before each connection attempt (the
+	// Session identifies as soon as it connects) and waits until Discord's
+	// limits on identifying allow it (see IdentifyLimit).
+	Identify func(ctx context.Context) error
+	// SkipRegister leaves the commands to another gateway: with several
+	// shards, only shard 0's registers them (see Shards).
+	SkipRegister bool
 }
 
 // Gateway answers interactions that arrive on Discord's websocket gateway.
@@ -86,7 +93,12 @@ const ReadyTimeout = 30 * time.Second
 // place meanwhile).
 func (g *Gateway) Open(ctx context.Context) error {
 	s := g.cfg.Session
-	g.remove = s.AddHandler(g.onInteraction)
+	removeInteraction := s.AddHandler(g.onInteraction)
+	// After Open, discordgo reconnects by itself; the link's status follows
+	// it so that /healthz shows a connection lost and being retried.
+	removeDisconnect := s.AddHandler(func(*discordgo.Session, *discordgo.Disconnect) { g.lost() })
+	removeConnect := s.AddHandler(func(*discordgo.Session, *discordgo.Connect) { g.link.set(StateOK, nil) })
+	g.remove = func() { removeInteraction(); removeDisconnect(); removeConnect() }
 	var r *discordgo.Ready
 	err := retry(ctx, &g.link, g.cfg.Log, "connecting to the Discord gateway", func(ctx context.Context) error {
 		var err error
@@ -109,6 +121,9 @@ func (g *Gateway) Open(ctx context.Context) error {
 		user = r.User.Username
 	}
 	g.cfg.Log.Info("connected to the Discord gateway", "user", user, "guilds", len(r.Guilds))
+	if g.cfg.SkipRegister {
+		return nil
+	}
 	if err := g.Register(ctx); err != nil {
 		g.registration.set(StateRetrying, err)
 		g.cfg.Log.Warn("registering commands failed; retrying in the background", "err", err)
@@ -135,6 +150,12 @@ func (g *Gateway) connect(ctx context.Context) (*discordgo.Ready, error) {
 	s := g.cfg.Session
 	ready := make(chan *discordgo.Ready, 1)
 	removeReady := s.AddHandlerOnce(func(_ *discordgo.Session, r *discordgo.Ready) { ready <- r })
+	if g.cfg.Identify != nil {
+		if err := g.cfg.Identify(ctx); err != nil {
+			removeReady()
+			return nil, err
+		}
+	}
 	if err := s.Open(); err != nil {
 		removeReady()
 		return nil, fmt.Errorf("connecting to the Discord gateway: %w", safeErr(err))
@@ -153,6 +174,24 @@ func (g *Gateway) connect(ctx context.Context) (*discordgo.Ready, error) {
 		s.Close()
 		return nil, ctx.Err()
 	}
+}
+
+// errLost is the link's error from when the connection drops until
+// discordgo has reconnected.
+var errLost = errors.New("connection lost; reconnecting")
+
+// lost marks the link as being retried, unless Close dropped it.
+func (g *Gateway) lost() {
+	g.mu.Lock()
+	closing := g.closing
+	g.mu.Unlock()
+	if closing {
+		return
+	}
+	if state, _ := g.link.State(); state == StateOK {
+		g.cfg.Log.Warn("the Discord gateway connection was lost; reconnecting")
+	}
+	g.link.set(StateRetrying, errLost)
 }
 
 // Link returns the status of the gateway connection, for /healthz.
