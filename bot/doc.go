@@ -40,6 +40,15 @@
 // with a jittered backoff, and their Status shows in /healthz (Health, with
 // DatabaseChecks for the database).
 //
+// Shards runs the gateway as Discord's sharding asks: one Gateway (and
+// Session, identifying as [shard_id, num_shards]) per shard this process
+// runs, all with the same Service, one REST rate limiter, and commands
+// registered only by the process that runs shard 0. IdentifyLimit keeps
+// their Identify calls within max_concurrency and the session start limit
+// without the processes talking to each other (slots from the clock).
+// discordgo re-identifies by itself, unchecked, when Discord invalidates a
+// session it is resuming (opcode 9); that is rare, and it has no hook.
+//
 // bot never logs a token. Interaction tokens travel in webhook URLs, so
 // errors from REST calls are logged without their URL (see safeErr).
 package bot
