@@ -25,6 +25,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -74,6 +75,8 @@ type config struct {
 	Token, AppID, PublicKey, DevGuildID string
 	DatabasePath, Synchronous           string
 	HTTPAddr, HealthAddr                string
+	ShardCount                          int   // 0: Discord's recommendation
+	ShardIDs                            []int // nil: every shard
 	BotTurn, PeopleTurn                 time.Duration
 	Retention                           time.Duration
 	LogLevel                            slog.Level
@@ -168,10 +171,37 @@ func loadConfig() (config, error) {
 	if cfg.Retention < bot.TokenLife {
 		return cfg, fmt.Errorf("INTERACTION_RETENTION must be at least %v (an interaction token's life: Discord may redeliver until then), not %v", bot.TokenLife, cfg.Retention)
 	}
+	if cfg.ShardCount, cfg.ShardIDs, err = shardSettings(); err != nil {
+		return cfg, err
+	}
 	if err := cfg.LogLevel.UnmarshalText([]byte(envOr("LOG_LEVEL", "info"))); err != nil {
 		return cfg, fmt.Errorf("LOG_LEVEL must be debug, info, warn or error: %v", err)
 	}
 	return cfg, nil
+}
+
+// shardSettings reads SHARD_COUNT and SHARD_IDS: both unset is automatic
+// (Discord's recommended count, every shard in this process).
+func shardSettings() (count int, ids []int, err error) {
+	countText := strings.TrimSpace(os.Getenv("SHARD_COUNT"))
+	idsText := strings.TrimSpace(os.Getenv("SHARD_IDS"))
+	if countText == "" {
+		if idsText != "" {
+			return 0, nil, errors.New("SHARD_IDS needs SHARD_COUNT: processes that split the shards must agree on their count, and Discord's recommendation can change between their starts")
+		}
+		return 0, nil, nil
+	}
+	count, err = strconv.Atoi(countText)
+	if err != nil || count < 1 || count > bot.MaxShards {
+		return 0, nil, fmt.Errorf("SHARD_COUNT must be a whole number from 1 to %d, not %q", bot.MaxShards, countText)
+	}
+	if idsText == "" {
+		return count, nil, nil
+	}
+	if ids, err = bot.ParseShardIDs(idsText, count); err != nil {
+		return 0, nil, fmt.Errorf("SHARD_IDS: %v", err)
+	}
+	return count, ids, nil
 }
 
 func envOr(key, def string) string {
@@ -214,17 +244,17 @@ func runGateway(ctx context.Context, cfg config, log *slog.Logger, errOut io.Wri
 	}
 	defer db.Close()
 	svc := newService(db, cfg, log)
-	session, err := bot.NewSession(cfg.Token)
+	shards, err := bot.NewShards(bot.ShardsConfig{
+		NewSession: func() (*discordgo.Session, error) { return bot.NewSession(cfg.Token) },
+		Count:      cfg.ShardCount, IDs: cfg.ShardIDs,
+		Service: svc, Commands: commands.Definitions(),
+		AppID: cfg.AppID, GuildID: cfg.DevGuildID, Log: log,
+	})
 	if err != nil {
 		return err
 	}
-	gw := bot.NewGateway(bot.GatewayConfig{
-		Session: session, Service: svc, Commands: commands.Definitions(),
-		AppID: cfg.AppID, GuildID: cfg.DevGuildID, Log: log,
-	})
 	if cfg.HealthAddr != "" {
-		checks := append(bot.DatabaseChecks(db, bot.DefaultMinFree),
-			gw.Link().Check("discord_gateway"), gw.Registration().Check("discord_commands"))
+		checks := append(bot.DatabaseChecks(db, bot.DefaultMinFree), shards.Check(), shards.RegistrationCheck())
 		stopHealth, err := serveHealth(ctx, cfg.HealthAddr, &bot.Health{Checks: checks, Log: log}, log)
 		if err != nil {
 			return err
@@ -232,14 +262,14 @@ func runGateway(ctx context.Context, cfg config, log *slog.Logger, errOut io.Wri
 		defer stopHealth()
 	}
 	// Open retries while Discord is unreachable; only a signal ends it.
-	if err := gw.Open(ctx); err != nil {
-		session.Close()
+	if err := shards.Open(ctx); err != nil {
 		if ctx.Err() != nil {
 			return nil
 		}
 		return err
 	}
-	stopScheduler := startScheduler(svc, db, session, cfg.Retention, log)
+	// Once per process, whatever the number of shards.
+	stopScheduler := startScheduler(svc, db, shards.Session(), cfg.Retention, log)
 	log.Info("nimbot is running; press Ctrl+C to stop", "database", cfg.DatabasePath)
 
 	<-ctx.Done()
@@ -247,7 +277,7 @@ func runGateway(ctx context.Context, cfg config, log *slog.Logger, errOut io.Wri
 	stopScheduler()
 	shut, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
-	return gw.Close(shut)
+	return shards.Close(shut)
 }
 
 // runServe answers Discord's HTTP POSTs until a signal, then lets the

@@ -37,6 +37,12 @@ func TestRun(t *testing.T) {
 		{"BadSynchronous", []string{"help"}, "", map[string]string{"DATABASE_SYNCHRONOUS": "OFF"}, 2, "DATABASE_SYNCHRONOUS"},
 		{"BadTimeout", []string{"help"}, "", map[string]string{"BOT_TURN_TIMEOUT": "soon"}, 2, "BOT_TURN_TIMEOUT"},
 		{"BadLogLevel", []string{"help"}, "", map[string]string{"LOG_LEVEL": "loud"}, 2, "LOG_LEVEL"},
+		{"ShardCountZero", nil, "", map[string]string{"SHARD_COUNT": "0"}, 2, "SHARD_COUNT must be a whole number from 1"},
+		{"ShardCountWord", nil, "", map[string]string{"SHARD_COUNT": "four"}, 2, "SHARD_COUNT must be a whole number from 1"},
+		{"ShardIDsNeedCount", nil, "", map[string]string{"SHARD_IDS": "0-1"}, 2, "SHARD_IDS needs SHARD_COUNT"},
+		{"ShardIDPastCount", nil, "", map[string]string{"SHARD_COUNT": "4", "SHARD_IDS": "2-4"}, 2, "shard 4 does not exist"},
+		{"ShardIDsBad", nil, "", map[string]string{"SHARD_COUNT": "4", "SHARD_IDS": "0;1"}, 2, "not a shard id"},
+		{"ShardIDTwice", nil, "", map[string]string{"SHARD_COUNT": "4", "SHARD_IDS": "0-2,1"}, 2, "shard 1 is listed twice"},
 		{"ServeNeedsKey", []string{"serve"}, "", nil, 1, "DISCORD_PUBLIC_KEY"},
 		{"ServeBadKey", []string{"serve"}, "", map[string]string{"DISCORD_PUBLIC_KEY": "abc"}, 1, "64 hex digits"},
 		{"ServeNeedsToken", []string{"serve"}, "", map[string]string{"DISCORD_PUBLIC_KEY": strings.Repeat("ab", 32)}, 1, "DISCORD_TOKEN"},
@@ -47,7 +53,8 @@ func TestRun(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			for _, k := range []string{"DISCORD_TOKEN", "DISCORD_APP_ID", "DISCORD_PUBLIC_KEY", "DEV_GUILD_ID",
-				"DATABASE_SYNCHRONOUS", "HTTP_ADDR", "BOT_TURN_TIMEOUT", "PEOPLE_TURN_TIMEOUT", "LOG_LEVEL"} {
+				"DATABASE_SYNCHRONOUS", "HTTP_ADDR", "BOT_TURN_TIMEOUT", "PEOPLE_TURN_TIMEOUT", "LOG_LEVEL",
+				"SHARD_COUNT", "SHARD_IDS"} {
 				t.Setenv(k, "")
 			}
 			t.Setenv("DATABASE_PATH", filepath.Join(dir, "nimbot.db"))
