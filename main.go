@@ -149,20 +149,21 @@ func loadConfig() (config, error) {
 		PublicKey:    strings.TrimSpace(os.Getenv("DISCORD_PUBLIC_KEY")),
 		DevGuildID:   strings.TrimSpace(os.Getenv("DEV_GUILD_ID")),
 		DatabasePath: envOr("DATABASE_PATH", "./nimbot.db"),
-		Synchronous:  strings.ToUpper(envOr("DATABASE_SYNCHRONOUS", "FULL")),
-		HTTPAddr:     envOr("HTTP_ADDR", ":8080"),
-		HealthAddr:   strings.TrimSpace(os.Getenv("HEALTH_ADDR")),
+		// "" leaves the store's default (FULL); the store checks the value.
+		Synchronous: strings.TrimSpace(os.Getenv("DATABASE_SYNCHRONOUS")),
+		HTTPAddr:    envOr("HTTP_ADDR", ":8080"),
+		HealthAddr:  strings.TrimSpace(os.Getenv("HEALTH_ADDR")),
 	}
 	// A token pasted with its "Bot " prefix would become "Bot Bot …".
 	cfg.Token = strings.TrimPrefix(cfg.Token, "Bot ")
-	if cfg.Synchronous != "FULL" && cfg.Synchronous != "NORMAL" {
-		return cfg, fmt.Errorf("DATABASE_SYNCHRONOUS must be FULL or NORMAL, not %q", cfg.Synchronous)
+	if err := store.CheckSynchronous(cfg.Synchronous); err != nil {
+		return cfg, fmt.Errorf("DATABASE_SYNCHRONOUS: %w", err)
 	}
 	var err error
-	if cfg.BotTurn, err = envDuration("BOT_TURN_TIMEOUT", time.Hour); err != nil {
+	if cfg.BotTurn, err = envDuration("BOT_TURN_TIMEOUT", commands.DefaultBotTurn); err != nil {
 		return cfg, err
 	}
-	if cfg.PeopleTurn, err = envDuration("PEOPLE_TURN_TIMEOUT", 24*time.Hour); err != nil {
+	if cfg.PeopleTurn, err = envDuration("PEOPLE_TURN_TIMEOUT", commands.DefaultPeopleTurn); err != nil {
 		return cfg, err
 	}
 	if cfg.Retention, err = envDuration("INTERACTION_RETENTION", bot.DefaultRetention); err != nil {

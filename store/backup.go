@@ -80,7 +80,7 @@ func (db *DB) backupTo(ctx context.Context, path string) error {
 		return err
 	}
 	defer dstConn.Close()
-	srcConn, err := db.r.Conn(ctx)
+	srcConn, err := db.readers.Conn(ctx)
 	if err != nil {
 		return err
 	}

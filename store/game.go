@@ -271,7 +271,7 @@ func (db *DB) Moves(ctx context.Context, gameID int64) ([]match.Move, error) {
 // LastGameBy returns the newest game the user created in the guild (for the
 // challenge cooldown), or ErrNotFound.
 func (db *DB) LastGameBy(ctx context.Context, guildID, userID string) (*match.Game, error) {
-	return scanGame(db.r.QueryRowContext(ctx, `SELECT `+gameColumns+` FROM games
+	return scanGame(db.readers.QueryRowContext(ctx, `SELECT `+gameColumns+` FROM games
 		WHERE guild_id = ? AND created_by = ? ORDER BY created_at DESC, id DESC LIMIT 1`, guildID, userID))
 }
 
@@ -279,7 +279,7 @@ func (db *DB) LastGameBy(ctx context.Context, guildID, userID string) (*match.Ga
 // in the guild at or after since (for the challenge cooldown: games against
 // nimbot in between must not reset it), or ErrNotFound.
 func (db *DB) LastChallengeBy(ctx context.Context, guildID, userID string, since time.Time) (*match.Game, error) {
-	return scanGame(db.r.QueryRowContext(ctx, `SELECT `+gameColumns+` FROM games
+	return scanGame(db.readers.QueryRowContext(ctx, `SELECT `+gameColumns+` FROM games
 		WHERE guild_id = ? AND created_by = ? AND created_at >= ? AND player0 != ? AND player1 != ?
 		ORDER BY created_at DESC, id DESC LIMIT 1`, guildID, userID, toMillis(since), match.BotID, match.BotID))
 }
@@ -287,7 +287,7 @@ func (db *DB) LastChallengeBy(ctx context.Context, guildID, userID string, since
 // Due returns up to limit pending or active games whose deadline is at or
 // before now, the most overdue first.
 func (db *DB) Due(ctx context.Context, now time.Time, limit int) ([]*match.Game, error) {
-	return queryGames(ctx, db.r, `SELECT `+gameColumns+` FROM games
+	return queryGames(ctx, db.readers, `SELECT `+gameColumns+` FROM games
 		WHERE status IN ('pending', 'active') AND deadline IS NOT NULL AND deadline <= ?
 		ORDER BY deadline, id LIMIT ?`, toMillis(now), limit)
 }

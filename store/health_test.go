@@ -52,7 +52,7 @@ func TestCheckWrite(t *testing.T) {
 			t.Fatal(err)
 		}
 		var at int64
-		if err := db.r.QueryRow(`SELECT at FROM heartbeat`).Scan(&at); err != nil || at == 0 {
+		if err := db.readers.QueryRow(`SELECT at FROM heartbeat`).Scan(&at); err != nil || at == 0 {
 			t.Fatalf("heartbeat %d, %v", at, err)
 		}
 	})

@@ -142,7 +142,7 @@ func change(g *match.Game, moves ...engine.Move) (match.Change, error) {
 func checkGames(tb testing.TB, db *DB) (games int) {
 	tb.Helper()
 	ctx := context.Background()
-	rows, err := db.r.QueryContext(ctx, `SELECT id FROM games`)
+	rows, err := db.readers.QueryContext(ctx, `SELECT id FROM games`)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -185,7 +185,7 @@ func checkGames(tb testing.TB, db *DB) (games int) {
 			tb.Errorf("game %d: status %s with heaps %v", id, g.Status, p.Heaps)
 		}
 		var results int
-		if err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM results WHERE game_id = ?`, id).Scan(&results); err != nil {
+		if err := db.readers.QueryRowContext(ctx, `SELECT count(*) FROM results WHERE game_id = ?`, id).Scan(&results); err != nil {
 			tb.Fatal(err)
 		}
 		if want := map[bool]int{true: 1, false: 0}[g.Status.Finished()]; results != want {
@@ -194,11 +194,11 @@ func checkGames(tb testing.TB, db *DB) (games int) {
 	}
 	// Every decided result is counted once in the players' all-variant stats.
 	var statWins, statLosses, resWins, resLosses int
-	if err := db.r.QueryRowContext(ctx, `SELECT coalesce(sum(wins), 0), coalesce(sum(losses), 0) FROM stats WHERE variant = ''`).
+	if err := db.readers.QueryRowContext(ctx, `SELECT coalesce(sum(wins), 0), coalesce(sum(losses), 0) FROM stats WHERE variant = ''`).
 		Scan(&statWins, &statLosses); err != nil {
 		tb.Fatal(err)
 	}
-	if err := db.r.QueryRowContext(ctx, `SELECT
+	if err := db.readers.QueryRowContext(ctx, `SELECT
 			count(*) FILTER (WHERE winner NOT IN ('', 'bot') AND winner <> loser),
 			count(*) FILTER (WHERE loser NOT IN ('', 'bot') AND winner <> loser)
 		FROM results`).Scan(&resWins, &resLosses); err != nil {
@@ -214,14 +214,14 @@ func checkGames(tb testing.TB, db *DB) (games int) {
 func integrity(tb testing.TB, db *DB) {
 	tb.Helper()
 	var check string
-	if err := db.r.QueryRowContext(context.Background(), `PRAGMA integrity_check`).Scan(&check); err != nil {
+	if err := db.readers.QueryRowContext(context.Background(), `PRAGMA integrity_check`).Scan(&check); err != nil {
 		tb.Fatal(err)
 	}
 	if check != "ok" {
 		tb.Fatalf("integrity_check: %s", check)
 	}
 	var fk int
-	if err := db.r.QueryRowContext(context.Background(), `SELECT count(*) FROM pragma_foreign_key_check`).Scan(&fk); err != nil {
+	if err := db.readers.QueryRowContext(context.Background(), `SELECT count(*) FROM pragma_foreign_key_check`).Scan(&fk); err != nil {
 		tb.Fatal(err)
 	}
 	if fk != 0 {

@@ -16,7 +16,7 @@ import (
 // that grows with the guild.
 func TestLeaderboardPlan(t *testing.T) {
 	db := mustOpen(t)
-	rows, err := db.r.Query("EXPLAIN QUERY PLAN "+leaderboardQuery, "guild", "", 10)
+	rows, err := db.readers.Query("EXPLAIN QUERY PLAN "+leaderboardQuery, "guild", "", 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func BenchmarkLeaderboard(b *testing.B) {
 func fillStats(tb testing.TB, db *DB, guild string, users int) {
 	tb.Helper()
 	rng := rand.New(rand.NewPCG(3, uint64(users)))
-	tx, err := db.w.Begin()
+	tx, err := db.writeConn.Begin()
 	if err != nil {
 		tb.Fatal(err)
 	}

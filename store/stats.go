@@ -88,7 +88,7 @@ func recordResult(ctx context.Context, tx *txn, g *match.Game, now time.Time) er
 // Stats returns the user's record in the guild for variant ("" = all
 // variants). A user with no games gets zero counts and InitialRating.
 func (db *DB) Stats(ctx context.Context, guildID, userID string, variant engine.Variant) (match.Stats, error) {
-	tx, err := db.r.BeginTx(ctx, nil)
+	tx, err := db.readers.BeginTx(ctx, nil)
 	if err != nil {
 		return match.Stats{}, err
 	}
@@ -139,7 +139,7 @@ const leaderboardQuery = `SELECT user_id, wins, losses, streak, best_streak, rat
 // decided game in variant ("" = all variants), best first: by rating, then
 // wins, then fewest losses.
 func (db *DB) Leaderboard(ctx context.Context, guildID string, variant engine.Variant, limit int) ([]match.Stats, error) {
-	tx, err := db.r.BeginTx(ctx, nil)
+	tx, err := db.readers.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -36,18 +36,18 @@ func TestPreparedStatements(t *testing.T) {
 	turn("i2")
 	// Commit's statements: the interaction check, the game, the moves, the
 	// update, the saved response.
-	if n := count(db.wr.stmts); n < 5 {
+	if n := count(db.writes.stmts); n < 5 {
 		t.Fatalf("%d statements prepared for the writer after two turns, want at least 5", n)
 	}
 	if n := count(db.reads.c); n < 2 {
 		t.Fatalf("%d statements prepared for reads, want at least 2", n)
 	}
-	before := count(db.wr.stmts)
+	before := count(db.writes.stmts)
 	turn("i3")
-	if n := count(db.wr.stmts); n != before {
+	if n := count(db.writes.stmts); n != before {
 		t.Fatalf("a third turn prepared %d more statements", n-before)
 	}
-	if _, err := db.w.ExecContext(ctx, `CREATE INDEX moves_by_player ON moves (player)`); err != nil {
+	if _, err := db.writeConn.ExecContext(ctx, `CREATE INDEX moves_by_player ON moves (player)`); err != nil {
 		t.Fatal(err)
 	}
 	turn("i4")

@@ -58,21 +58,35 @@ const (
 	DefaultCheckTimeout   = 5 * time.Second
 )
 
+// DefaultSynchronous is Config.Synchronous's default: every acknowledged
+// commit survives power loss.
+const DefaultSynchronous = "FULL"
+
+// CheckSynchronous says why s is not a Config.Synchronous setting ("" for the
+// default, FULL or NORMAL in any case), if it is not.
+func CheckSynchronous(s string) error {
+	switch strings.ToUpper(s) {
+	case "", "FULL", "NORMAL":
+		return nil
+	}
+	return fmt.Errorf("%w: synchronous must be FULL or NORMAL, not %q", match.ErrInvalid, s)
+}
+
 // DB is an open nimbot database. It is safe for concurrent use.
 type DB struct {
 	path string
 	now  func() time.Time
-	// w has exactly one connection: writers in this process queue for it in
+	// writeConn has exactly one connection: writers in this process queue for it in
 	// Go, in order, instead of spinning in SQLite's busy handler. Every
 	// transaction on it is BEGIN IMMEDIATE (see the DSN).
-	w *sql.DB
-	// r holds read-only connections; in WAL mode they read a consistent
+	writeConn *sql.DB
+	// readers holds read-only connections; in WAL mode they read a consistent
 	// snapshot without waiting for the writer.
-	r *sql.DB
-	// wr runs every write transaction on w, committing those that queue up
+	readers *sql.DB
+	// writes runs every write transaction on writeConn, committing those that queue up
 	// together (see writer.go).
-	wr *writer
-	// reads runs the frequent reads on r with prepared statements.
+	writes *writer
+	// reads runs the frequent reads on readers with prepared statements.
 	reads reader
 	// health is what the health checks share (health.go).
 	health health
@@ -80,7 +94,7 @@ type DB struct {
 
 // busyTimeout is how long a write waits for another process's lock before
 // SQLite reports "database is locked". Within one process writers never
-// contend in SQLite (they share DB.w's one connection).
+// contend in SQLite (they share DB.writeConn's one connection).
 const busyTimeout = 5 * time.Second
 
 // defaultLockTimeout is Config.LockTimeout's default.
@@ -102,13 +116,12 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		return nil, &OpenError{Path: cfg.Path, Err: fmt.Errorf("%w: no database path given", ErrUnwritable)}
 	}
 	fail := func(err error) (*DB, error) { return nil, &OpenError{Path: cfg.Path, Err: err} }
+	if err := CheckSynchronous(cfg.Synchronous); err != nil {
+		return fail(err)
+	}
 	synchronous := strings.ToUpper(cfg.Synchronous)
-	switch synchronous {
-	case "":
-		synchronous = "FULL"
-	case "FULL", "NORMAL":
-	default:
-		return fail(fmt.Errorf("%w: synchronous must be FULL or NORMAL, not %q", match.ErrInvalid, cfg.Synchronous))
+	if synchronous == "" {
+		synchronous = DefaultSynchronous
 	}
 	now := cfg.Now
 	if now == nil {
@@ -175,9 +188,9 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		r.Close()
 		return fail(err)
 	}
-	db := &DB{path: path, now: now, w: w, r: r, reads: reader{newStmtCache(r, true)}}
+	db := &DB{path: path, now: now, writeConn: w, readers: r, reads: reader{newStmtCache(r, true)}}
 	db.health.file, _ = os.Stat(path)
-	db.wr = newWriter(w, now, &db.health)
+	db.writes = newWriter(w, now, &db.health)
 	return db, nil
 }
 
@@ -447,17 +460,17 @@ func migrate(ctx context.Context, db *sql.DB) error {
 // later ones fail with ErrClosed. The last connection to close checkpoints
 // the write-ahead log into the main file.
 func (db *DB) Close() error {
-	db.wr.close()
+	db.writes.close()
 	db.reads.c.close()
-	return errors.Join(db.r.Close(), db.w.Close())
+	return errors.Join(db.readers.Close(), db.writeConn.Close())
 }
 
 // Ping checks that both the read and the write connections work.
 func (db *DB) Ping(ctx context.Context) error {
-	if err := db.r.PingContext(ctx); err != nil {
+	if err := db.readers.PingContext(ctx); err != nil {
 		return err
 	}
-	return db.w.PingContext(ctx)
+	return db.writeConn.PingContext(ctx)
 }
 
 // Path returns the absolute path of the database file.
@@ -466,7 +479,7 @@ func (db *DB) Path() string { return db.path }
 // SchemaVersion returns the schema version the database is at.
 func (db *DB) SchemaVersion(ctx context.Context) (int64, error) {
 	var v int64
-	err := db.r.QueryRowContext(ctx, `SELECT MAX(version_id) FROM `+goose.DefaultTablename).Scan(&v)
+	err := db.readers.QueryRowContext(ctx, `SELECT MAX(version_id) FROM `+goose.DefaultTablename).Scan(&v)
 	return v, err
 }
 
@@ -488,7 +501,7 @@ func LatestSchemaVersion() int64 {
 // passes is read once, so every row the transaction writes carries the same
 // time; the ctx it passes is the writer's, for fn's statements.
 func (db *DB) withTx(ctx context.Context, fn txFunc) error {
-	return db.wr.do(ctx, fn)
+	return db.writes.do(ctx, fn)
 }
 
 // isConstraint reports whether err is a SQLite constraint violation with one

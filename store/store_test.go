@@ -29,7 +29,7 @@ func TestMigrations(t *testing.T) {
 	wantTables := []string{"bot_record", "games", "goose_db_version", "heartbeat", "hints", "interactions", "moves", "results", "stats"}
 	tables := func(t *testing.T, db *DB) []string {
 		t.Helper()
-		rows, err := db.r.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
+		rows, err := db.readers.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -291,7 +291,7 @@ func TestCreateGame(t *testing.T) {
 		}
 		// The answer itself failing to save (here a trigger standing in for
 		// a full disk) takes the game with it.
-		if _, err := db.w.ExecContext(ctx, `CREATE TRIGGER fail_save BEFORE INSERT ON interactions
+		if _, err := db.writeConn.ExecContext(ctx, `CREATE TRIGGER fail_save BEFORE INSERT ON interactions
 			BEGIN SELECT RAISE(ABORT, 'disk full'); END`); err != nil {
 			t.Fatal(err)
 		}
@@ -523,7 +523,7 @@ func TestCommit(t *testing.T) {
 				if tt.name == "Past" {
 					play(t, db, g, take(0, 1))
 				}
-				_, err := db.w.ExecContext(ctx, `INSERT INTO moves (game_id, ply, player, move, at) VALUES (?, ?, 'x', '{}', 0)`, g.ID, tt.ply)
+				_, err := db.writeConn.ExecContext(ctx, `INSERT INTO moves (game_id, ply, player, move, at) VALUES (?, ?, 'x', '{}', 0)`, g.ID, tt.ply)
 				if err == nil || !strings.Contains(err.Error(), "stale move") {
 					t.Fatalf("got %v", err)
 				}
@@ -579,7 +579,7 @@ func TestCommitRace(t *testing.T) {
 		t.Fatalf("%d moves", len(moves))
 	}
 	var answered int
-	if err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM interactions`).Scan(&answered); err != nil {
+	if err := db.readers.QueryRowContext(ctx, `SELECT count(*) FROM interactions`).Scan(&answered); err != nil {
 		t.Fatal(err)
 	}
 	if answered != 1 {
@@ -876,12 +876,12 @@ func TestConnectionSettings(t *testing.T) {
 				return v
 			}
 			for _, p := range []struct{ name, got, want string }{
-				{"w foreign_keys", pragma(db.w, "foreign_keys"), "1"},
-				{"w journal_mode", pragma(db.w, "journal_mode"), "wal"},
-				{"w busy_timeout", pragma(db.w, "busy_timeout"), "5000"},
-				{"w synchronous", pragma(db.w, "synchronous"), fmt.Sprint(tt.want)},
-				{"r journal_mode", pragma(db.r, "journal_mode"), "wal"},
-				{"r query_only", pragma(db.r, "query_only"), "1"},
+				{"w foreign_keys", pragma(db.writeConn, "foreign_keys"), "1"},
+				{"w journal_mode", pragma(db.writeConn, "journal_mode"), "wal"},
+				{"w busy_timeout", pragma(db.writeConn, "busy_timeout"), "5000"},
+				{"w synchronous", pragma(db.writeConn, "synchronous"), fmt.Sprint(tt.want)},
+				{"r journal_mode", pragma(db.readers, "journal_mode"), "wal"},
+				{"r query_only", pragma(db.readers, "query_only"), "1"},
 			} {
 				if p.got != p.want {
 					t.Errorf("%s = %s, want %s", p.name, p.got, p.want)
@@ -890,7 +890,7 @@ func TestConnectionSettings(t *testing.T) {
 			// Several read connections at once all carry the settings.
 			var conns []*sql.Conn
 			for range 3 {
-				c, err := db.r.Conn(ctx)
+				c, err := db.readers.Conn(ctx)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -903,11 +903,11 @@ func TestConnectionSettings(t *testing.T) {
 			for _, c := range conns {
 				c.Close()
 			}
-			if _, err := db.r.ExecContext(ctx, `DELETE FROM games`); err == nil {
+			if _, err := db.readers.ExecContext(ctx, `DELETE FROM games`); err == nil {
 				t.Error("a read connection could write")
 			}
 			// Foreign keys are enforced.
-			_, err := db.w.ExecContext(ctx, `INSERT INTO hints (game_id, ply, user_id, at) VALUES (404, 0, 'x', 0)`)
+			_, err := db.writeConn.ExecContext(ctx, `INSERT INTO hints (game_id, ply, user_id, at) VALUES (404, 0, 'x', 0)`)
 			if !isConstraint(err, sqlite3.ErrConstraintForeignKey) {
 				t.Errorf("a hint for no game: %v", err)
 			}
@@ -942,12 +942,12 @@ func TestPruneInteractionsBatches(t *testing.T) {
 	old := 2*PruneBatch + 500
 	fillInteractions(t, db, "old", old, 10, epoch)
 	fillInteractions(t, db, "new", 10, 10, epoch.Add(time.Hour))
-	before, _ := db.wr.stats()
+	before, _ := db.writes.stats()
 	n, err := db.PruneInteractions(ctx, epoch.Add(time.Minute))
 	if err != nil || n != int64(old) {
 		t.Fatalf("pruned %d, %v; want %d", n, err, old)
 	}
-	after, _ := db.wr.stats()
+	after, _ := db.writes.stats()
 	if commits := after - before; commits != 3 {
 		t.Errorf("pruning %d rows took %d transactions, want 3 of at most %d", old, commits, PruneBatch)
 	}
@@ -967,7 +967,7 @@ func TestPruneReusesPages(t *testing.T) {
 	db := mustOpen(t)
 	size := func() int64 {
 		t.Helper()
-		if _, err := db.w.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		if _, err := db.writeConn.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
 			t.Fatal(err)
 		}
 		fi, err := os.Stat(db.Path())

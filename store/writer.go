@@ -44,7 +44,7 @@ type job struct {
 // writer queues jobs for the one writer connection and commits them in
 // batches.
 type writer struct {
-	w      *sql.DB
+	conn   *sql.DB // the one write connection (DB.writeConn)
 	now    func() time.Time
 	stmts  *stmtCache
 	health *health // told of errors that say a page is damaged
@@ -61,7 +61,7 @@ type writer struct {
 }
 
 func newWriter(w *sql.DB, now func() time.Time, h *health) *writer {
-	wr := &writer{w: w, now: now, stmts: newStmtCache(w, false), health: h, wake: make(chan struct{}, 1), exited: make(chan struct{})}
+	wr := &writer{conn: w, now: now, stmts: newStmtCache(w, false), health: h, wake: make(chan struct{}, 1), exited: make(chan struct{})}
 	go wr.run()
 	return wr
 }
@@ -174,7 +174,7 @@ func (wr *writer) commit(batch []*job) {
 func (wr *writer) try(batch []*job) (retry []*job, err error) {
 	ctx := context.Background()
 	wr.stmts.prepareWanted(ctx)
-	sqlTx, err := wr.w.BeginTx(ctx, nil)
+	sqlTx, err := wr.conn.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
 	}

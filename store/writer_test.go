@@ -31,9 +31,9 @@ func holdWriter(t *testing.T, db *DB) (release func()) {
 // waitQueued waits until n writes wait for the writer.
 func waitQueued(t *testing.T, db *DB, n int) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); db.wr.queued() < n; {
+	for deadline := time.Now().Add(10 * time.Second); db.writes.queued() < n; {
 		if time.Now().After(deadline) {
-			t.Fatalf("%d writes queued, want %d", db.wr.queued(), n)
+			t.Fatalf("%d writes queued, want %d", db.writes.queued(), n)
 		}
 		time.Sleep(time.Millisecond)
 	}
@@ -82,7 +82,7 @@ func TestGroupCommit(t *testing.T) {
 			{"created", func() error { return db.CreateGame(ctx, newGame("c-other", [2]string{"bob", match.BotID}, 4)) }, nil},
 		}
 		release := holdWriter(t, db)
-		before, _ := db.wr.stats()
+		before, _ := db.writes.stats()
 		errs := make([]error, len(writes))
 		var wg sync.WaitGroup
 		for i, w := range writes {
@@ -98,7 +98,7 @@ func TestGroupCommit(t *testing.T) {
 			}
 		}
 		// The held write's COMMIT and one for the whole queue.
-		if after, _ := db.wr.stats(); after-before != 2 {
+		if after, _ := db.writes.stats(); after-before != 2 {
 			t.Errorf("%d COMMITs for the held write and one queue, want 2", after-before)
 		}
 		for _, i := range []int{0, 1, 2, 4, 5} {
