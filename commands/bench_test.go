@@ -24,7 +24,7 @@ func BenchmarkMoveAgainstBot(b *testing.B) {
 					g = h.game()
 				}
 				m := winningMove(b, g)
-				resp := h.submit(alice, id("typed", g.ID, g.Ply), g.Rules.FormatMove(g.Position, m))
+				resp := h.submit(alice, TypedModal{Game: g.ID, Ply: g.Ply}.CustomID(), g.Rules.FormatMove(g.Position, m))
 				if resp.Type != discordgo.InteractionResponseUpdateMessage {
 					b.Fatalf("move: %s", text(resp))
 				}

@@ -359,15 +359,6 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// id builds a custom_id from its parts.
-func id(parts ...any) string {
-	s := make([]string, len(parts))
-	for i, p := range parts {
-		s[i] = fmt.Sprint(p)
-	}
-	return strings.Join(s, "/")
-}
-
 // components renders the board's controls: for a challenge, Accept and
 // Decline; for a game in play, heap picks, amounts, the variant's other
 // moves, Hint, Type a move and Resign; for a finished game, the heaps
@@ -377,8 +368,8 @@ func (b board) components() []discordgo.MessageComponent {
 	switch {
 	case g.Status == match.Pending:
 		return []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: "Accept", Style: discordgo.SuccessButton, CustomID: id("accept", g.ID)},
-			discordgo.Button{Label: "Decline", Style: discordgo.DangerButton, CustomID: id("decline", g.ID)},
+			discordgo.Button{Label: "Accept", Style: discordgo.SuccessButton, CustomID: AcceptControl{Game: g.ID}.CustomID()},
+			discordgo.Button{Label: "Decline", Style: discordgo.DangerButton, CustomID: DeclineControl{Game: g.ID}.CustomID()},
 		}}}
 	case g.Status.Finished():
 		if g.Status == match.Declined || g.Status == match.Expired {
@@ -388,15 +379,15 @@ func (b board) components() []discordgo.MessageComponent {
 		if len(g.Position.Heaps) > 1 && len(g.Position.Heaps) <= 5 {
 			var btns []discordgo.MessageComponent
 			for i, h := range g.Position.Heaps {
-				btns = append(btns, discordgo.Button{Label: heapButtonLabel(i, h), Style: discordgo.SecondaryButton, Disabled: true, CustomID: id("heap", g.ID, g.Ply, i)})
+				btns = append(btns, discordgo.Button{Label: heapButtonLabel(i, h), Style: discordgo.SecondaryButton, Disabled: true, CustomID: HeapControl{Game: g.ID, Ply: g.Ply, Heap: i}.CustomID()})
 			}
 			rows = append(rows, discordgo.ActionsRow{Components: btns})
 		}
 		end := []discordgo.MessageComponent{
-			discordgo.Button{Label: "Rematch", Emoji: &discordgo.ComponentEmoji{Name: "🔁"}, Style: discordgo.PrimaryButton, CustomID: id("rematch", g.ID)},
+			discordgo.Button{Label: "Rematch", Emoji: &discordgo.ComponentEmoji{Name: "🔁"}, Style: discordgo.PrimaryButton, CustomID: RematchControl{Game: g.ID}.CustomID()},
 		}
 		if len(b.moves) > 0 {
-			end = append(end, discordgo.Button{Label: "Review", Emoji: &discordgo.ComponentEmoji{Name: "🔎"}, Style: discordgo.SecondaryButton, CustomID: id("review", g.ID)})
+			end = append(end, discordgo.Button{Label: "Review", Emoji: &discordgo.ComponentEmoji{Name: "🔎"}, Style: discordgo.SecondaryButton, CustomID: ReviewControl{Game: g.ID}.CustomID()})
 		}
 		return append(rows, discordgo.ActionsRow{Components: end})
 	}
@@ -425,7 +416,7 @@ func (b board) playControls() []discordgo.MessageComponent {
 					style = discordgo.PrimaryButton
 				}
 				btns = append(btns, discordgo.Button{Label: heapButtonLabel(i, h), Style: style,
-					Disabled: !hasMove(r, p, i), CustomID: id("heap", g.ID, g.Ply, i)})
+					Disabled: !hasMove(r, p, i), CustomID: HeapControl{Game: g.ID, Ply: g.Ply, Heap: i}.CustomID()})
 			}
 			rows = append(rows, discordgo.ActionsRow{Components: btns})
 		} else if menu := b.heapMenu(); menu != nil {
@@ -442,11 +433,11 @@ func (b board) playControls() []discordgo.MessageComponent {
 	}
 	var ctl []discordgo.MessageComponent
 	if hintsAllowed(g) {
-		ctl = append(ctl, discordgo.Button{Label: "Hint", Emoji: &discordgo.ComponentEmoji{Name: "💡"}, Style: discordgo.SecondaryButton, CustomID: id("hint", g.ID, g.Ply)})
+		ctl = append(ctl, discordgo.Button{Label: "Hint", Emoji: &discordgo.ComponentEmoji{Name: "💡"}, Style: discordgo.SecondaryButton, CustomID: HintControl{Game: g.ID, Ply: g.Ply}.CustomID()})
 	}
 	ctl = append(ctl,
-		discordgo.Button{Label: "Type a move", Emoji: &discordgo.ComponentEmoji{Name: "⌨️"}, Style: discordgo.SecondaryButton, CustomID: id("type", g.ID, g.Ply)},
-		discordgo.Button{Label: "Resign", Emoji: &discordgo.ComponentEmoji{Name: "🏳️"}, Style: discordgo.DangerButton, CustomID: id("resign", g.ID, g.Ply)},
+		discordgo.Button{Label: "Type a move", Emoji: &discordgo.ComponentEmoji{Name: "⌨️"}, Style: discordgo.SecondaryButton, CustomID: TypeControl{Game: g.ID, Ply: g.Ply}.CustomID()},
+		discordgo.Button{Label: "Resign", Emoji: &discordgo.ComponentEmoji{Name: "🏳️"}, Style: discordgo.DangerButton, CustomID: ResignControl{Game: g.ID, Ply: g.Ply}.CustomID()},
 	)
 	return append(rows, discordgo.ActionsRow{Components: ctl})
 }
@@ -517,7 +508,7 @@ func (b board) heapMenu() discordgo.MessageComponent {
 	if pages > 1 {
 		placeholder = fmt.Sprintf("Pick a heap: %s (page %d of %d)", span(page), page+1, pages)
 	}
-	return discordgo.SelectMenu{CustomID: id("heapsel", g.ID, g.Ply), Placeholder: placeholder, Options: opts}
+	return discordgo.SelectMenu{CustomID: HeapMenuControl{Game: g.ID, Ply: g.Ply}.CustomID(), Placeholder: placeholder, Options: opts}
 }
 
 // amountRow offers the single-heap moves of heap i: buttons for up to five,
@@ -530,7 +521,7 @@ func amountRow(g *match.Game, i int) discordgo.MessageComponent {
 	}
 	if more {
 		return discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: "How many from " + engine.HeapLabel(i) + "?", Emoji: &discordgo.ComponentEmoji{Name: "🔢"}, Style: discordgo.PrimaryButton, CustomID: id("ask", g.ID, g.Ply, i)},
+			discordgo.Button{Label: "How many from " + engine.HeapLabel(i) + "?", Emoji: &discordgo.ComponentEmoji{Name: "🔢"}, Style: discordgo.PrimaryButton, CustomID: AskControl{Game: g.ID, Ply: g.Ply, Heap: i}.CustomID()},
 		}}
 	}
 	allTakes := true
@@ -544,7 +535,7 @@ func amountRow(g *match.Game, i int) discordgo.MessageComponent {
 			if describe(r.Variant).Counting {
 				label = fmt.Sprintf("Say %d more", m.Take)
 			}
-			btns = append(btns, discordgo.Button{Label: label, Style: discordgo.PrimaryButton, CustomID: id("move", g.ID, g.Ply, i, m.Take)})
+			btns = append(btns, discordgo.Button{Label: label, Style: discordgo.PrimaryButton, CustomID: MoveControl{Game: g.ID, Ply: g.Ply, Heap: i, Take: m.Take}.CustomID()})
 		}
 		return discordgo.ActionsRow{Components: btns}
 	}
@@ -587,7 +578,7 @@ func extraRow(g *match.Game, heap int) discordgo.MessageComponent {
 
 func typeButtonRow(g *match.Game, label string) discordgo.MessageComponent {
 	return discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.Button{Label: label, Style: discordgo.PrimaryButton, CustomID: id("type", g.ID, g.Ply, "x")},
+		discordgo.Button{Label: label, Style: discordgo.PrimaryButton, CustomID: TypeControl{Game: g.ID, Ply: g.Ply, Slot: "x"}.CustomID()},
 	}}
 }
 
@@ -604,7 +595,7 @@ func moveSelect(g *match.Game, slot, placeholder string, moves []engine.Move) di
 		})
 	}
 	return discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.SelectMenu{CustomID: id("play", g.ID, g.Ply, slot), Placeholder: truncate(placeholder, 150), Options: opts},
+		discordgo.SelectMenu{CustomID: MoveMenuControl{Game: g.ID, Ply: g.Ply, Slot: slot}.CustomID(), Placeholder: truncate(placeholder, 150), Options: opts},
 	}}
 }
 

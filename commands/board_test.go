@@ -453,7 +453,7 @@ func TestHeapsMultiplyThroughTheService(t *testing.T) {
 			h := newHarness(t, 7)
 			h.command(alice, "start", "variant", c.variant, "heaps", c.heaps, "opponent", user(bob), "first", "me")
 			g := h.game()
-			h.click(bob, id("accept", g.ID))
+			h.click(bob, AcceptControl{Game: g.ID}.CustomID())
 			players := []string{alice, bob}
 			for k := 0; k < c.moves; k++ {
 				g = h.game()
@@ -487,7 +487,7 @@ func TestHeapsMultiplyThroughTheService(t *testing.T) {
 				t.Fatalf("only %d heaps after the splits", len(g.Position.Heaps))
 			}
 			who := players[g.Ply%2]
-			sel := id("heapsel", g.ID, g.Ply)
+			sel := HeapMenuControl{Game: g.ID, Ply: g.Ply}.CustomID()
 			resp := h.command(who, "status")
 			menu := selectOf(resp, sel)
 			if menu == nil || menu.Options[len(menu.Options)-1].Value != "page:1" {

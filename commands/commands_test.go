@@ -29,16 +29,16 @@ func playOut(t *testing.T, h *harness, g *match.Game) *match.Game {
 		var resp *discordgo.InteractionResponse
 		if m.Kind == engine.Take && g.Rules.Variant != engine.TwentyOne && len(g.Position.Heaps) > 1 && len(g.Position.Heaps) <= 5 && g.Rules.Variant == engine.Nim {
 			// The board's way: pick the heap, then the amount.
-			pick := h.click(who, id("heap", g.ID, g.Ply, m.Heap))
+			pick := h.click(who, HeapControl{Game: g.ID, Ply: g.Ply, Heap: m.Heap}.CustomID())
 			if pick.Type != discordgo.InteractionResponseUpdateMessage {
 				t.Fatalf("heap pick: want UPDATE_MESSAGE, got %d: %s", pick.Type, text(pick))
 			}
-			if g.Position.Heaps[m.Heap] <= 5 && !hasID(pick, id("move", g.ID, g.Ply, m.Heap, m.Take)) {
+			if g.Position.Heaps[m.Heap] <= 5 && !hasID(pick, MoveControl{Game: g.ID, Ply: g.Ply, Heap: m.Heap, Take: m.Take}.CustomID()) {
 				t.Fatalf("heap pick shows no button for %v: %v", m, customIDs(pick))
 			}
-			resp = h.click(who, id("move", g.ID, g.Ply, m.Heap, m.Take))
+			resp = h.click(who, MoveControl{Game: g.ID, Ply: g.Ply, Heap: m.Heap, Take: m.Take}.CustomID())
 		} else {
-			resp = h.submit(who, id("typed", g.ID, g.Ply), g.Rules.FormatMove(g.Position, m))
+			resp = h.submit(who, TypedModal{Game: g.ID, Ply: g.Ply}.CustomID(), g.Rules.FormatMove(g.Position, m))
 		}
 		if resp.Type != discordgo.InteractionResponseUpdateMessage {
 			t.Fatalf("move %v: want UPDATE_MESSAGE, got %d: %s", m, resp.Type, text(resp))
@@ -122,7 +122,7 @@ func TestEveryVariantPlaysOut(t *testing.T) {
 				g := h.game()
 				// Every control drawn must be one the router knows.
 				for _, cid := range customIDs(resp) {
-					if hnd, _ := h.svc.mux[discordgo.InteractionMessageComponent].match(cid); hnd == nil {
+					if h.svc.mux[discordgo.InteractionMessageComponent].match(cid) == nil {
 						t.Fatalf("board control %q has no route", cid)
 					}
 				}
@@ -151,15 +151,15 @@ func TestGameBetweenPeople(t *testing.T) {
 	if g.Status != match.Pending || !g.Deadline.Equal(h.now.Add(DefaultChallengeTTL)) {
 		t.Fatalf("challenge: %+v", g)
 	}
-	accept := id("accept", g.ID)
-	if !hasID(resp, accept) || !hasID(resp, id("decline", g.ID)) {
+	accept := AcceptControl{Game: g.ID}.CustomID()
+	if !hasID(resp, accept) || !hasID(resp, DeclineControl{Game: g.ID}.CustomID()) {
 		t.Fatalf("challenge controls: %v", customIDs(resp))
 	}
 
 	t.Run("only bob may answer", func(t *testing.T) {
 		wantUserError(t, h.click(alice, accept), "only <@"+bob+"> can accept")
 		wantUserError(t, h.click(carol, accept), "This challenge is for <@"+bob+">")
-		wantUserError(t, h.click(carol, id("decline", g.ID)), "This challenge is for")
+		wantUserError(t, h.click(carol, DeclineControl{Game: g.ID}.CustomID()), "This challenge is for")
 	})
 	t.Run("no move before the answer", func(t *testing.T) {
 		wantUserError(t, h.command(alice, "move", "heap", "A", "take", 1), "has not accepted")
@@ -175,9 +175,9 @@ func TestGameBetweenPeople(t *testing.T) {
 	}
 
 	t.Run("not your turn", func(t *testing.T) {
-		wantUserError(t, h.click(bob, id("move", g.ID, g.Ply, 2, 3)), "It is <@"+alice+">'s turn")
+		wantUserError(t, h.click(bob, MoveControl{Game: g.ID, Ply: g.Ply, Heap: 2, Take: 3}.CustomID()), "It is <@"+alice+">'s turn")
 		wantUserError(t, h.command(bob, "move", "heap", "C", "take", 3), "It is <@"+alice+">'s turn")
-		wantUserError(t, h.click(carol, id("move", g.ID, g.Ply, 2, 3)), "You are not playing")
+		wantUserError(t, h.click(carol, MoveControl{Game: g.ID, Ply: g.Ply, Heap: 2, Take: 3}.CustomID()), "You are not playing")
 	})
 
 	// alice: take 2 from C by slash command (1 2 3 → 1 2 1).
@@ -189,7 +189,7 @@ func TestGameBetweenPeople(t *testing.T) {
 		t.Fatalf("after alice's move: ply %d, board %q (want %q)", g.Ply, g.MessageID, h.message)
 	}
 	// bob: take 2 from B with the heap select flow… B has 2, so buttons.
-	resp = h.click(bob, id("move", g.ID, g.Ply, 1, 2))
+	resp = h.click(bob, MoveControl{Game: g.ID, Ply: g.Ply, Heap: 1, Take: 2}.CustomID())
 	if resp.Type != discordgo.InteractionResponseUpdateMessage {
 		t.Fatalf("bob's move: %s", text(resp))
 	}
@@ -220,7 +220,7 @@ func TestChallengeDeclineCooldownAndBots(t *testing.T) {
 	wantUserError(t, h.command(alice, "start", "opponent", user(bob), "difficulty", "hard"), "Difficulty sets how well nimbot plays")
 	h.command(alice, "start", "opponent", user(bob))
 	g := h.game()
-	resp := h.click(bob, id("decline", g.ID))
+	resp := h.click(bob, DeclineControl{Game: g.ID}.CustomID())
 	if resp.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(text(resp), "declined") || len(customIDs(resp)) != 0 {
 		t.Fatalf("decline: %s %v", text(resp), customIDs(resp))
 	}
@@ -245,14 +245,14 @@ func TestHints(t *testing.T) {
 		h := newHarness(t, 1)
 		h.command(alice, "start", "first", "me")
 		g := h.game()
-		r1 := h.click(alice, id("hint", g.ID, g.Ply))
-		if !isEphemeral(r1) || r1.Type != discordgo.InteractionResponseChannelMessageWithSource || !hasID(r1, id("hint", g.ID, g.Ply, 2)) {
+		r1 := h.click(alice, HintControl{Game: g.ID, Ply: g.Ply}.CustomID())
+		if !isEphemeral(r1) || r1.Type != discordgo.InteractionResponseChannelMessageWithSource || !hasID(r1, HintControl{Game: g.ID, Ply: g.Ply, Level: 2}.CustomID()) {
 			t.Fatalf("level 1: %d %s", r1.Type, text(r1))
 		}
 		if strings.Contains(text(r1), "Try **") {
 			t.Fatalf("level 1 must not give the move away: %s", text(r1))
 		}
-		r2 := h.click(alice, id("hint", g.ID, g.Ply, 2))
+		r2 := h.click(alice, HintControl{Game: g.ID, Ply: g.Ply, Level: 2}.CustomID())
 		if r2.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(text(r2), "Try **") {
 			t.Fatalf("level 2: %s", text(r2))
 		}
@@ -263,7 +263,7 @@ func TestHints(t *testing.T) {
 		// The move after a hint is marked in the log.
 		m := winningMove(t, g)
 		value, _ := json.Marshal(g.Rules.FormatMove(g.Position, m))
-		submit := fields{UserID: alice, CustomID: id("typed", g.ID, g.Ply), Value: string(value), ID: "1390000000000000077"}
+		submit := fields{UserID: alice, CustomID: TypedModal{Game: g.ID, Ply: g.Ply}.CustomID(), Value: string(value), ID: "1390000000000000077"}
 		resp := h.handle(h.interaction("modal_submit.json", submit))
 		if !strings.Contains(text(resp), "💡") {
 			t.Fatalf("hinted move not marked: %s", text(resp))
@@ -280,14 +280,14 @@ func TestHints(t *testing.T) {
 			t.Fatalf("hinted flags: %v %v", ms[0].Hinted, ms[1].Hinted)
 		}
 		wantUserError(t, h.command(alice, "hint", "level", 7), "The option level must be one of 1, 2, 3")
-		wantUserError(t, h.click(alice, id("hint", g.ID, 0)), "earlier turn")
+		wantUserError(t, h.click(alice, HintControl{Game: g.ID, Ply: 0}.CustomID()), "earlier turn")
 	})
 	t.Run("between people, per the game's setting", func(t *testing.T) {
 		h := newHarness(t, 1)
 		h.command(alice, "start", "opponent", user(bob), "first", "me", "hints", false)
 		g := h.game()
-		resp := h.click(bob, id("accept", g.ID))
-		if hasID(resp, "hint/") {
+		resp := h.click(bob, AcceptControl{Game: g.ID}.CustomID())
+		if hasKind(resp, hintKind) {
 			t.Fatalf("hints are off, yet the board offers one: %v", customIDs(resp))
 		}
 		wantUserError(t, h.command(alice, "hint"), "Hints are off")
@@ -296,7 +296,7 @@ func TestHints(t *testing.T) {
 		h.now = h.now.Add(time.Hour)
 		h.command(alice, "start", "opponent", user(bob), "first", "me")
 		g = h.game()
-		h.click(bob, id("accept", g.ID))
+		h.click(bob, AcceptControl{Game: g.ID}.CustomID())
 		wantUserError(t, h.command(bob, "hint"), "Hints are for the player whose turn it is")
 		wantUserError(t, h.command(carol, "hint"), "You are not playing")
 		if r := h.command(alice, "hint", "level", 2); !isEphemeral(r) || !strings.Contains(text(r), "Try **") {
@@ -313,7 +313,7 @@ func TestStaleAndDoubleClicks(t *testing.T) {
 	h := newHarness(t, 1)
 	h.command(alice, "start", "first", "me")
 	g := h.game()
-	click := id("move", g.ID, g.Ply, 0, 1)
+	click := MoveControl{Game: g.ID, Ply: g.Ply, Heap: 0, Take: 1}.CustomID()
 
 	first := h.clickID(alice, click, "1390000000000000001")
 	if first.Type != discordgo.InteractionResponseUpdateMessage {
@@ -339,10 +339,10 @@ func TestStaleAndDoubleClicks(t *testing.T) {
 		}
 	})
 	t.Run("stale select, modal, heap pick and resign", func(t *testing.T) {
-		wantUserError(t, h.choose(alice, id("play", g.ID, 0, "a"), "A1"), "out of date")
-		wantUserError(t, h.submit(alice, id("typed", g.ID, 0), "A1"), "out of date")
-		wantUserError(t, h.click(alice, id("heap", g.ID, 0, 1)), "out of date")
-		wantUserError(t, h.click(alice, id("resign", g.ID, 0)), "out of date")
+		wantUserError(t, h.choose(alice, MoveMenuControl{Game: g.ID, Ply: 0, Slot: "a"}.CustomID(), "A1"), "out of date")
+		wantUserError(t, h.submit(alice, TypedModal{Game: g.ID, Ply: 0}.CustomID(), "A1"), "out of date")
+		wantUserError(t, h.click(alice, HeapControl{Game: g.ID, Ply: 0, Heap: 1}.CustomID()), "out of date")
+		wantUserError(t, h.click(alice, ResignControl{Game: g.ID, Ply: 0}.CustomID()), "out of date")
 	})
 }
 
@@ -398,15 +398,19 @@ func TestBadInput(t *testing.T) {
 	}{
 		{"illegal: too many", func() *discordgo.InteractionResponse { return h.command(alice, "move", "heap", "A", "take", 9) }, "That move is not allowed: "},
 		{"illegal: no such heap", func() *discordgo.InteractionResponse { return h.command(alice, "move", "heap", "Q", "take", 1) }, "no heap Q"},
-		{"illegal button", func() *discordgo.InteractionResponse { return h.click(alice, id("move", g.ID, g.Ply, 0, 7)) }, "That move is not allowed: "},
+		{"illegal button", func() *discordgo.InteractionResponse {
+			return h.click(alice, MoveControl{Game: g.ID, Ply: g.Ply, Heap: 0, Take: 7}.CustomID())
+		}, "That move is not allowed: "},
 		{"unreadable notation", func() *discordgo.InteractionResponse { return h.command(alice, "move", "notation", "take some") }, "cannot read the move"},
-		{"modal amount not a number", func() *discordgo.InteractionResponse { return h.submit(alice, id("amount", g.ID, g.Ply, 0), "lots") }, "not a number"},
+		{"modal amount not a number", func() *discordgo.InteractionResponse {
+			return h.submit(alice, AmountModal{Game: g.ID, Ply: g.Ply, Heap: 0}.CustomID(), "lots")
+		}, "not a number"},
 		{"missing amount", func() *discordgo.InteractionResponse { return h.command(alice, "move", "heap", "A") }, "Say how many"},
 		{"missing heap", func() *discordgo.InteractionResponse { return h.command(alice, "move", "take", 1) }, "Say which heap"},
 		{"second game in the channel", func() *discordgo.InteractionResponse { return h.command(bob, "start") }, "https://discord.com/channels/" + guildID + "/" + chanB + "/" + g.MessageID},
-		{"review mid-game", func() *discordgo.InteractionResponse { return h.click(alice, id("review", g.ID)) }, "when the game is over"},
-		{"rematch mid-game", func() *discordgo.InteractionResponse { return h.click(alice, id("rematch", g.ID)) }, "still going"},
-		{"accept an active game", func() *discordgo.InteractionResponse { return h.click(bob, id("accept", g.ID)) }, "already accepted"},
+		{"review mid-game", func() *discordgo.InteractionResponse { return h.click(alice, ReviewControl{Game: g.ID}.CustomID()) }, "when the game is over"},
+		{"rematch mid-game", func() *discordgo.InteractionResponse { return h.click(alice, RematchControl{Game: g.ID}.CustomID()) }, "still going"},
+		{"accept an active game", func() *discordgo.InteractionResponse { return h.click(bob, AcceptControl{Game: g.ID}.CustomID()) }, "already accepted"},
 		{"end by a bystander", func() *discordgo.InteractionResponse { return h.command(carol, "end") }, "Only the players"},
 	}
 	for _, c := range moveCases {
@@ -430,7 +434,7 @@ func TestDeadlines(t *testing.T) {
 	h.now = h.now.Add(2 * time.Minute)
 	h.command(carol, "start", "opponent", user(bob), "first", "me")
 	people := h.game()
-	h.click(bob, id("accept", people.ID))
+	h.click(bob, AcceptControl{Game: people.ID}.CustomID())
 	h.channel = chanDM
 	wantUserError(t, h.commandWith("application_command_dm.json", fields{UserID: alice, Sub: "start", Options: opts("opponent", user(bob))}), "Challenges are played in a server channel")
 	h.commandWith("application_command_dm.json", fields{UserID: alice, Sub: "start", Options: opts("first", "me")})
@@ -479,7 +483,7 @@ func TestDeadlines(t *testing.T) {
 	}
 	for _, row := range *edits[0].Components {
 		for _, c := range rowOf(row).Components {
-			if b, ok := c.(discordgo.Button); ok && !b.Disabled && !strings.HasPrefix(b.CustomID, "rematch/") && !strings.HasPrefix(b.CustomID, "review/") {
+			if b, ok := c.(discordgo.Button); ok && !b.Disabled && !finishedControl(b.CustomID) {
 				t.Fatalf("finished board has a live control %q", b.CustomID)
 			}
 		}
@@ -489,21 +493,35 @@ func TestDeadlines(t *testing.T) {
 	}
 	// A click on the expired board is answered, not applied.
 	h.channel = chanB
-	wantUserError(t, h.click(carol, id("move", g.ID, g.Ply, 0, 1)), "This game is over")
+	wantUserError(t, h.click(carol, MoveControl{Game: g.ID, Ply: g.Ply, Heap: 0, Take: 1}.CustomID()), "This game is over")
+}
+
+// finishedControl reports whether a finished board may offer the control
+// customID: Rematch and Review.
+func finishedControl(customID string) bool {
+	c, err := ParseControl(customID)
+	if err != nil {
+		return false
+	}
+	switch c.(type) {
+	case RematchControl, ReviewControl:
+		return true
+	}
+	return false
 }
 
 func TestRestartMidGame(t *testing.T) {
 	h := newHarness(t, 5)
 	h.command(alice, "start", "opponent", user(bob), "first", "me", "heaps", "2 3")
 	g := h.game()
-	h.click(bob, id("accept", g.ID))
-	h.click(alice, id("move", g.ID, 0, 1, 1)) // 2 3 → 2 2
+	h.click(bob, AcceptControl{Game: g.ID}.CustomID())
+	h.click(alice, MoveControl{Game: g.ID, Ply: 0, Heap: 1, Take: 1}.CustomID()) // 2 3 → 2 2
 	h.restart()
 	g = h.game()
 	if g.Ply != 1 || g.Position.Heaps[1] != 2 {
 		t.Fatalf("after restart: %+v", g)
 	}
-	resp := h.click(bob, id("move", g.ID, 1, 0, 2))
+	resp := h.click(bob, MoveControl{Game: g.ID, Ply: 1, Heap: 0, Take: 2}.CustomID())
 	if resp.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(text(resp), "<@"+bob+"> takes 2 from A") {
 		t.Fatalf("move after restart: %s", text(resp))
 	}
@@ -518,20 +536,20 @@ func TestFinishedGameRematchReviewResignEnd(t *testing.T) {
 	h := newHarness(t, 2)
 	h.command(alice, "start", "first", "me", "difficulty", "easy")
 	g := h.game()
-	resp := h.click(alice, id("resign", g.ID, g.Ply))
+	resp := h.click(alice, ResignControl{Game: g.ID, Ply: g.Ply}.CustomID())
 	if resp.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(text(resp), "resigned") {
 		t.Fatalf("resign: %s", text(resp))
 	}
-	if hasID(resp, "move/") || hasID(resp, "heap/") || !hasID(resp, id("rematch", g.ID)) {
+	if hasKind(resp, moveKind) || hasKind(resp, heapKind) || !hasID(resp, RematchControl{Game: g.ID}.CustomID()) {
 		t.Fatalf("finished board controls: %v", customIDs(resp))
 	}
 	if g := h.gameByID(g.ID); g.Status != match.Resigned || g.Winner != match.BotID {
 		t.Fatalf("resigned: %s %q", g.Status, g.Winner)
 	}
-	wantUserError(t, h.click(alice, id("review", g.ID)), "No moves were played")
-	wantUserError(t, h.click(carol, id("rematch", g.ID)), "Only the players")
+	wantUserError(t, h.click(alice, ReviewControl{Game: g.ID}.CustomID()), "No moves were played")
+	wantUserError(t, h.click(carol, RematchControl{Game: g.ID}.CustomID()), "Only the players")
 
-	resp = h.click(alice, id("rematch", g.ID))
+	resp = h.click(alice, RematchControl{Game: g.ID}.CustomID())
 	if resp.Type != discordgo.InteractionResponseChannelMessageWithSource || isEphemeral(resp) {
 		t.Fatalf("rematch: %s", text(resp))
 	}
@@ -540,7 +558,7 @@ func TestFinishedGameRematchReviewResignEnd(t *testing.T) {
 		t.Fatalf("rematch: nimbot should start and have moved: %+v", re)
 	}
 	re = playOut(t, h, re)
-	rev := h.click(bob, id("review", re.ID))
+	rev := h.click(bob, ReviewControl{Game: re.ID}.CustomID())
 	if !isEphemeral(rev) || !strings.Contains(text(rev), "Review") || !strings.Contains(text(rev), "<@"+alice+">") {
 		t.Fatalf("review: %s", text(rev))
 	}
@@ -561,7 +579,7 @@ func TestFinishedGameRematchReviewResignEnd(t *testing.T) {
 		h.now = h.now.Add(time.Hour)
 		h.command(alice, "start", "opponent", user(bob), "first", "me")
 		g := h.game()
-		h.click(bob, id("accept", g.ID))
+		h.click(bob, AcceptControl{Game: g.ID}.CustomID())
 		wantUserError(t, h.command(carol, "resign"), "You are not playing")
 		resp := h.command(bob, "resign")
 		if isEphemeral(resp) || !strings.Contains(text(resp), "<@"+bob+"> resigned") {
@@ -577,22 +595,22 @@ func TestLargeHeapsSelectsAndModals(t *testing.T) {
 	h := newHarness(t, 4)
 	h.command(alice, "start", "heaps", "30 7", "first", "me", "difficulty", "easy")
 	g := h.game()
-	resp := h.click(alice, id("heap", g.ID, 0, 0))
-	if !hasID(resp, id("ask", g.ID, 0, 0)) {
+	resp := h.click(alice, HeapControl{Game: g.ID, Ply: 0, Heap: 0}.CustomID())
+	if !hasID(resp, AskControl{Game: g.ID, Ply: 0, Heap: 0}.CustomID()) {
 		t.Fatalf("a heap over 25 needs the amount modal: %v", customIDs(resp))
 	}
-	m := h.click(alice, id("ask", g.ID, 0, 0))
-	if m.Type != discordgo.InteractionResponseModal || m.Data.CustomID != id("amount", g.ID, 0, 0) {
+	m := h.click(alice, AskControl{Game: g.ID, Ply: 0, Heap: 0}.CustomID())
+	if m.Type != discordgo.InteractionResponseModal || m.Data.CustomID != (AmountModal{Game: g.ID, Ply: 0, Heap: 0}.CustomID()) {
 		t.Fatalf("modal: %+v", m)
 	}
-	wantUserError(t, h.click(bob, id("ask", g.ID, 0, 0)), "You are not playing")
-	resp = h.submit(alice, id("amount", g.ID, 0, 0), "23") // 30 7 → 7 7
+	wantUserError(t, h.click(bob, AskControl{Game: g.ID, Ply: 0, Heap: 0}.CustomID()), "You are not playing")
+	resp = h.submit(alice, AmountModal{Game: g.ID, Ply: 0, Heap: 0}.CustomID(), "23") // 30 7 → 7 7
 	if resp.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(text(resp), "takes 23 from A") {
 		t.Fatalf("amount: %s", text(resp))
 	}
 	g = h.game()
-	pick := h.click(alice, id("heap", g.ID, g.Ply, 1))
-	sel := id("play", g.ID, g.Ply, "a")
+	pick := h.click(alice, HeapControl{Game: g.ID, Ply: g.Ply, Heap: 1}.CustomID())
+	sel := MoveMenuControl{Game: g.ID, Ply: g.Ply, Slot: "a"}.CustomID()
 	if g.Position.Heaps[1] > 5 && !hasID(pick, sel) {
 		t.Fatalf("6..25 amounts come as a select: %v", customIDs(pick))
 	}
@@ -606,11 +624,11 @@ func TestLargeHeapsSelectsAndModals(t *testing.T) {
 	h.channel = chanB
 	resp = h.command(alice, "start", "heaps", "1 2 3 4 5 6 7", "first", "me")
 	g = h.game()
-	if !hasID(resp, id("heapsel", g.ID, 0)) {
+	if !hasID(resp, HeapMenuControl{Game: g.ID, Ply: 0}.CustomID()) {
 		t.Fatalf("7 heaps need a heap select: %v", customIDs(resp))
 	}
-	resp = h.choose(alice, id("heapsel", g.ID, 0), "6")
-	if !hasID(resp, id("play", g.ID, 0, "a")) {
+	resp = h.choose(alice, HeapMenuControl{Game: g.ID, Ply: 0}.CustomID(), "6")
+	if !hasID(resp, MoveMenuControl{Game: g.ID, Ply: 0, Slot: "a"}.CustomID()) {
 		t.Fatalf("heap G picked: %v", customIDs(resp))
 	}
 }
@@ -618,17 +636,17 @@ func TestLargeHeapsSelectsAndModals(t *testing.T) {
 func TestVariantControls(t *testing.T) {
 	cases := []struct {
 		variant, heaps string
-		want           string // a custom_id prefix the first board must offer
-		pick           int    // heap to pick first (-1: none)
+		want           anyKind // a kind of control the first board must offer
+		pick           int     // heap to pick first (-1: none)
 	}{
-		{"wythoff", "4 7", "play/", -1},
-		{"moore", "3 4 5", "type/", -1},
-		{"lasker", "3 4 5", "play/", 2},
-		{"kayles", "3 4 5", "play/", 1},
-		{"21", "", "move/", -1},
-		{"fibonacci", "20", "play/", -1},
-		{"fibonacci", "100", "ask/", -1},     // the first move may take up to 99
-		{"subtraction", "30 40", "move/", 1}, // S(1..3): three buttons, however big the heap
+		{"wythoff", "4 7", moveMenuKind, -1},
+		{"moore", "3 4 5", typeKind, -1},
+		{"lasker", "3 4 5", moveMenuKind, 2},
+		{"kayles", "3 4 5", moveMenuKind, 1},
+		{"21", "", moveKind, -1},
+		{"fibonacci", "20", moveMenuKind, -1},
+		{"fibonacci", "100", askKind, -1},     // the first move may take up to 99
+		{"subtraction", "30 40", moveKind, 1}, // S(1..3): three buttons, however big the heap
 	}
 	for _, c := range cases {
 		t.Run(c.variant, func(t *testing.T) {
@@ -640,10 +658,10 @@ func TestVariantControls(t *testing.T) {
 			resp := h.command(alice, "start", o...)
 			g := h.game()
 			if c.pick >= 0 {
-				resp = h.click(alice, id("heap", g.ID, 0, c.pick))
+				resp = h.click(alice, HeapControl{Game: g.ID, Ply: 0, Heap: c.pick}.CustomID())
 			}
-			if !hasID(resp, c.want) {
-				t.Fatalf("board lacks %s controls: %v\n%s", c.want, customIDs(resp), text(resp))
+			if !hasKind(resp, c.want) {
+				t.Fatalf("board lacks %s controls: %v\n%s", c.want.kindName(), customIDs(resp), text(resp))
 			}
 		})
 	}
@@ -790,7 +808,7 @@ func TestDefinitionsWithinDiscordLimits(t *testing.T) {
 	// And every subcommand has a route.
 	s := New(Config{})
 	for name := range subs {
-		if hnd, _ := s.mux[discordgo.InteractionApplicationCommand].match("nim/" + name); hnd == nil {
+		if s.mux[discordgo.InteractionApplicationCommand].match("nim/"+name) == nil {
 			t.Errorf("no route for /nim %s", name)
 		}
 	}
@@ -831,7 +849,7 @@ func TestStatusMakesAPendingBotMove(t *testing.T) {
 	if err := h.db.CreateGame(context.Background(), g); err != nil {
 		t.Fatal(err)
 	}
-	wantUserError(t, h.click(alice, id("move", g.ID, 0, 0, 1)), "It is nimbot's turn. Use /nim status")
+	wantUserError(t, h.click(alice, MoveControl{Game: g.ID, Ply: 0, Heap: 0, Take: 1}.CustomID()), "It is nimbot's turn. Use /nim status")
 	resp := h.command(alice, "status")
 	if isEphemeral(resp) || !strings.Contains(text(resp), "nimbot takes") {
 		t.Fatalf("status: %s", text(resp))
@@ -861,7 +879,7 @@ func TestStartAfterCrashShowsTheUnpostedBoard(t *testing.T) {
 			}
 			failSaves(t, h, false)
 			resp := h.handle(start)
-			if isEphemeral(resp) || !hasID(resp, "heap/") {
+			if isEphemeral(resp) || !hasKind(resp, heapKind) {
 				t.Fatalf("want the board: %s", text(resp))
 			}
 			g := h.game()
@@ -932,12 +950,12 @@ func TestStatusTypeAndFilters(t *testing.T) {
 	if got := h.game().MessageID; got == first || got != h.message {
 		t.Fatalf("status must make the re-posted board the one edited: %q (first %q, new %q)", got, first, h.message)
 	}
-	m := h.click(alice, id("type", g.ID, 0))
-	if m.Type != discordgo.InteractionResponseModal || m.Data.CustomID != id("typed", g.ID, 0) || len(m.Data.Title) > 45 {
+	m := h.click(alice, TypeControl{Game: g.ID, Ply: 0}.CustomID())
+	if m.Type != discordgo.InteractionResponseModal || m.Data.CustomID != (TypedModal{Game: g.ID, Ply: 0}.CustomID()) || len(m.Data.Title) > 45 {
 		t.Fatalf("type a move: %+v", m.Data)
 	}
-	wantUserError(t, h.click(bob, id("type", g.ID, 0)), "You are not playing")
-	h.click(alice, id("resign", g.ID, 0))
+	wantUserError(t, h.click(bob, TypeControl{Game: g.ID, Ply: 0}.CustomID()), "You are not playing")
+	h.click(alice, ResignControl{Game: g.ID, Ply: 0}.CustomID())
 	for _, v := range engine.Variants() {
 		want := variantTitle(v)
 		if strings.ContainsAny(want, "({,") || want == "" {
@@ -964,9 +982,9 @@ func TestBoardSentIgnoresOtherMessages(t *testing.T) {
 	h.command(alice, "start", "first", "me")
 	g := h.game()
 	board := g.MessageID
-	hint := h.click(alice, id("hint", g.ID, g.Ply))
+	hint := h.click(alice, HintControl{Game: g.ID, Ply: g.Ply}.CustomID())
 	ctx := context.Background()
-	i := h.interaction("message_component.json", fields{UserID: alice, CustomID: id("hint", g.ID, g.Ply), ComponentType: 2})
+	i := h.interaction("message_component.json", fields{UserID: alice, CustomID: HintControl{Game: g.ID, Ply: g.Ply}.CustomID(), ComponentType: 2})
 	msgs := []*discordgo.Message{
 		{ID: "1260000000000000001", Flags: discordgo.MessageFlagsEphemeral, Components: hint.Data.Components, Embeds: hint.Data.Embeds},
 		{ID: "1260000000000000002", Components: hint.Data.Components, Embeds: hint.Data.Embeds}, // flags lost on the way
@@ -1015,28 +1033,28 @@ func TestOnlyAnswersThatChangeSomethingAreSaved(t *testing.T) {
 	g := h.game()
 
 	t.Run("HeapPick", func(t *testing.T) {
-		pick := h.clickID(alice, id("heap", g.ID, g.Ply, 1), "1390000000000000202")
-		if !hasID(pick, id("move", g.ID, g.Ply, 1, 4)) {
+		pick := h.clickID(alice, HeapControl{Game: g.ID, Ply: g.Ply, Heap: 1}.CustomID(), "1390000000000000202")
+		if !hasID(pick, MoveControl{Game: g.ID, Ply: g.Ply, Heap: 1, Take: 4}.CustomID()) {
 			t.Fatalf("pick: %s", text(pick))
 		}
 		saved(t, "1390000000000000202", false)
-		same(t, pick, h.clickID(alice, id("heap", g.ID, g.Ply, 1), "1390000000000000202"))
+		same(t, pick, h.clickID(alice, HeapControl{Game: g.ID, Ply: g.Ply, Heap: 1}.CustomID(), "1390000000000000202"))
 	})
 	t.Run("UserError", func(t *testing.T) {
-		wrong := h.clickID(bob, id("heap", g.ID, g.Ply, 1), "1390000000000000203")
+		wrong := h.clickID(bob, HeapControl{Game: g.ID, Ply: g.Ply, Heap: 1}.CustomID(), "1390000000000000203")
 		wantUserError(t, wrong, "not playing")
 		saved(t, "1390000000000000203", false)
-		same(t, wrong, h.clickID(bob, id("heap", g.ID, g.Ply, 1), "1390000000000000203"))
+		same(t, wrong, h.clickID(bob, HeapControl{Game: g.ID, Ply: g.Ply, Heap: 1}.CustomID(), "1390000000000000203"))
 	})
 	t.Run("Hints", func(t *testing.T) {
 		// The first hint at a ply is recorded, with its answer; another look
 		// at the same ply changes nothing.
-		first := h.clickID(alice, id("hint", g.ID, g.Ply), "1390000000000000204")
+		first := h.clickID(alice, HintControl{Game: g.ID, Ply: g.Ply}.CustomID(), "1390000000000000204")
 		saved(t, "1390000000000000204", true)
-		level2 := h.clickID(alice, id("hint", g.ID, g.Ply, 2), "1390000000000000205")
+		level2 := h.clickID(alice, HintControl{Game: g.ID, Ply: g.Ply, Level: 2}.CustomID(), "1390000000000000205")
 		saved(t, "1390000000000000205", false)
-		same(t, level2, h.clickID(alice, id("hint", g.ID, g.Ply, 2), "1390000000000000205"))
-		same(t, first, h.clickID(alice, id("hint", g.ID, g.Ply), "1390000000000000204"))
+		same(t, level2, h.clickID(alice, HintControl{Game: g.ID, Ply: g.Ply, Level: 2}.CustomID(), "1390000000000000205"))
+		same(t, first, h.clickID(alice, HintControl{Game: g.ID, Ply: g.Ply}.CustomID(), "1390000000000000204"))
 		// /nim hint names no ply: replayed later it could record a hint
 		// the player never asked for, so its answer is always saved.
 		cmd := h.interaction("application_command.json", fields{UserID: alice, Sub: "hint", Type: 2, ID: "1390000000000000206"})
@@ -1045,17 +1063,17 @@ func TestOnlyAnswersThatChangeSomethingAreSaved(t *testing.T) {
 	})
 	t.Run("Move", func(t *testing.T) {
 		m := winningMove(t, g)
-		move := h.clickID(alice, id("move", g.ID, g.Ply, m.Heap, m.Take), "1390000000000000207")
+		move := h.clickID(alice, MoveControl{Game: g.ID, Ply: g.Ply, Heap: m.Heap, Take: m.Take}.CustomID(), "1390000000000000207")
 		if move.Type != discordgo.InteractionResponseUpdateMessage {
 			t.Fatalf("move: %s", text(move))
 		}
 		saved(t, "1390000000000000207", true)
-		same(t, move, h.clickID(alice, id("move", g.ID, g.Ply, m.Heap, m.Take), "1390000000000000207"))
+		same(t, move, h.clickID(alice, MoveControl{Game: g.ID, Ply: g.Ply, Heap: m.Heap, Take: m.Take}.CustomID(), "1390000000000000207"))
 		if got := h.game(); got.Ply != g.Ply+2 {
 			t.Fatalf("game at ply %d after a redelivered move, want %d", got.Ply, g.Ply+2)
 		}
 		// The pick from before, redelivered now: stale, still unsaved.
-		wantUserError(t, h.clickID(alice, id("heap", g.ID, g.Ply, 1), "1390000000000000202"), "out of date")
+		wantUserError(t, h.clickID(alice, HeapControl{Game: g.ID, Ply: g.Ply, Heap: 1}.CustomID(), "1390000000000000202"), "out of date")
 		saved(t, "1390000000000000202", false)
 	})
 	t.Run("ReadOnly", func(t *testing.T) {

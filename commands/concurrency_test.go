@@ -17,7 +17,7 @@ func TestConcurrentClicksApplyOneMove(t *testing.T) {
 	h := newHarness(t, 1)
 	h.command(alice, "start", "first", "me")
 	g := h.game()
-	click := id("move", g.ID, g.Ply, 2, 1)
+	click := MoveControl{Game: g.ID, Ply: g.Ply, Heap: 2, Take: 1}.CustomID()
 	const n = 6
 	is := make([]*discordgo.Interaction, n)
 	for k := range is {
@@ -58,7 +58,7 @@ func TestConcurrentRedelivery(t *testing.T) {
 	h := newHarness(t, 1)
 	h.command(alice, "start", "first", "me")
 	g := h.game()
-	i := h.interaction("message_component.json", fields{UserID: alice, CustomID: id("move", g.ID, g.Ply, 0, 3), ComponentType: 2})
+	i := h.interaction("message_component.json", fields{UserID: alice, CustomID: MoveControl{Game: g.ID, Ply: g.Ply, Heap: 0, Take: 3}.CustomID(), ComponentType: 2})
 	var a, b *discordgo.InteractionResponse
 	var wg sync.WaitGroup
 	wg.Add(2)
@@ -88,14 +88,14 @@ func TestRedeliveryRacingItsFirstDelivery(t *testing.T) {
 	ctx := context.Background()
 	h.command(alice, "start", "first", "me")
 	g := h.game()
-	click := h.interaction("message_component.json", fields{UserID: alice, CustomID: id("move", g.ID, g.Ply, 0, 1), ComponentType: 2, ID: "1390000000000000301", MessageID: h.message})
+	move := MoveControl{Game: g.ID, Ply: g.Ply, Heap: 0, Take: 1}
+	click := h.interaction("message_component.json", fields{UserID: alice, CustomID: move.CustomID(), ComponentType: 2, ID: "1390000000000000301", MessageID: h.message})
 	var first *discordgo.InteractionResponse
 	chain := h.svc.answers.replay(func(r *request) (*answer, error) {
 		first = h.svc.Handle(ctx, click)
-		return h.svc.moveButton(r)
+		return h.svc.moveButton(r, move)
 	})
 	r := &request{ctx: ctx, i: click, path: interactionPath(click), now: h.now}
-	_, r.params = h.svc.mux[discordgo.InteractionMessageComponent].match(r.path)
 	ans, err := chain(r)
 	if err != nil {
 		t.Fatal(err)

@@ -13,7 +13,11 @@
 // Service.Handle routes an interaction like an HTTP request: slash commands
 // by name ("nim/start"), autocomplete under "autocomplete/nim/start", and
 // components and modals by their custom_id, which is a path naming the game
-// and the ply the control was drawn for:
+// and the ply the control was drawn for. Each kind of control is defined
+// once, in controls.go (a Control type, its CustomID and its reader side by
+// side, readable by clients with ParseControl), and the routing table
+// (routes, beside the router in router.go) hands each handler its control
+// parsed:
 //
 //	heap/{game}/{ply}/{heap}          pick a heap (redraws the board with its amounts)
 //	heapsel/{game}/{ply}              the same, from a select menu (more than 5 heaps)

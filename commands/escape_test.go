@@ -37,9 +37,15 @@ func TestUserTextIsEscaped(t *testing.T) {
 		echo bool
 	}{
 		{"move notation", func() *discordgo.InteractionResponse { return h.command(alice, "move", "notation", hostile) }, true},
-		{"typed modal", func() *discordgo.InteractionResponse { return h.submit(alice, id("typed", g.ID, g.Ply), hostile) }, true},
-		{"amount modal", func() *discordgo.InteractionResponse { return h.submit(alice, id("amount", g.ID, g.Ply, 0), hostile) }, true},
-		{"move menu value", func() *discordgo.InteractionResponse { return h.choose(alice, id("play", g.ID, g.Ply, "a"), hostile) }, true},
+		{"typed modal", func() *discordgo.InteractionResponse {
+			return h.submit(alice, TypedModal{Game: g.ID, Ply: g.Ply}.CustomID(), hostile)
+		}, true},
+		{"amount modal", func() *discordgo.InteractionResponse {
+			return h.submit(alice, AmountModal{Game: g.ID, Ply: g.Ply, Heap: 0}.CustomID(), hostile)
+		}, true},
+		{"move menu value", func() *discordgo.InteractionResponse {
+			return h.choose(alice, MoveMenuControl{Game: g.ID, Ply: g.Ply, Slot: "a"}.CustomID(), hostile)
+		}, true},
 		{"analyze", func() *discordgo.InteractionResponse { return h.command(alice, "analyze", "position", hostile) }, true},
 		{"start heaps", func() *discordgo.InteractionResponse {
 			h.channel = "1220000000000000003"

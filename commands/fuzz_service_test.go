@@ -70,26 +70,26 @@ func serviceSeeds(h *harness) [][]byte {
 	}
 	g, p := live.ID, live.Ply
 	components := []control{
-		{chanB, id("accept", challenge.ID), "", ""},
-		{chanB, id("decline", challenge.ID), "", ""},
-		{chanA, id("heap", g, p, 0), "", ""},
-		{chanA, id("heapsel", g, p), `["1"]`, ""},
-		{chanA, id("move", g, p, 0, 1), "", ""},
-		{chanA, id("play", g, p, 0), `["A1"]`, ""},
-		{chanA, id("ask", g, p, 3), "", ""},
-		{chanA, id("type", g, p), "", ""},
-		{chanA, id("type", g, p, 0), "", ""},
-		{chanA, id("hint", g, p), "", ""},
-		{chanA, id("hint", g, p, 3), "", ""},
-		{chanA, id("resign", g, p), "", ""},
-		{chanC, id("rematch", done.ID), "", ""},
-		{chanC, id("review", done.ID), "", ""},
-		{chanDM, id("move", dm.ID, dm.Ply, 0, 1), "", ""},
+		{chanB, AcceptControl{Game: challenge.ID}.CustomID(), "", ""},
+		{chanB, DeclineControl{Game: challenge.ID}.CustomID(), "", ""},
+		{chanA, HeapControl{Game: g, Ply: p, Heap: 0}.CustomID(), "", ""},
+		{chanA, HeapMenuControl{Game: g, Ply: p}.CustomID(), `["1"]`, ""},
+		{chanA, MoveControl{Game: g, Ply: p, Heap: 0, Take: 1}.CustomID(), "", ""},
+		{chanA, MoveMenuControl{Game: g, Ply: p, Slot: "0"}.CustomID(), `["A1"]`, ""},
+		{chanA, AskControl{Game: g, Ply: p, Heap: 3}.CustomID(), "", ""},
+		{chanA, TypeControl{Game: g, Ply: p}.CustomID(), "", ""},
+		{chanA, TypeControl{Game: g, Ply: p, Slot: "0"}.CustomID(), "", ""},
+		{chanA, HintControl{Game: g, Ply: p}.CustomID(), "", ""},
+		{chanA, HintControl{Game: g, Ply: p, Level: 3}.CustomID(), "", ""},
+		{chanA, ResignControl{Game: g, Ply: p}.CustomID(), "", ""},
+		{chanC, RematchControl{Game: done.ID}.CustomID(), "", ""},
+		{chanC, ReviewControl{Game: done.ID}.CustomID(), "", ""},
+		{chanDM, MoveControl{Game: dm.ID, Ply: dm.Ply, Heap: 0, Take: 1}.CustomID(), "", ""},
 	}
 	modals := []control{
-		{chanA, id("amount", g, p, 3), "", `"7"`},
-		{chanA, id("typed", g, p), "", `"B2"`},
-		{chanA, id("typed", g, p), "", `"D=1+2"`},
+		{chanA, AmountModal{Game: g, Ply: p, Heap: 3}.CustomID(), "", `"7"`},
+		{chanA, TypedModal{Game: g, Ply: p}.CustomID(), "", `"B2"`},
+		{chanA, TypedModal{Game: g, Ply: p}.CustomID(), "", `"D=1+2"`},
 	}
 	type command struct {
 		sub, options string

@@ -360,6 +360,16 @@ func customIDs(resp *discordgo.InteractionResponse) []string {
 	return ids
 }
 
+// hasKind reports whether resp offers an enabled control of kind k.
+func hasKind(resp *discordgo.InteractionResponse, k anyKind) bool {
+	for _, id := range customIDs(resp) {
+		if c, err := ParseControl(id); err == nil && c.kindName() == k.kindName() {
+			return true
+		}
+	}
+	return false
+}
+
 func hasID(resp *discordgo.InteractionResponse, prefix string) bool {
 	for _, id := range customIDs(resp) {
 		if strings.HasPrefix(id, prefix) {

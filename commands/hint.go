@@ -27,21 +27,17 @@ func (s *Service) hintCommand(r *request) (*answer, error) {
 // hintButton answers the board's 💡 button (level 1, as a new ephemeral
 // message) and the hint message's own "show the move" and "explain"
 // buttons (which update that message).
-func (s *Service) hintButton(r *request) (*answer, error) {
-	g, ply, err := s.controlGame(r)
+func (s *Service) hintButton(r *request, c HintControl) (*answer, error) {
+	g, err := s.controlGame(r, c.Game)
 	if err != nil {
 		return nil, err
 	}
-	if g.Status == match.Active && int64(g.Ply) != ply {
+	if g.Status == match.Active && g.Ply != c.Ply {
 		return nil, userErrorf("That hint was for an earlier turn; the game has moved on. Ask again with 💡 on the newest board or /nim hint.")
 	}
 	level, t := 1, discordgo.InteractionResponseChannelMessageWithSource
-	if r.param("level") != "" {
-		l, err := r.intParam("level")
-		if err != nil {
-			return nil, err
-		}
-		level, t = int(l), discordgo.InteractionResponseUpdateMessage
+	if c.Level != 0 {
+		level, t = c.Level, discordgo.InteractionResponseUpdateMessage
 	}
 	return s.hint(r, g, level, t)
 }
@@ -92,10 +88,10 @@ func (s *Service) hint(r *request, g *match.Game, level int, t discordgo.Interac
 	}
 	var btns []discordgo.MessageComponent
 	if level < 2 {
-		btns = append(btns, discordgo.Button{Label: "Show the move", Style: discordgo.PrimaryButton, CustomID: id("hint", g.ID, g.Ply, 2)})
+		btns = append(btns, discordgo.Button{Label: "Show the move", Style: discordgo.PrimaryButton, CustomID: HintControl{Game: g.ID, Ply: g.Ply, Level: 2}.CustomID()})
 	}
 	if level < 3 {
-		btns = append(btns, discordgo.Button{Label: "Explain why", Style: discordgo.SecondaryButton, CustomID: id("hint", g.ID, g.Ply, 3)})
+		btns = append(btns, discordgo.Button{Label: "Explain why", Style: discordgo.SecondaryButton, CustomID: HintControl{Game: g.ID, Ply: g.Ply, Level: 3}.CustomID()})
 	}
 	comps := []discordgo.MessageComponent{}
 	if len(btns) > 0 {
@@ -144,8 +140,8 @@ func renderTable(t *engine.Table) string {
 
 // review shows, only to whoever asks, each side's mistakes in a finished
 // game: moves that turned a won position into a lost one.
-func (s *Service) review(r *request) (*discordgo.InteractionResponse, error) {
-	g, err := s.anyGameParam(r)
+func (s *Service) review(r *request, c ReviewControl) (*answer, error) {
+	g, err := s.anyGame(r, c.Game)
 	if err != nil {
 		return nil, err
 	}
@@ -206,9 +202,9 @@ func (s *Service) review(r *request) (*discordgo.InteractionResponse, error) {
 		Color:       colourActive,
 		Footer:      &discordgo.MessageEmbedFooter{Text: fmt.Sprintf("Game #%d · %s", g.ID, result(g))},
 	}
-	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
+	return unchanged(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
 		Embeds: []*discordgo.MessageEmbed{embed}, Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noMentions(),
-	}}, nil
+	}}), nil
 }
 
 // mayReview reports whether r may see g's review: anyone in the server g

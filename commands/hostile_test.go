@@ -130,30 +130,52 @@ func TestControlActsOnlyInItsChannel(t *testing.T) {
 	h.channel = chanD
 	h.command(alice, "start", "opponent", user(bob))
 	d := h.game()
-	h.click(bob, id("accept", d.ID))
+	h.click(bob, AcceptControl{Game: d.ID}.CustomID())
 	h.command(bob, "resign") // a finished game in D
 
 	h.channel = chanB
 	ply := x.Ply
 	cases := map[string]func() *discordgo.InteractionResponse{
-		"move":    func() *discordgo.InteractionResponse { return h.click(alice, id("move", x.ID, ply, 0, 1)) },
-		"heap":    func() *discordgo.InteractionResponse { return h.click(alice, id("heap", x.ID, ply, 0)) },
-		"heapsel": func() *discordgo.InteractionResponse { return h.choose(alice, id("heapsel", x.ID, ply), "0") },
-		"play":    func() *discordgo.InteractionResponse { return h.choose(alice, id("play", x.ID, ply, 0), "A1") },
-		"ask":     func() *discordgo.InteractionResponse { return h.click(alice, id("ask", x.ID, ply, 3)) },
-		"amount":  func() *discordgo.InteractionResponse { return h.submit(alice, id("amount", x.ID, ply, 3), "2") },
-		"type":    func() *discordgo.InteractionResponse { return h.click(alice, id("type", x.ID, ply)) },
-		"typed":   func() *discordgo.InteractionResponse { return h.submit(alice, id("typed", x.ID, ply), "A1") },
-		"hint":    func() *discordgo.InteractionResponse { return h.click(alice, id("hint", x.ID, ply)) },
-		"hint 3":  func() *discordgo.InteractionResponse { return h.click(alice, id("hint", x.ID, ply, 3)) },
-		"resign":  func() *discordgo.InteractionResponse { return h.click(alice, id("resign", x.ID, ply)) },
-		"accept":  func() *discordgo.InteractionResponse { return h.click(bob, id("accept", c.ID)) },
-		"decline": func() *discordgo.InteractionResponse { return h.click(bob, id("decline", c.ID)) },
+		"move": func() *discordgo.InteractionResponse {
+			return h.click(alice, MoveControl{Game: x.ID, Ply: ply, Heap: 0, Take: 1}.CustomID())
+		},
+		"heap": func() *discordgo.InteractionResponse {
+			return h.click(alice, HeapControl{Game: x.ID, Ply: ply, Heap: 0}.CustomID())
+		},
+		"heapsel": func() *discordgo.InteractionResponse {
+			return h.choose(alice, HeapMenuControl{Game: x.ID, Ply: ply}.CustomID(), "0")
+		},
+		"play": func() *discordgo.InteractionResponse {
+			return h.choose(alice, MoveMenuControl{Game: x.ID, Ply: ply, Slot: "0"}.CustomID(), "A1")
+		},
+		"ask": func() *discordgo.InteractionResponse {
+			return h.click(alice, AskControl{Game: x.ID, Ply: ply, Heap: 3}.CustomID())
+		},
+		"amount": func() *discordgo.InteractionResponse {
+			return h.submit(alice, AmountModal{Game: x.ID, Ply: ply, Heap: 3}.CustomID(), "2")
+		},
+		"type": func() *discordgo.InteractionResponse {
+			return h.click(alice, TypeControl{Game: x.ID, Ply: ply}.CustomID())
+		},
+		"typed": func() *discordgo.InteractionResponse {
+			return h.submit(alice, TypedModal{Game: x.ID, Ply: ply}.CustomID(), "A1")
+		},
+		"hint": func() *discordgo.InteractionResponse {
+			return h.click(alice, HintControl{Game: x.ID, Ply: ply}.CustomID())
+		},
+		"hint 3": func() *discordgo.InteractionResponse {
+			return h.click(alice, HintControl{Game: x.ID, Ply: ply, Level: 3}.CustomID())
+		},
+		"resign": func() *discordgo.InteractionResponse {
+			return h.click(alice, ResignControl{Game: x.ID, Ply: ply}.CustomID())
+		},
+		"accept":  func() *discordgo.InteractionResponse { return h.click(bob, AcceptControl{Game: c.ID}.CustomID()) },
+		"decline": func() *discordgo.InteractionResponse { return h.click(bob, DeclineControl{Game: c.ID}.CustomID()) },
 		"rematch in a free channel": func() *discordgo.InteractionResponse {
-			return h.clickIn(alice, guildID, "1220000000000000005", id("rematch", d.ID))
+			return h.clickIn(alice, guildID, "1220000000000000005", RematchControl{Game: d.ID}.CustomID())
 		},
 		"move, same channel id, another server": func() *discordgo.InteractionResponse {
-			return h.clickIn(alice, otherGuild, chanA, id("move", x.ID, ply, 0, 1))
+			return h.clickIn(alice, otherGuild, chanA, MoveControl{Game: x.ID, Ply: ply, Heap: 0, Take: 1}.CustomID())
 		},
 	}
 	for name, do := range cases {
@@ -178,7 +200,7 @@ func TestControlActsOnlyInItsChannel(t *testing.T) {
 
 	// In its own channel the same control still works.
 	h.channel = chanA
-	if resp := h.click(alice, id("move", x.ID, ply, 0, 1)); isEphemeral(resp) {
+	if resp := h.click(alice, MoveControl{Game: x.ID, Ply: ply, Heap: 0, Take: 1}.CustomID()); isEphemeral(resp) {
 		t.Fatalf("move in its own channel: %s", text(resp))
 	}
 }
@@ -193,15 +215,15 @@ func TestReviewOnlyInItsServer(t *testing.T) {
 	h.command(alice, "resign")
 
 	t.Run("same server, another channel", func(t *testing.T) {
-		if resp := h.clickIn(carol, guildID, chanB, id("review", g.ID)); !strings.Contains(text(resp), "Review") {
+		if resp := h.clickIn(carol, guildID, chanB, ReviewControl{Game: g.ID}.CustomID()); !strings.Contains(text(resp), "Review") {
 			t.Fatalf("review in its server: %s", text(resp))
 		}
 	})
 	t.Run("another server", func(t *testing.T) {
-		wantUserError(t, h.clickIn(carol, otherGuild, otherGuildC, id("review", g.ID)), "played elsewhere")
+		wantUserError(t, h.clickIn(carol, otherGuild, otherGuildC, ReviewControl{Game: g.ID}.CustomID()), "played elsewhere")
 	})
 	t.Run("a DM", func(t *testing.T) {
-		i := h.mutated("message_component.json", fields{UserID: carol, ChannelID: chanDM, CustomID: id("review", g.ID), ComponentType: 2}, inDM(carol))
+		i := h.mutated("message_component.json", fields{UserID: carol, ChannelID: chanDM, CustomID: ReviewControl{Game: g.ID}.CustomID(), ComponentType: 2}, inDM(carol))
 		wantUserError(t, h.handle(i), "played elsewhere")
 	})
 
@@ -211,14 +233,14 @@ func TestReviewOnlyInItsServer(t *testing.T) {
 	dm := h.game()
 	h.commandWith("application_command_dm.json", fields{UserID: alice, ChannelID: chanDM, Sub: "resign"})
 	t.Run("DM game, its player", func(t *testing.T) {
-		i := h.mutated("message_component.json", fields{UserID: alice, ChannelID: chanDM, CustomID: id("review", dm.ID), ComponentType: 2}, inDM(alice))
+		i := h.mutated("message_component.json", fields{UserID: alice, ChannelID: chanDM, CustomID: ReviewControl{Game: dm.ID}.CustomID(), ComponentType: 2}, inDM(alice))
 		if resp := h.handle(i); !strings.Contains(text(resp), "Review") {
 			t.Fatalf("review by its player: %s", text(resp))
 		}
 	})
 	t.Run("DM game, someone else", func(t *testing.T) {
-		wantUserError(t, h.clickIn(carol, guildID, chanA, id("review", dm.ID)), "played elsewhere")
-		i := h.mutated("message_component.json", fields{UserID: carol, ChannelID: "1220000000000000098", CustomID: id("review", dm.ID), ComponentType: 2}, inDM(carol))
+		wantUserError(t, h.clickIn(carol, guildID, chanA, ReviewControl{Game: dm.ID}.CustomID()), "played elsewhere")
+		i := h.mutated("message_component.json", fields{UserID: carol, ChannelID: "1220000000000000098", CustomID: ReviewControl{Game: dm.ID}.CustomID(), ComponentType: 2}, inDM(carol))
 		wantUserError(t, h.handle(i), "played elsewhere")
 	})
 	noLogs(t, h)
@@ -232,34 +254,34 @@ func TestRematchObeysTheCooldown(t *testing.T) {
 	h := newHarness(t, 1)
 	h.command(alice, "start", "opponent", user(bob))
 	g := h.game()
-	h.click(bob, id("accept", g.ID))
+	h.click(bob, AcceptControl{Game: g.ID}.CustomID())
 	h.command(bob, "resign")
 	h.now = h.now.Add(2 * DefaultChallengeCooldown)
 
-	if resp := h.click(alice, id("rematch", g.ID)); isEphemeral(resp) {
+	if resp := h.click(alice, RematchControl{Game: g.ID}.CustomID()); isEphemeral(resp) {
 		t.Fatalf("first rematch: %s", text(resp))
 	}
 	first := h.game()
 	h.command(alice, "end")
 	h.now = h.now.Add(time.Second)
-	wantUserError(t, h.click(alice, id("rematch", g.ID)), "Wait")
+	wantUserError(t, h.click(alice, RematchControl{Game: g.ID}.CustomID()), "Wait")
 	// A game against nimbot in between does not reset the cooldown.
 	h.command(alice, "start")
 	h.command(alice, "end")
-	wantUserError(t, h.click(alice, id("rematch", g.ID)), "Wait")
+	wantUserError(t, h.click(alice, RematchControl{Game: g.ID}.CustomID()), "Wait")
 	wantUserError(t, h.command(alice, "start", "opponent", user(bob)), "Wait")
 	noGameIn(t, h, chanA)
 	if got := h.gameByID(first.ID); got.Status != match.Ended {
 		t.Fatalf("first rematch: %s", got.Status)
 	}
 	// The other player's cooldown is their own.
-	if resp := h.click(bob, id("rematch", g.ID)); isEphemeral(resp) {
+	if resp := h.click(bob, RematchControl{Game: g.ID}.CustomID()); isEphemeral(resp) {
 		t.Fatalf("bob's rematch: %s", text(resp))
 	}
 	h.command(bob, "end")
 	// Once the cooldown is over, a rematch is a challenge again.
 	h.now = h.now.Add(DefaultChallengeCooldown)
-	if resp := h.click(alice, id("rematch", g.ID)); isEphemeral(resp) {
+	if resp := h.click(alice, RematchControl{Game: g.ID}.CustomID()); isEphemeral(resp) {
 		t.Fatalf("rematch after the cooldown: %s", text(resp))
 	}
 	noLogs(t, h)
@@ -273,17 +295,29 @@ func TestRoutesAreSeparatePerInteractionType(t *testing.T) {
 	h.command(alice, "start", "heaps", "3 4 5", "first", "me")
 	g := h.game()
 	cases := map[string]func() *discordgo.InteractionResponse{
-		"a command on a button":                 func() *discordgo.InteractionResponse { return h.click(alice, "nim/start") },
-		"a command on a menu":                   func() *discordgo.InteractionResponse { return h.choose(alice, "nim/move", "A1") },
-		"a command in a modal":                  func() *discordgo.InteractionResponse { return h.submit(alice, "nim/move", "A1") },
-		"autocomplete on a button":              func() *discordgo.InteractionResponse { return h.click(alice, "autocomplete/nim/start") },
-		"a modal's route on a button":           func() *discordgo.InteractionResponse { return h.click(alice, id("typed", g.ID, g.Ply)) },
-		"a modal's route on a menu":             func() *discordgo.InteractionResponse { return h.choose(alice, id("amount", g.ID, g.Ply, 0), "1") },
-		"a menu's route in a modal":             func() *discordgo.InteractionResponse { return h.submit(alice, id("play", g.ID, g.Ply, 0), "A1") },
-		"a heap menu's route in a modal":        func() *discordgo.InteractionResponse { return h.submit(alice, id("heapsel", g.ID, g.Ply), "0") },
-		"a button's route in a modal":           func() *discordgo.InteractionResponse { return h.submit(alice, id("move", g.ID, g.Ply, 0, 1), "1") },
-		"a hint button's route in a modal":      func() *discordgo.InteractionResponse { return h.submit(alice, id("hint", g.ID, g.Ply), "1") },
-		"a challenge button's route in a modal": func() *discordgo.InteractionResponse { return h.submit(bob, id("accept", g.ID), "1") },
+		"a command on a button":    func() *discordgo.InteractionResponse { return h.click(alice, "nim/start") },
+		"a command on a menu":      func() *discordgo.InteractionResponse { return h.choose(alice, "nim/move", "A1") },
+		"a command in a modal":     func() *discordgo.InteractionResponse { return h.submit(alice, "nim/move", "A1") },
+		"autocomplete on a button": func() *discordgo.InteractionResponse { return h.click(alice, "autocomplete/nim/start") },
+		"a modal's route on a button": func() *discordgo.InteractionResponse {
+			return h.click(alice, TypedModal{Game: g.ID, Ply: g.Ply}.CustomID())
+		},
+		"a modal's route on a menu": func() *discordgo.InteractionResponse {
+			return h.choose(alice, AmountModal{Game: g.ID, Ply: g.Ply, Heap: 0}.CustomID(), "1")
+		},
+		"a menu's route in a modal": func() *discordgo.InteractionResponse {
+			return h.submit(alice, MoveMenuControl{Game: g.ID, Ply: g.Ply, Slot: "0"}.CustomID(), "A1")
+		},
+		"a heap menu's route in a modal": func() *discordgo.InteractionResponse {
+			return h.submit(alice, HeapMenuControl{Game: g.ID, Ply: g.Ply}.CustomID(), "0")
+		},
+		"a button's route in a modal": func() *discordgo.InteractionResponse {
+			return h.submit(alice, MoveControl{Game: g.ID, Ply: g.Ply, Heap: 0, Take: 1}.CustomID(), "1")
+		},
+		"a hint button's route in a modal": func() *discordgo.InteractionResponse {
+			return h.submit(alice, HintControl{Game: g.ID, Ply: g.Ply}.CustomID(), "1")
+		},
+		"a challenge button's route in a modal": func() *discordgo.InteractionResponse { return h.submit(bob, AcceptControl{Game: g.ID}.CustomID(), "1") },
 	}
 	for name, do := range cases {
 		t.Run(name, func(t *testing.T) { wantUserError(t, do(), "Bad request") })
@@ -347,7 +381,7 @@ func TestFieldsDiscordAlwaysSendsAreChecked(t *testing.T) {
 	t.Run("a move without a user cannot play anyone's game", func(t *testing.T) {
 		h.command(alice, "start", "first", "me")
 		g := h.game()
-		i := h.mutated("message_component.json", fields{UserID: alice, CustomID: id("move", g.ID, g.Ply, 0, 1), ComponentType: 2}, func(m map[string]any) { delete(m, "member") })
+		i := h.mutated("message_component.json", fields{UserID: alice, CustomID: MoveControl{Game: g.ID, Ply: g.Ply, Heap: 0, Take: 1}.CustomID(), ComponentType: 2}, func(m map[string]any) { delete(m, "member") })
 		wantUserError(t, h.handle(i), "who sent it")
 		if got := h.game(); got.Ply != g.Ply {
 			t.Fatalf("a user-less click moved: %+v", got)

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -43,9 +41,10 @@ func (s *Service) BoardSent(ctx context.Context, i *discordgo.Interaction, m *di
 	return nil
 }
 
-// boardGame finds the game a board message belongs to: every board control's
-// custom_id names it as its second segment. Hint and review messages carry
-// only hint/ and review/ controls, so they never count as boards.
+// boardGame finds the game a board message belongs to, from its first
+// control of a kind only boards carry (see Control): hint and review
+// messages carry only hint and review controls, so they never count as
+// boards.
 func boardGame(m *discordgo.Message) (int64, bool) {
 	for _, c := range m.Components {
 		if n, ok := componentGame(c); ok {
@@ -76,17 +75,12 @@ func componentGame(c discordgo.MessageComponent) (int64, bool) {
 	case discordgo.SelectMenu:
 		cid = v.CustomID
 	}
-	parts := strings.Split(cid, "/")
-	if len(parts) < 2 {
+	ctl, err := ParseControl(cid)
+	if err != nil || !controlKinds[ctl.kindName()].marksBoard() {
 		return 0, false
 	}
-	switch parts[0] {
-	case "accept", "decline", "heap", "heapsel", "move", "play", "ask", "type", "resign", "rematch":
-	default:
-		return 0, false
-	}
-	n, err := strconv.ParseInt(parts[1], 10, 64)
-	return n, err == nil
+	game, _ := ctl.Target()
+	return game, true
 }
 
 // expireBatch bounds the games one Expire call ends.

@@ -13,53 +13,6 @@ import (
 	"nimbot/match"
 )
 
-// routes is the whole product's routing table, one table per interaction
-// type. Each route says how its answers are kept (see answers): once, or
-// replay for board controls pinned to their ply and read-only views.
-// Autocomplete suggestions are never kept.
-func (s *Service) routes() mux {
-	once, replay := s.answers.once, s.answers.replay
-	cmd, auto, comp, modal := &router{}, &router{}, &router{}, &router{}
-	cmd.add("nim/start", once(s.start))
-	cmd.add("nim/move", once(s.moveCommand))
-	cmd.add("nim/hint", once(s.hintCommand))
-	cmd.add("nim/resign", once(s.resignCommand))
-	cmd.add("nim/status", once(s.status))
-	cmd.add("nim/rules", replay(view(s.rules)))
-	cmd.add("nim/analyze", replay(view(s.analyze)))
-	cmd.add("nim/stats", replay(view(s.stats)))
-	cmd.add("nim/leaderboard", replay(view(s.leaderboard)))
-	cmd.add("nim/end", once(s.end))
-
-	auto.add("autocomplete/nim/start", view(s.autocompleteStart))
-	auto.add("autocomplete/nim/move", view(s.autocompleteMove))
-	auto.add("autocomplete/nim/analyze", view(s.autocompleteAnalyze))
-
-	comp.add("accept/{game}", once(s.accept))
-	comp.add("decline/{game}", once(s.decline))
-	comp.add("heap/{game}/{ply}/{heap}", replay(view(s.pickHeap)))
-	comp.add("heapsel/{game}/{ply}", replay(view(s.pickHeap)))
-	comp.add("move/{game}/{ply}/{heap}/{take}", replay(s.moveButton))
-	comp.add("play/{game}/{ply}/{slot}", replay(s.moveSelect))
-	comp.add("ask/{game}/{ply}/{heap}", replay(view(s.askAmount)))
-	comp.add("type/{game}/{ply}", replay(view(s.askMove)))
-	comp.add("type/{game}/{ply}/{slot}", replay(view(s.askMove)))
-	comp.add("hint/{game}/{ply}", replay(s.hintButton))
-	comp.add("hint/{game}/{ply}/{level}", replay(s.hintButton))
-	comp.add("resign/{game}/{ply}", replay(s.resignButton))
-	comp.add("rematch/{game}", once(s.rematch))
-	comp.add("review/{game}", replay(view(s.review)))
-
-	modal.add("amount/{game}/{ply}/{heap}", replay(s.amountSubmit))
-	modal.add("typed/{game}/{ply}", replay(s.typedSubmit))
-	return mux{
-		discordgo.InteractionApplicationCommand:             cmd,
-		discordgo.InteractionApplicationCommandAutocomplete: auto,
-		discordgo.InteractionMessageComponent:               comp,
-		discordgo.InteractionModalSubmit:                    modal,
-	}
-}
-
 // Messages shared by several handlers.
 const (
 	msgNoGame       = "There is no game in this channel. Start one with /nim start."
@@ -69,12 +22,12 @@ const (
 	msgOtherChannel = "That control belongs to a game in another channel, so nothing was changed. Use the board in this channel, or /nim status to post it."
 )
 
-// gameParam loads the game a board control's custom_id names, and only if
-// it is the game of the channel (and server) the control was clicked in:
-// custom_ids come from the client, and a control naming another channel's
-// game would act on that game and draw its board over this channel's.
-func (s *Service) gameParam(r *request) (*match.Game, error) {
-	g, err := s.anyGameParam(r)
+// controlGame loads the game a board control names, and only if it is the
+// game of the channel (and server) the control was clicked in: custom_ids
+// come from the client, and a control naming another channel's game would
+// act on that game and draw its board over this channel's.
+func (s *Service) controlGame(r *request, id int64) (*match.Game, error) {
+	g, err := s.anyGame(r, id)
 	if err != nil {
 		return nil, err
 	}
@@ -84,34 +37,16 @@ func (s *Service) gameParam(r *request) (*match.Game, error) {
 	return g, nil
 }
 
-// anyGameParam loads the game a custom_id names, wherever it is played.
-func (s *Service) anyGameParam(r *request) (*match.Game, error) {
-	gid, err := r.intParam("game")
-	if err != nil {
-		return nil, err
-	}
-	g, err := s.db.Game(r.ctx, gid)
+// anyGame loads the game a control names, wherever it is played.
+func (s *Service) anyGame(r *request, id int64) (*match.Game, error) {
+	g, err := s.db.Game(r.ctx, id)
 	if errors.Is(err, match.ErrNotFound) {
 		return nil, userErrorf("That game no longer exists. Start a new one with /nim start.")
 	}
 	if err != nil {
-		return nil, fmt.Errorf("load game %d: %w", gid, err)
+		return nil, fmt.Errorf("load game %d: %w", id, err)
 	}
 	return g, nil
-}
-
-// controlGame loads the game a board control names and the ply the control
-// was drawn for; each control decides for itself what a stale ply means.
-func (s *Service) controlGame(r *request) (*match.Game, int64, error) {
-	g, err := s.gameParam(r)
-	if err != nil {
-		return nil, 0, err
-	}
-	ply, err := r.intParam("ply")
-	if err != nil {
-		return nil, 0, err
-	}
-	return g, ply, nil
 }
 
 // channelGame loads the channel's pending or active game.
@@ -126,17 +61,17 @@ func (s *Service) channelGame(r *request) (*match.Game, error) {
 	return g, nil
 }
 
-// turnGame loads the game a board control names and checks that the control
-// is current and that the user is the one to move.
-func (s *Service) turnGame(r *request) (*match.Game, error) {
-	g, ply, err := s.controlGame(r)
+// turnGame loads the game a board control names and checks that the
+// control is current (drawn at ply) and that the user is the one to move.
+func (s *Service) turnGame(r *request, id int64, ply int) (*match.Game, error) {
+	g, err := s.controlGame(r, id)
 	if err != nil {
 		return nil, err
 	}
 	if err := checkTurn(g, r.userID()); err != nil {
 		return nil, err
 	}
-	if int64(g.Ply) != ply {
+	if g.Ply != ply {
 		return nil, userErrorf(msgStale)
 	}
 	return g, nil
@@ -179,33 +114,45 @@ func updateOrNew(r *request) discordgo.InteractionResponseType {
 
 // pickHeap redraws the board with a heap picked, showing its amounts. It
 // changes nothing in the store: the pick lives only in the components.
-func (s *Service) pickHeap(r *request) (*discordgo.InteractionResponse, error) {
-	g, err := s.turnGame(r)
+func (s *Service) pickHeap(r *request, c HeapControl) (*answer, error) {
+	g, err := s.turnGame(r, c.Game, c.Ply)
 	if err != nil {
 		return nil, err
 	}
-	var heap int64
-	page := -1
-	if r.param("heap") != "" {
-		heap, err = r.intParam("heap")
-	} else {
-		vals := r.i.MessageComponentData().Values
-		if len(vals) != 1 {
-			return nil, userErrorf("Pick one heap from the menu.")
-		}
-		if n, ok := strings.CutPrefix(vals[0], "page:"); ok {
-			// A page turn of the heap menu (see heapMenu).
-			_, pages := heapPages(g.Position)
-			p, perr := strconv.Atoi(n)
-			if perr != nil || p < 0 || p >= pages {
-				return nil, userErrorf("The heap menu has no such page. Use /nim status for a fresh board.")
-			}
-			page = p
-		} else {
-			heap, err = strconv.ParseInt(vals[0], 10, 64)
-		}
+	return s.showHeap(r, g, c.Heap, -1)
+}
+
+// pickHeapMenu is pickHeap from the heap menu, whose values are a heap, or
+// "page:N" to turn the menu's page.
+func (s *Service) pickHeapMenu(r *request, c HeapMenuControl) (*answer, error) {
+	g, err := s.turnGame(r, c.Game, c.Ply)
+	if err != nil {
+		return nil, err
 	}
-	if page < 0 && (err != nil || heap < 0 || heap >= int64(len(g.Position.Heaps))) {
+	vals := r.i.MessageComponentData().Values
+	if len(vals) != 1 {
+		return nil, userErrorf("Pick one heap from the menu.")
+	}
+	if n, ok := strings.CutPrefix(vals[0], "page:"); ok {
+		// A page turn of the heap menu (see heapMenu).
+		_, pages := heapPages(g.Position)
+		p, perr := strconv.Atoi(n)
+		if perr != nil || p < 0 || p >= pages {
+			return nil, userErrorf("The heap menu has no such page. Use /nim status for a fresh board.")
+		}
+		return s.showHeap(r, g, -1, p)
+	}
+	heap, err := strconv.Atoi(vals[0])
+	if err != nil || heap < 0 {
+		return nil, userErrorf("There is no such heap: %s.", heapRange(g.Position))
+	}
+	return s.showHeap(r, g, heap, -1)
+}
+
+// showHeap redraws g's board with heap picked, or (heap -1) the heap menu's
+// page turned.
+func (s *Service) showHeap(r *request, g *match.Game, heap, page int) (*answer, error) {
+	if page < 0 && heap >= len(g.Position.Heaps) {
 		return nil, userErrorf("There is no such heap: %s.", heapRange(g.Position))
 	}
 	b, err := s.loadBoard(r, g)
@@ -215,9 +162,9 @@ func (s *Service) pickHeap(r *request) (*discordgo.InteractionResponse, error) {
 	if page >= 0 {
 		b.page = page
 	} else {
-		b.selected = int(heap)
+		b.selected = heap
 	}
-	return b.response(discordgo.InteractionResponseUpdateMessage), nil
+	return unchanged(b.response(discordgo.InteractionResponseUpdateMessage)), nil
 }
 
 func heapRange(p engine.Position) string {
@@ -228,26 +175,18 @@ func heapRange(p engine.Position) string {
 }
 
 // moveButton plays "take {take} from {heap}".
-func (s *Service) moveButton(r *request) (*answer, error) {
-	g, err := s.turnGame(r)
+func (s *Service) moveButton(r *request, c MoveControl) (*answer, error) {
+	g, err := s.turnGame(r, c.Game, c.Ply)
 	if err != nil {
 		return nil, err
 	}
-	heap, err := r.intParam("heap")
-	if err != nil {
-		return nil, err
-	}
-	take, err := r.intParam("take")
-	if err != nil {
-		return nil, err
-	}
-	return s.play(r, g, engine.Move{Kind: engine.Take, Heap: int(heap), Take: take})
+	return s.play(r, g, engine.Move{Kind: engine.Take, Heap: c.Heap, Take: c.Take})
 }
 
 // moveSelect plays the move picked from a select menu (values are moves in
 // the engine's notation).
-func (s *Service) moveSelect(r *request) (*answer, error) {
-	g, err := s.turnGame(r)
+func (s *Service) moveSelect(r *request, c MoveMenuControl) (*answer, error) {
+	g, err := s.turnGame(r, c.Game, c.Ply)
 	if err != nil {
 		return nil, err
 	}
@@ -264,38 +203,38 @@ func (s *Service) moveSelect(r *request) (*answer, error) {
 
 // askAmount opens a modal for the amount to take from a heap too large for
 // a menu.
-func (s *Service) askAmount(r *request) (*discordgo.InteractionResponse, error) {
-	g, err := s.turnGame(r)
+func (s *Service) askAmount(r *request, c AskControl) (*answer, error) {
+	g, err := s.turnGame(r, c.Game, c.Ply)
 	if err != nil {
 		return nil, err
 	}
-	heap, err := r.intParam("heap")
-	if err != nil || heap >= int64(len(g.Position.Heaps)) {
+	heap := c.Heap
+	if heap >= len(g.Position.Heaps) {
 		return nil, userErrorf("There is no such heap: %s.", heapRange(g.Position))
 	}
-	label := engine.HeapLabel(int(heap))
+	label := engine.HeapLabel(heap)
 	q := fmt.Sprintf("How many to take from %s (it has %d)?", label, g.Position.Heaps[heap])
 	placeholder := "a number, like 3"
 	if describe(g.Rules.Variant).Has(engine.Knock) {
 		q = fmt.Sprintf("Which pins of row %s (1 to %d)?", label, g.Position.Heaps[heap])
 		placeholder = `one pin like "4", or two adjacent like "4-5"`
 	}
-	return modal(id("amount", g.ID, g.Ply, heap), "Your move in "+label, q, placeholder, 20), nil
+	return unchanged(modal(AmountModal{Game: g.ID, Ply: g.Ply, Heap: heap}.CustomID(), "Your move in "+label, q, placeholder, 20)), nil
 }
 
 // amountSubmit plays the amount typed into askAmount's modal.
-func (s *Service) amountSubmit(r *request) (*answer, error) {
-	g, err := s.turnGame(r)
+func (s *Service) amountSubmit(r *request, c AmountModal) (*answer, error) {
+	g, err := s.turnGame(r, c.Game, c.Ply)
 	if err != nil {
 		return nil, err
 	}
-	heap, err := r.intParam("heap")
-	if err != nil || heap >= int64(len(g.Position.Heaps)) {
+	heap := c.Heap
+	if heap >= len(g.Position.Heaps) {
 		return nil, userErrorf("There is no such heap: %s.", heapRange(g.Position))
 	}
 	text := strings.TrimSpace(modalValue(r.i))
 	if describe(g.Rules.Variant).Has(engine.Knock) {
-		m, err := g.Rules.ParseMove(g.Position, engine.HeapLabel(int(heap))+text)
+		m, err := g.Rules.ParseMove(g.Position, engine.HeapLabel(heap)+text)
 		if err != nil {
 			return nil, moveInputError(err, text)
 		}
@@ -305,21 +244,21 @@ func (s *Service) amountSubmit(r *request) (*answer, error) {
 	if err != nil || n < 1 {
 		return nil, userErrorf("%q is not a number of stones: type a whole number like 3.", quote(text, 40))
 	}
-	return s.play(r, g, engine.Move{Kind: engine.Take, Heap: int(heap), Take: n})
+	return s.play(r, g, engine.Move{Kind: engine.Take, Heap: heap, Take: n})
 }
 
 // askMove opens a modal where any move can be typed in the engine's notation.
-func (s *Service) askMove(r *request) (*discordgo.InteractionResponse, error) {
-	g, err := s.turnGame(r)
+func (s *Service) askMove(r *request, c TypeControl) (*answer, error) {
+	g, err := s.turnGame(r, c.Game, c.Ply)
 	if err != nil {
 		return nil, err
 	}
-	return modal(id("typed", g.ID, g.Ply), "Your move", "Your move", notationExample(g.Rules), 100), nil
+	return unchanged(modal(TypedModal{Game: g.ID, Ply: g.Ply}.CustomID(), "Your move", "Your move", notationExample(g.Rules), 100)), nil
 }
 
 // typedSubmit plays the move typed into askMove's modal.
-func (s *Service) typedSubmit(r *request) (*answer, error) {
-	g, err := s.turnGame(r)
+func (s *Service) typedSubmit(r *request, c TypedModal) (*answer, error) {
+	g, err := s.turnGame(r, c.Game, c.Ply)
 	if err != nil {
 		return nil, err
 	}
@@ -485,12 +424,12 @@ func playersChange(g, next *match.Game) *[2]string {
 }
 
 // resignButton resigns from the board.
-func (s *Service) resignButton(r *request) (*answer, error) {
-	g, ply, err := s.controlGame(r)
+func (s *Service) resignButton(r *request, c ResignControl) (*answer, error) {
+	g, err := s.controlGame(r, c.Game)
 	if err != nil {
 		return nil, err
 	}
-	if int64(g.Ply) != ply && !g.Status.Finished() {
+	if g.Ply != c.Ply && !g.Status.Finished() {
 		return nil, userErrorf(msgStale)
 	}
 	return s.resign(r, g)

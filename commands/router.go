@@ -4,21 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 )
 
-// request is one interaction on its way through the router: the interaction,
-// the path it was routed by and the parameters the route's pattern captured.
+// request is one interaction on its way through the router: the interaction
+// and the path it is routed by (a command's name, a control's custom_id).
 type request struct {
-	ctx    context.Context
-	i      *discordgo.Interaction
-	path   string
-	params map[string]string
-	now    time.Time
+	ctx  context.Context
+	i    *discordgo.Interaction
+	path string
+	now  time.Time
 }
 
 // handler answers one routed interaction. A returned error goes to the one
@@ -37,71 +34,97 @@ func (r *request) userID() string {
 	return ""
 }
 
-// param returns a captured path parameter.
-func (r *request) param(name string) string { return r.params[name] }
-
-// intParam returns a captured parameter as an integer. The custom_ids are
-// ours, so a malformed one means a forged or corrupted id: a user error that
-// changes nothing.
-func (r *request) intParam(name string) (int64, error) {
-	n, err := strconv.ParseInt(r.params[name], 10, 64)
-	if err != nil || n < 0 {
-		return 0, userErrorf("That control is not one nimbot understands (bad %s). Use /nim status for a fresh board.", name)
+// routes is the whole product's routing table, one table per interaction
+// type: slash commands and autocomplete by path, board controls by their kind
+// (controls.go). Each route also says how its answers are kept (answers.go):
+// once, or replay for board controls pinned to their ply and for read-only
+// views. Autocomplete suggestions are never kept.
+func (s *Service) routes() mux {
+	once, replay := s.answers.once, s.answers.replay
+	return mux{
+		discordgo.InteractionApplicationCommand: {
+			command("nim/start", once(s.start)),
+			command("nim/move", once(s.moveCommand)),
+			command("nim/hint", once(s.hintCommand)),
+			command("nim/resign", once(s.resignCommand)),
+			command("nim/status", once(s.status)),
+			command("nim/rules", replay(view(s.rules))),
+			command("nim/analyze", replay(view(s.analyze))),
+			command("nim/stats", replay(view(s.stats))),
+			command("nim/leaderboard", replay(view(s.leaderboard))),
+			command("nim/end", once(s.end)),
+		},
+		discordgo.InteractionApplicationCommandAutocomplete: {
+			command("autocomplete/nim/start", view(s.autocompleteStart)),
+			command("autocomplete/nim/move", view(s.autocompleteMove)),
+			command("autocomplete/nim/analyze", view(s.autocompleteAnalyze)),
+		},
+		discordgo.InteractionMessageComponent: {
+			on(acceptKind, once, s.accept),
+			on(declineKind, once, s.decline),
+			on(heapKind, replay, s.pickHeap),
+			on(heapMenuKind, replay, s.pickHeapMenu),
+			on(moveKind, replay, s.moveButton),
+			on(moveMenuKind, replay, s.moveSelect),
+			on(askKind, replay, s.askAmount),
+			on(typeKind, replay, s.askMove),
+			on(hintKind, replay, s.hintButton),
+			on(resignKind, replay, s.resignButton),
+			on(rematchKind, once, s.rematch),
+			on(reviewKind, replay, s.review),
+		},
+		discordgo.InteractionModalSubmit: {
+			on(amountKind, replay, s.amountSubmit),
+			on(typedKind, replay, s.typedSubmit),
+		},
 	}
-	return n, nil
 }
 
-// route is one pattern: literal segments and {name} captures.
-type route struct {
-	segs []string
-	h    handler
+// route matches a path, and gives the handler for it.
+type route func(path string) (handler, bool)
+
+// router is one interaction type's routes.
+type router []route
+
+// command routes the slash command (or autocomplete) path to h.
+func command(path string, h handler) route {
+	return func(p string) (handler, bool) { return h, p == path }
 }
 
-// router dispatches interaction paths like an HTTP mux: "nim/start",
-// "autocomplete/nim/move", "move/{game}/{ply}/{heap}/{take}".
-type router struct {
-	routes []route
-}
-
-func (rt *router) add(pattern string, h handler) {
-	rt.routes = append(rt.routes, route{segs: strings.Split(pattern, "/"), h: h})
-}
-
-func (rt *router) match(path string) (handler, map[string]string) {
-	segs := strings.Split(path, "/")
-next:
-	for _, r := range rt.routes {
-		if len(r.segs) != len(segs) {
-			continue
+// on routes the custom_ids of kind k to h, which gets the control parsed,
+// under the policy keep (answers.once or answers.replay). An id of the
+// kind's shape whose fields do not read (a forged or corrupted id) is the
+// user's error, answered under the same policy.
+func on[C Control](k controlKind[C], keep func(handler) handler, h func(*request, C) (*answer, error)) route {
+	return func(p string) (handler, bool) {
+		c, ok, err := k.readID(p)
+		if !ok {
+			return nil, false
 		}
-		var params map[string]string
-		for k, s := range r.segs {
-			if strings.HasPrefix(s, "{") && strings.HasSuffix(s, "}") {
-				if segs[k] == "" {
-					continue next
-				}
-				if params == nil {
-					params = map[string]string{}
-				}
-				params[s[1:len(s)-1]] = segs[k]
-				continue
+		return keep(func(r *request) (*answer, error) {
+			if err != nil {
+				return nil, err
 			}
-			if s != segs[k] {
-				continue next
-			}
-		}
-		return r.h, params
+			return h(r, c)
+		}), true
 	}
-	return nil, nil
+}
+
+func (rt router) match(path string) handler {
+	for _, r := range rt {
+		if h, ok := r(path); ok {
+			return h
+		}
+	}
+	return nil
 }
 
 // serve routes r and runs the matched handler.
-func (rt *router) serve(r *request) (*answer, error) {
-	h, params := rt.match(r.path)
+func (rt router) serve(r *request) (*answer, error) {
+	h := rt.match(r.path)
 	if h == nil {
 		return nil, userErrorf("nimbot does not know that control any more (it may come from an older version). Use /nim status for a fresh board.")
 	}
-	r.params = params
 	return h(r)
 }
 
@@ -109,7 +132,7 @@ func (rt *router) serve(r *request) (*answer, error) {
 // by its type first: a custom_id that names a route of another type (a
 // modal's "typed/..." on a button, "nim/start" on a select menu) would reach
 // a handler that reads data its interaction does not carry.
-type mux map[discordgo.InteractionType]*router
+type mux map[discordgo.InteractionType]router
 
 // serve routes r by its type, then by its path.
 func (m mux) serve(r *request) (*answer, error) {
@@ -117,12 +140,12 @@ func (m mux) serve(r *request) (*answer, error) {
 	if rt == nil {
 		return nil, userErrorf("nimbot does not handle this kind of interaction (type %d), so nothing was done.", int(r.i.Type))
 	}
-	if h, _ := rt.match(r.path); h == nil {
+	if rt.match(r.path) == nil {
 		for t, other := range m {
 			if t == r.i.Type {
 				continue
 			}
-			if h, _ := other.match(r.path); h != nil {
+			if other.match(r.path) != nil {
 				return nil, userErrorf("Bad request: %q belongs to a %s, not to a %s, so nothing was done. Use /nim status for a fresh board.",
 					quote(r.path, 100), interactionKind(t), interactionKind(r.i.Type))
 			}

@@ -379,8 +379,8 @@ func (s *Service) randomHeaps(rules engine.Rules, count int) ([]int64, error) {
 }
 
 // accept starts a challenged game.
-func (s *Service) accept(r *request) (*answer, error) {
-	g, err := s.challenge(r)
+func (s *Service) accept(r *request, c AcceptControl) (*answer, error) {
+	g, err := s.challenge(r, c.Game)
 	if err != nil {
 		return nil, err
 	}
@@ -392,8 +392,8 @@ func (s *Service) accept(r *request) (*answer, error) {
 }
 
 // decline turns a challenge down.
-func (s *Service) decline(r *request) (*answer, error) {
-	g, err := s.challenge(r)
+func (s *Service) decline(r *request, c DeclineControl) (*answer, error) {
+	g, err := s.challenge(r, c.Game)
 	if err != nil {
 		return nil, err
 	}
@@ -406,8 +406,8 @@ func (s *Service) decline(r *request) (*answer, error) {
 
 // challenge loads the pending game a button names and checks that the user
 // is the one challenged.
-func (s *Service) challenge(r *request) (*match.Game, error) {
-	g, err := s.gameParam(r)
+func (s *Service) challenge(r *request, id int64) (*match.Game, error) {
+	g, err := s.controlGame(r, id)
 	if err != nil {
 		return nil, err
 	}
@@ -427,8 +427,8 @@ func (s *Service) challenge(r *request) (*match.Game, error) {
 
 // rematch starts the same game again with the other player first: against
 // nimbot at once, against a person as a new challenge.
-func (s *Service) rematch(r *request) (*answer, error) {
-	g, err := s.gameParam(r)
+func (s *Service) rematch(r *request, c RematchControl) (*answer, error) {
+	g, err := s.controlGame(r, c.Game)
 	if err != nil {
 		return nil, err
 	}
