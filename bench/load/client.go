@@ -19,6 +19,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"nimbot/commands"
 )
 
 // Ids shared by every interaction of a run. Everything else (channels,
@@ -233,9 +235,11 @@ type board struct {
 	ply        int
 }
 
-// control is an enabled button or select menu on a board.
+// control is an enabled button or select menu on a board: its custom_id,
+// read as nimbot reads it (commands.ParseControl).
 type control struct {
 	id      string
+	ctl     commands.Control
 	kind    int // 2 button, 3 string select
 	options []string
 }
@@ -329,7 +333,7 @@ func (p *player) next() *request {
 	case b == nil:
 		return p.start()
 	}
-	if c := b.find("rematch/"); c != nil {
+	if c := b.find(is[commands.RematchControl]); c != nil {
 		if (!p.isPeople() && p.rng.IntN(2) == 0) || (p.isPeople() && p.l.freshPeople) {
 			return p.start()
 		}
@@ -340,7 +344,7 @@ func (p *player) next() *request {
 		rq := p.click(who, c.id, "", "rematch")
 		return rq
 	}
-	if c := b.find("accept/"); c != nil {
+	if c := b.find(is[commands.AcceptControl]); c != nil {
 		// The board names who is challenged.
 		return p.click(b.mentioned(challengedRe, p.users[1]), c.id, "", "accept")
 	}
@@ -356,16 +360,16 @@ func (p *player) next() *request {
 	}
 	var moves, heaps []choice
 	for _, c := range b.controls {
-		switch {
-		case strings.HasPrefix(c.id, "move/") && c.kind == 2:
+		switch c.ctl.(type) {
+		case commands.MoveControl:
 			moves = append(moves, choice{c: c})
-		case strings.HasPrefix(c.id, "play/") && c.kind == 3:
+		case commands.MoveMenuControl:
 			for _, v := range c.options {
 				moves = append(moves, choice{c: c, value: v})
 			}
-		case strings.HasPrefix(c.id, "heap/") && c.kind == 2:
+		case commands.HeapControl:
 			heaps = append(heaps, choice{c: c})
-		case strings.HasPrefix(c.id, "heapsel/") && c.kind == 3:
+		case commands.HeapMenuControl:
 			for _, v := range c.options {
 				heaps = append(heaps, choice{c: c, value: v})
 			}
@@ -375,11 +379,8 @@ func (p *player) next() *request {
 		ch := moves[p.rng.IntN(len(moves))]
 		rq := p.click(who, ch.c.id, ch.value, "move")
 		m := &clicked{game: b.game, ply: b.ply, player: who, heap: -1, notation: ch.value}
-		if ch.value == "" {
-			// move/{game}/{ply}/{heap}/{take}
-			seg := strings.Split(ch.c.id, "/")
-			m.heap, _ = strconv.Atoi(seg[3])
-			m.take, _ = strconv.ParseInt(seg[4], 10, 64)
+		if mc, ok := ch.c.ctl.(commands.MoveControl); ok {
+			m.heap, m.take = mc.Heap, mc.Take
 		}
 		rq.move = m
 		return rq
@@ -389,7 +390,7 @@ func (p *player) next() *request {
 		return p.click(who, ch.c.id, ch.value, "heap")
 	}
 	// Nothing to click (a board asking for a typed move): resign it.
-	if c := b.find("resign/"); c != nil {
+	if c := b.find(is[commands.ResignControl]); c != nil {
 		return p.click(who, c.id, "", "resign")
 	}
 	return p.command(p.users[0], "status", nil, nil)
@@ -417,9 +418,16 @@ func (b *board) mentioned(re *regexp.Regexp, def string) string {
 	return def
 }
 
-func (b *board) find(prefix string) *control {
+// is reports whether c is a control of type C.
+func is[C commands.Control](c commands.Control) bool {
+	_, ok := c.(C)
+	return ok
+}
+
+// find returns the board's first control that is, nil if none is.
+func (b *board) find(is func(commands.Control) bool) *control {
 	for i := range b.controls {
-		if strings.HasPrefix(b.controls[i].id, prefix) {
+		if is(b.controls[i].ctl) {
 			return &b.controls[i]
 		}
 	}
@@ -664,6 +672,7 @@ func (p *player) receive(rq *request, res result, st *passStats) error {
 	default:
 		return fmt.Errorf("%s: unexpected answer type %d", rq.what, r.Type)
 	}
+	var bad error
 	var walk func([]component)
 	walk = func(cs []component) {
 		for _, c := range cs {
@@ -674,19 +683,22 @@ func (p *player) receive(rq *request, res result, st *passStats) error {
 			if c.CustomID == "" {
 				continue
 			}
+			parsed, err := commands.ParseControl(c.CustomID)
+			if err != nil {
+				bad = err
+				continue
+			}
 			if nb.game < 0 {
-				seg := strings.Split(c.CustomID, "/")
-				if len(seg) >= 2 {
-					nb.game, _ = strconv.ParseInt(seg[1], 10, 64)
-				}
-				if len(seg) >= 3 {
-					nb.ply, _ = strconv.Atoi(seg[2])
+				game, ply := parsed.Target()
+				nb.game = game
+				if ply >= 0 {
+					nb.ply = ply
 				}
 			}
 			if c.Disabled {
 				continue
 			}
-			ctl := control{id: c.CustomID, kind: c.Type}
+			ctl := control{id: c.CustomID, ctl: parsed, kind: c.Type}
 			for _, o := range c.Options {
 				ctl.options = append(ctl.options, o.Value)
 			}
@@ -694,6 +706,9 @@ func (p *player) receive(rq *request, res result, st *passStats) error {
 		}
 	}
 	walk(comps)
+	if bad != nil {
+		return fmt.Errorf("%s: the board carries a control nimbot does not read back: %v", rq.what, bad)
+	}
 	if nb.game < 0 || len(nb.controls) == 0 {
 		return fmt.Errorf("%s: the answer carries no board", rq.what)
 	}
@@ -703,7 +718,7 @@ func (p *player) receive(rq *request, res result, st *passStats) error {
 	if rq.move != nil && p.l.ackMoves {
 		p.acks = append(p.acks, ack{move: *rq.move, nextPly: nb.ply})
 	}
-	if nb.find("rematch/") != nil && st != nil && st.win.has(res.to) {
+	if nb.find(is[commands.RematchControl]) != nil && st != nil && st.win.has(res.to) {
 		st.games++
 	}
 	p.b = nb
