@@ -140,7 +140,7 @@ func (e *env) start(u user, opts ...opt) string {
 func (e *env) accept(u user, challengeID string) string {
 	e.t.Helper()
 	msg := e.fd.Message(e.t, challengeID)
-	cid, _, ok := findControl(e.t, msg, "accept/")
+	cid, _, ok := findControl(e.t, msg, is[commands.AcceptControl])
 	if !ok {
 		e.t.Fatalf("no Accept button on the challenge: %s", msg)
 	}
@@ -160,13 +160,13 @@ func (e *env) move(u user, boardID string) *discordgo.InteractionResponse {
 	msgID := boardID
 	for step := 0; step < 4; step++ {
 		msg := e.fd.Message(e.t, msgID)
-		cid, values, ok := findControl(e.t, msg, "move/", "play/", "heap/", "heapsel/")
+		cid, values, ok := findControl(e.t, msg, is[commands.MoveControl], is[commands.MoveMenuControl], is[commands.HeapControl], is[commands.HeapMenuControl])
 		if !ok {
 			e.t.Fatalf("no move control on message %s: %s", msgID, msg)
 		}
 		payload := e.p.click(u, msg, cid, values...)
 		resp := e.deliver(payload)
-		if strings.HasPrefix(cid, "move/") || strings.HasPrefix(cid, "play/") {
+		if isMove(e.t, cid) {
 			return resp
 		}
 		if ephemeral(resp) && len(resp.Data.Components) == 0 {
@@ -206,16 +206,16 @@ func (e *env) playOut(id int64, boardID string, people ...user) *match.Game {
 	return nil
 }
 
-// findControl returns the first enabled button or select menu on msg whose
-// custom_id starts with one of prefixes (in order of preference); for a
-// menu, values is its first option.
-func findControl(t *testing.T, msg json.RawMessage, prefixes ...string) (customID string, values []string, ok bool) {
+// findControl returns the first enabled button or select menu on msg that
+// is one of kinds (in order of preference), read as nimbot reads it
+// (commands.ParseControl); for a menu, values is its first option.
+func findControl(t *testing.T, msg json.RawMessage, kinds ...func(commands.Control) bool) (customID string, values []string, ok bool) {
 	t.Helper()
 	m, err := decodeMessage(msg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, prefix := range prefixes {
+	for _, is := range kinds {
 		for _, row := range m.Components {
 			r, isRow := row.(*discordgo.ActionsRow)
 			if !isRow {
@@ -224,11 +224,11 @@ func findControl(t *testing.T, msg json.RawMessage, prefixes ...string) (customI
 			for _, c := range r.Components {
 				switch c := c.(type) {
 				case *discordgo.Button:
-					if !c.Disabled && strings.HasPrefix(c.CustomID, prefix) {
+					if !c.Disabled && is(control(t, c.CustomID)) {
 						return c.CustomID, nil, true
 					}
 				case *discordgo.SelectMenu:
-					if !c.Disabled && strings.HasPrefix(c.CustomID, prefix) && len(c.Options) > 0 {
+					if !c.Disabled && is(control(t, c.CustomID)) && len(c.Options) > 0 {
 						return c.CustomID, []string{c.Options[0].Value}, true
 					}
 				}
@@ -236,6 +236,30 @@ func findControl(t *testing.T, msg json.RawMessage, prefixes ...string) (customI
 		}
 	}
 	return "", nil, false
+}
+
+// control reads a custom_id on a board.
+func control(t testing.TB, customID string) commands.Control {
+	t.Helper()
+	c, err := commands.ParseControl(customID)
+	if err != nil {
+		t.Fatalf("a board control nimbot does not read back: %v", err)
+	}
+	return c
+}
+
+// is reports whether c is a control of type C.
+func is[C commands.Control](c commands.Control) bool {
+	_, ok := c.(C)
+	return ok
+}
+
+// isMove reports whether customID plays a move: a move button or a menu of
+// moves.
+func isMove(t testing.TB, customID string) bool {
+	t.Helper()
+	c := control(t, customID)
+	return is[commands.MoveControl](c) || is[commands.MoveMenuControl](c)
 }
 
 func ephemeral(resp *discordgo.InteractionResponse) bool {

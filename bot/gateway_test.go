@@ -3,7 +3,6 @@ package bot_test
 import (
 	"context"
 	"encoding/json"
-	"strings"
 	"testing"
 	"time"
 
@@ -104,7 +103,7 @@ func TestGatewayGame(t *testing.T) {
 	if len(moves) != end.Ply {
 		t.Errorf("%d moves stored, ply %d", len(moves), end.Ply)
 	}
-	if _, _, ok := findControl(t, e.fd.Message(t, boardID), "rematch/"); !ok {
+	if _, _, ok := findControl(t, e.fd.Message(t, boardID), is[commands.RematchControl]); !ok {
 		t.Errorf("finished board has no Rematch button: %s", e.fd.Message(t, boardID))
 	}
 	for _, c := range e.fd.Calls("POST", "/callback") {
@@ -131,10 +130,10 @@ func TestGatewayShutdown(t *testing.T) {
 	)
 	for step := 0; ; step++ {
 		msg = e.fd.Message(t, msgID)
-		if cid, values, ok = findControl(t, msg, "move/", "play/", "heap/", "heapsel/"); !ok {
+		if cid, values, ok = findControl(t, msg, is[commands.MoveControl], is[commands.MoveMenuControl], is[commands.HeapControl], is[commands.HeapMenuControl]); !ok {
 			t.Fatalf("no control on the board: %s", msg)
 		}
-		if strings.HasPrefix(cid, "move/") || strings.HasPrefix(cid, "play/") || step == 3 {
+		if isMove(t, cid) || step == 3 {
 			break
 		}
 		// A heap pick writes nothing, so it would not wait for the lock
@@ -169,7 +168,7 @@ func TestGatewayShutdown(t *testing.T) {
 	if err := <-closed; err != nil {
 		t.Fatal(err)
 	}
-	if strings.HasPrefix(cid, "move/") && e.channelGame().Ply < 1 {
+	if is[commands.MoveControl](control(t, cid)) && e.channelGame().Ply < 1 {
 		t.Error("the move in flight was not applied")
 	}
 }
@@ -196,12 +195,12 @@ func TestGatewayDeferred(t *testing.T) {
 	msgID := boardID
 	for step := 0; step < 3; step++ {
 		msg := e.fd.Message(t, msgID)
-		cid, values, ok := findControl(t, msg, "move/", "play/", "heap/", "heapsel/")
+		cid, values, ok := findControl(t, msg, is[commands.MoveControl], is[commands.MoveMenuControl], is[commands.HeapControl], is[commands.HeapMenuControl])
 		if !ok {
 			t.Fatalf("no control: %s", msg)
 		}
 		payload := e.p.click(alice, msg, cid, values...)
-		if !strings.HasPrefix(cid, "move/") && !strings.HasPrefix(cid, "play/") {
+		if !isMove(t, cid) {
 			msgID = e.messageOf(payload, e.deliver(payload))
 			continue
 		}

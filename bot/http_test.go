@@ -22,6 +22,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"nimbot/bot"
+	"nimbot/commands"
 	"nimbot/match"
 )
 
@@ -257,10 +258,10 @@ func TestHTTPConcurrentClicks(t *testing.T) {
 	for step := 0; ; step++ {
 		msg := he.fd.Message(t, msgID)
 		var ok bool
-		if cid, values, ok = findControl(t, msg, "move/", "play/"); ok {
+		if cid, values, ok = findControl(t, msg, is[commands.MoveControl], is[commands.MoveMenuControl]); ok {
 			break
 		}
-		heap, hv, ok := findControl(t, msg, "heap/", "heapsel/")
+		heap, hv, ok := findControl(t, msg, is[commands.HeapControl], is[commands.HeapMenuControl])
 		if !ok || step == 3 {
 			t.Fatalf("no move control: %s", msg)
 		}
@@ -357,11 +358,11 @@ func TestHTTPDeferred(t *testing.T) {
 	msgID := boardID
 	for step := 0; step < 3; step++ {
 		msg := he.fd.Message(t, msgID)
-		cid, values, ok := findControl(t, msg, "move/", "play/", "heap/", "heapsel/")
+		cid, values, ok := findControl(t, msg, is[commands.MoveControl], is[commands.MoveMenuControl], is[commands.HeapControl], is[commands.HeapMenuControl])
 		if !ok {
 			t.Fatalf("no control: %s", msg)
 		}
-		if strings.HasPrefix(cid, "move/") || strings.HasPrefix(cid, "play/") {
+		if isMove(t, cid) {
 			release := lockDatabase(t, he.path)
 			payload := he.p.click(alice, msg, cid, values...)
 			resp := he.deliver(payload)
@@ -494,7 +495,7 @@ func TestHTTPDeferredStart(t *testing.T) {
 		t.Fatalf("%d edits of @original, want 1", len(edits))
 	}
 	boardID := he.fd.Original(tokenOf(t, payload))
-	if _, _, ok := findControl(t, he.fd.Message(t, boardID), "heap/", "heapsel/", "move/"); !ok {
+	if _, _, ok := findControl(t, he.fd.Message(t, boardID), is[commands.HeapControl], is[commands.HeapMenuControl], is[commands.MoveControl]); !ok {
 		t.Errorf("the placeholder did not become the board: %s", he.fd.Message(t, boardID))
 	}
 	if g := he.channelGame(); g.MessageID != boardID {

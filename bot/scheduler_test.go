@@ -52,7 +52,7 @@ func TestSchedulerTick(t *testing.T) {
 	if end := he.game(g.ID); end.Status != match.Timeout || end.Winner != bob.ID {
 		t.Errorf("status %s winner %q, want timeout won by bob", end.Status, end.Winner)
 	}
-	if _, _, ok := findControl(t, he.fd.Message(t, boardID), "heap/", "heapsel/", "move/"); ok {
+	if _, _, ok := findControl(t, he.fd.Message(t, boardID), is[commands.HeapControl], is[commands.HeapMenuControl], is[commands.MoveControl]); ok {
 		t.Error("the edited board still offers moves")
 	}
 	if n := sched.Tick(ctx); n != 0 {
