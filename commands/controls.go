@@ -366,7 +366,7 @@ func (k controlKind[C]) id(fields ...any) string {
 	return b.String()
 }
 
-// read parses a custom_id of this kind. ok is false when the id does not
+// readID parses a custom_id of this kind. ok is false when the id does not
 // have the kind's shape (another name, segments missing, empty or left
 // over): it is not this kind's at all. err is the user's error when it has
 // the shape but a field does not read (a forged or corrupted id).
