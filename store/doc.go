@@ -3,6 +3,17 @@
 // match.Storage, the storage contract; the types it keeps (match.Game,
 // match.Change, …) are match's.
 //
+// It only persists. The rules are match's: store writes down the game the
+// caller computed (a match.Change), checks it with match's own checks
+// (Change.Check before the transaction, Change.Fit with the game read inside
+// it), and records a finished game's result as match.Game.Result and
+// match.EloDelta say; it decides no status, winner or rating itself. It
+// must not know Discord or the product's messages. Its own concerns are
+// SQLite's: the schema and migrations, transactions, locking, durability,
+// backups and pruning. The contract is tested once, against this store and
+// store/postgres alike, by internal/storetest; store's own tests keep what
+// only SQLite has (triggers, files, connection settings, crashes).
+//
 // The schema is in the migrations package (numbered .sql files, applied by
 // pressly/goose when Open runs); read those files for the tables, indexes and
 // the rules the database itself enforces: at most one pending-or-active game

@@ -5,7 +5,9 @@
 //
 // *DB implements match.Storage, the storage contract the SQLite store
 // (package store) implements too, with match's types and errors, and passes
-// the same contract suite (internal/storetest). Its schema is in migrations/postgres,
+// the same contract suite (internal/storetest). Like store it only
+// persists: statuses, winners and ratings are match's rules (Change.Check,
+// Change.Fit, Game.Result, EloDelta), written down here. Its schema is in migrations/postgres,
 // applied by goose when Open runs; every rule the SQLite schema enforces is
 // enforced here by PostgreSQL itself: one pending-or-active game per channel
 // (a partial unique index), a move only at the game's current ply with
