@@ -110,6 +110,8 @@ func on[C Control](k controlKind[C], keep func(handler) handler, h func(*request
 	}
 }
 
+// match returns the handler of the route that matches path, nil if none
+// does.
 func (rt router) match(path string) handler {
 	for _, r := range rt {
 		if h, ok := r(path); ok {
@@ -117,15 +119,6 @@ func (rt router) match(path string) handler {
 		}
 	}
 	return nil
-}
-
-// serve routes r and runs the matched handler.
-func (rt router) serve(r *request) (*answer, error) {
-	h := rt.match(r.path)
-	if h == nil {
-		return nil, userErrorf("nimbot does not know that control any more (it may come from an older version). Use /nim status for a fresh board.")
-	}
-	return h(r)
 }
 
 // mux holds one routing table per interaction type. An interaction is routed
@@ -140,7 +133,8 @@ func (m mux) serve(r *request) (*answer, error) {
 	if rt == nil {
 		return nil, userErrorf("nimbot does not handle this kind of interaction (type %d), so nothing was done.", int(r.i.Type))
 	}
-	if rt.match(r.path) == nil {
+	h := rt.match(r.path)
+	if h == nil {
 		for t, other := range m {
 			if t == r.i.Type {
 				continue
@@ -150,8 +144,9 @@ func (m mux) serve(r *request) (*answer, error) {
 					quote(r.path, 100), interactionKind(t), interactionKind(r.i.Type))
 			}
 		}
+		return nil, userErrorf("nimbot does not know that control any more (it may come from an older version). Use /nim status for a fresh board.")
 	}
-	return rt.serve(r)
+	return h(r)
 }
 
 // interactionKind names an interaction type for a user.
