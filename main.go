@@ -97,6 +97,7 @@ func run(args []string, in io.Reader, out, errOut io.Writer) int {
 		return 2
 	}
 	log := slog.New(slog.NewTextHandler(errOut, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	defer startCPUProfile(errOut)()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
