@@ -11,6 +11,7 @@
 //	go run ./bench/load -addr 127.0.0.1:8080 -key SEED -server-pid PID  # … and read its CPU
 //	go run ./bench/load -spawn                # build nimbot, run `nimbot serve` as a child, measure it alone
 //	go run ./bench/load -spawn -server-env "GOGC=200 GOMEMLIMIT=200MiB"
+//	go run ./bench/load -spawn -server-bin /tmp/nimbot-before   # a binary built elsewhere, e.g. of another commit
 //
 // With -spawn (or -addr with -server-pid) the server is another process,
 // and the report adds its own CPU, from /proc/<pid>/stat (utime+stime, all

@@ -43,6 +43,7 @@ type options struct {
 	spawn       bool
 	serverPID   int
 	serverEnv   string
+	serverBin   string
 }
 
 func parseFlags(args []string, errOut io.Writer) (options, error) {
@@ -69,6 +70,7 @@ func parseFlags(args []string, errOut io.Writer) (options, error) {
 	fs.BoolVar(&o.spawn, "spawn", false, "build nimbot, run `nimbot serve` as a child process, and measure its own CPU and peak RSS")
 	fs.IntVar(&o.serverPID, "server-pid", 0, "with -addr: the server's process id, to read its CPU from /proc")
 	fs.StringVar(&o.serverEnv, "server-env", "", "with -spawn: KEY=VALUE pairs (space-separated) added to serve's environment, e.g. \"GOGC=200 GOMEMLIMIT=200MiB\"")
+	fs.StringVar(&o.serverBin, "server-bin", "", "with -spawn: run this nimbot binary instead of building the tree (to compare builds of two commits)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -96,8 +98,8 @@ func parseFlags(args []string, errOut io.Writer) (options, error) {
 		return o, errors.New("-spawn runs its own server; leave out -addr and -faults")
 	case o.serverPID != 0 && o.addr == "":
 		return o, errors.New("-server-pid goes with -addr")
-	case o.serverEnv != "" && !o.spawn:
-		return o, errors.New("-server-env goes with -spawn")
+	case (o.serverEnv != "" || o.serverBin != "") && !o.spawn:
+		return o, errors.New("-server-env and -server-bin go with -spawn")
 	case o.addr != "" && o.gamesStored > 0 && o.db == "":
 		return o, errors.New("-games-stored with -addr needs -db, the server's database file")
 	}
@@ -192,7 +194,7 @@ func runLoad(ctx context.Context, o options, priv ed25519.PrivateKey, out io.Wri
 		if err != nil {
 			return err
 		}
-		if rep.server, err = spawnServe(ctx, tmp, dbPath, priv, env); err != nil {
+		if rep.server, err = spawnServe(ctx, tmp, dbPath, o.serverBin, priv, env); err != nil {
 			return err
 		}
 		defer func() {

@@ -72,16 +72,18 @@ func watchServer(pid int, addr string) (*serverProc, error) {
 }
 
 // spawnServe builds the repository's binary (as -faults does) and starts
-// `nimbot serve` on a free loopback port with db as its database, the
+// `nimbot serve` (or runs bin, if given) on a free loopback port with db as its database, the
 // public key of priv, and env added to its environment (e.g. GOGC=200).
 // The child's REST calls to Discord (fetching @original after a new board)
 // go to a closed port and fail at once; that failed dial and its log line
 // are part of the CPU measured, where a real server would pay a TLS
 // request instead.
-func spawnServe(ctx context.Context, dir, db string, priv ed25519.PrivateKey, env []string) (*serverProc, error) {
-	bin, err := buildNimbot(ctx, dir)
-	if err != nil {
-		return nil, err
+func spawnServe(ctx context.Context, dir, db, bin string, priv ed25519.PrivateKey, env []string) (*serverProc, error) {
+	var err error
+	if bin == "" {
+		if bin, err = buildNimbot(ctx, dir); err != nil {
+			return nil, err
+		}
 	}
 	c := &child{bin: bin, dir: dir, db: db, pub: priv.Public().(ed25519.PublicKey), env: env}
 	if c.addr, err = freeAddr(); err != nil {
