@@ -439,7 +439,17 @@ func (b board) playControls() []discordgo.MessageComponent {
 		discordgo.Button{Label: "Type a move", Emoji: &discordgo.ComponentEmoji{Name: "⌨️"}, Style: discordgo.SecondaryButton, CustomID: TypeControl{Game: g.ID, Ply: g.Ply}.CustomID()},
 		discordgo.Button{Label: "Resign", Emoji: &discordgo.ComponentEmoji{Name: "🏳️"}, Style: discordgo.DangerButton, CustomID: ResignControl{Game: g.ID, Ply: g.Ply}.CustomID()},
 	)
-	return append(rows, discordgo.ActionsRow{Components: ctl})
+	rows = append(rows, discordgo.ActionsRow{Components: ctl})
+	if len(p.Heaps) > 1 {
+		// Every move in one menu when they fit: one click, one request, one
+		// transaction per move, beside the two-step heap picker (a single
+		// heap's amounts are one click already). It comes last so the
+		// controls above keep their places.
+		if moves, ok := oneClickMoves(r, p); ok {
+			rows = append(rows, moveSelect(g, oneClickSlot, "Or any move in one click", moves))
+		}
+	}
+	return rows
 }
 
 // heapPages lists the heaps that are not empty and how many pages of the
@@ -666,6 +676,50 @@ func splitMoves(r engine.Rules, p engine.Position, i int) ([]engine.Move, bool) 
 		cands = append(cands, engine.Move{Kind: engine.Split, Heap: i, Parts: [2]int64{a, h - a}})
 	}
 	return legalOnly(r, p, cands)
+}
+
+// oneClickSlot is the slot of the play/{game}/{ply}/{slot} menu that lists
+// every legal move of the position.
+const oneClickSlot = "all"
+
+// oneClickMoves lists every legal move of p when they all fit one select
+// menu, so the board can offer each in one click; ok is false when they do
+// not. It gives up early, without trying candidates: more heaps that are
+// not empty than a menu holds, or moves on several heaps at once (Moore's
+// Nim), which no short list covers.
+func oneClickMoves(r engine.Rules, p engine.Position) (moves []engine.Move, ok bool) {
+	d := describe(r.Variant)
+	if d.Has(engine.Multi) {
+		return nil, false
+	}
+	nonEmpty := 0
+	for _, h := range p.Heaps {
+		if h > 0 {
+			nonEmpty++
+		}
+	}
+	if nonEmpty > maxChoices {
+		return nil, false
+	}
+	add := func(ms []engine.Move, more bool) bool {
+		moves = append(moves, ms...)
+		return !more && len(moves) <= maxChoices
+	}
+	for i, h := range p.Heaps {
+		if h == 0 {
+			continue
+		}
+		if !add(heapMoves(r, p, i)) {
+			return nil, false
+		}
+		if d.Has(engine.Split) && !add(splitMoves(r, p, i)) {
+			return nil, false
+		}
+	}
+	if d.Has(engine.Diagonal) && !add(diagonalMoves(r, p)) {
+		return nil, false
+	}
+	return moves, len(moves) > 0
 }
 
 // hasMove reports whether heap i has any move of its own (Greedy Nim allows

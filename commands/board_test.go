@@ -520,3 +520,81 @@ func TestHeapsMultiplyThroughTheService(t *testing.T) {
 		})
 	}
 }
+
+// selectOptions returns the values of the select menu customID on resp's
+// board, and whether the board has that menu.
+func selectOptions(resp *discordgo.InteractionResponse, customID string) ([]string, bool) {
+	if resp == nil || resp.Data == nil {
+		return nil, false
+	}
+	for _, c := range resp.Data.Components {
+		row := rowOf(c)
+		if row == nil {
+			continue
+		}
+		for _, x := range row.Components {
+			if m, ok := deref(x).(discordgo.SelectMenu); ok && m.CustomID == customID {
+				var vals []string
+				for _, o := range m.Options {
+					vals = append(vals, o.Value)
+				}
+				return vals, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// TestOneClickMenu: when a board's legal moves fit one select menu (Nim
+// 3-4-5 has 12), the board offers them all there, and one choice plays the
+// move and nimbot's reply in one request. The two-step heap picker stays on
+// the board beside it, and where the moves do not fit (a heap of 30) only the
+// two-step controls are offered.
+func TestOneClickMenu(t *testing.T) {
+	h := newHarness(t, 1)
+	resp := h.command(alice, "start", "first", "me", "heaps", "3 4 5")
+	g := h.game()
+	menu := MoveMenuControl{Game: g.ID, Ply: g.Ply, Slot: oneClickSlot}.CustomID()
+	vals, ok := selectOptions(resp, menu)
+	if !ok {
+		t.Fatalf("3-4-5 board has no one-click menu %s: %v", menu, customIDs(resp))
+	}
+	want := []string{}
+	for i, n := range g.Position.Heaps {
+		for k := int64(1); k <= n; k++ {
+			want = append(want, g.Rules.FormatMove(g.Position, engine.Move{Kind: engine.Take, Heap: i, Take: k}))
+		}
+	}
+	if strings.Join(vals, " ") != strings.Join(want, " ") {
+		t.Errorf("one-click menu offers %v, want every move %v", vals, want)
+	}
+	if !hasID(resp, HeapControl{Game: g.ID, Ply: g.Ply, Heap: 0}.CustomID()) {
+		t.Errorf("the heap picker left the board: %v", customIDs(resp))
+	}
+	checkResponse(t, resp)
+
+	played := h.choose(alice, menu, want[len(want)-1]) // C5
+	if played.Type != discordgo.InteractionResponseUpdateMessage || isEphemeral(played) {
+		t.Fatalf("one-click move: %s", text(played))
+	}
+	after := h.gameByID(g.ID)
+	if after.Ply != g.Ply+2 {
+		t.Fatalf("after one click the game is at ply %d, want %d (the move and nimbot's reply)", after.Ply, g.Ply+2)
+	}
+	if ms := h.moves(g.ID); len(ms) < 1 || ms[0].Player != alice || ms[0].Move.Heap != 2 || ms[0].Move.Take != 5 {
+		t.Fatalf("moves %+v, want alice's C5 first", ms)
+	}
+	// A stale choice from the old board is refused like any stale control.
+	wantUserError(t, h.choose(alice, menu, want[0]), "out of date")
+
+	// Too many moves for one menu: the two-step controls alone.
+	h2 := newHarness(t, 2)
+	resp = h2.command(alice, "start", "first", "me", "heaps", "30 7")
+	g2 := h2.game()
+	if _, ok := selectOptions(resp, MoveMenuControl{Game: g2.ID, Ply: g2.Ply, Slot: oneClickSlot}.CustomID()); ok {
+		t.Errorf("30-7 has 37 moves, more than a menu holds, yet the board offers a one-click menu")
+	}
+	if !hasID(resp, HeapControl{Game: g2.ID, Ply: g2.Ply, Heap: 0}.CustomID()) {
+		t.Errorf("30-7 board lacks the heap picker: %v", customIDs(resp))
+	}
+}

@@ -137,7 +137,8 @@ func (MoveControl) kindName() string       { return moveKind.name }
 
 // MoveMenuControl is a select menu of moves, whose values are moves in the
 // engine's notation: play/{game}/{ply}/{slot}. Slot tells a board's menus
-// apart ("a": the picked heap's amounts, "x": the variant's other moves).
+// apart ("a": the picked heap's amounts, "x": the variant's other moves,
+// "all": every legal move when they fit one menu, one click per move).
 type MoveMenuControl struct {
 	Game int64
 	Ply  int

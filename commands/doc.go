@@ -23,6 +23,7 @@
 //	heapsel/{game}/{ply}              the same, from a select menu (more than 5 heaps)
 //	move/{game}/{ply}/{heap}/{take}   take from a heap
 //	play/{game}/{ply}/{slot}          a select menu whose values are moves in engine notation
+//	                                  (slot "all": every legal move, when they fit one menu — one click per move)
 //	ask/{game}/{ply}/{heap}           open the number modal (heaps over 25) → amount/{game}/{ply}/{heap}
 //	type/{game}/{ply}[/{slot}]        open the typed-move modal → typed/{game}/{ply}
 //	hint/{game}/{ply}[/{level}]       a hint, only to the player to move

@@ -325,7 +325,9 @@ func TestPlayBadInput(t *testing.T) {
 		{"/as 3", []string{`! no local player "3"`, "/as 1 or /as 2"}},
 		{"/nim move heap:A take:1", []string{"(only you can see this)"}}, // the service's own refusal: no game here
 		{"/nim start heaps:3 4 5 first:me", []string{"== Nim =="}},
-		{"7", []string{"! there is no button 7", "1 to 6"}},
+		// The 3-4-5 board has 7 controls: the heaps, Hint, Type a move,
+		// Resign, and the one-click menu of every move.
+		{"8", []string{"! there is no button 8", "1 to 7"}},
 		{"/nim move heap:A take:9", []string{"(only you can see this)", "A"}},
 	}
 	for _, tt := range tests {
