@@ -837,28 +837,6 @@ func TestInternalErrorIsAnApologyWithReference(t *testing.T) {
 	h.open() // for the cleanup's Close
 }
 
-// A game left with nimbot to move (a crash between creating the game and
-// nimbot's opening move) is unstuck by /nim status.
-func TestStatusMakesAPendingBotMove(t *testing.T) {
-	h := newHarness(t, 1)
-	rules, _ := engine.Rules{Variant: engine.Nim}.Normalize()
-	pos, _ := rules.Start([]int64{3, 4, 5})
-	g := &match.Game{GuildID: guildID, ChannelID: chanA, Rules: rules, Start: pos, Position: pos,
-		Players: [2]string{match.BotID, alice}, Status: match.Active, Difficulty: engine.Perfect, Hints: true,
-		TurnTimeout: time.Hour, Deadline: h.now.Add(time.Hour), CreatedBy: alice}
-	if err := h.db.CreateGame(context.Background(), g); err != nil {
-		t.Fatal(err)
-	}
-	wantUserError(t, h.click(alice, MoveControl{Game: g.ID, Ply: 0, Heap: 0, Take: 1}.CustomID()), "It is nimbot's turn. Use /nim status")
-	resp := h.command(alice, "status")
-	if isEphemeral(resp) || !strings.Contains(text(resp), "nimbot takes") {
-		t.Fatalf("status: %s", text(resp))
-	}
-	if g := h.game(); g.Ply != 1 || g.ToMove() != alice || g.MessageID != h.message {
-		t.Fatalf("after status: %+v", g)
-	}
-}
-
 // A start is one store transaction with its saved answer (and, when nimbot
 // moves first, its opening move). If the answer cannot be saved — the
 // process dying before it, or here a failing disk — no game is left

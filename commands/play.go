@@ -87,7 +87,9 @@ func checkTurn(g *match.Game, user string) error {
 	case !g.IsPlayer(user):
 		return userErrorf(msgNotPlaying)
 	case user != g.ToMove() && g.ToMove() == match.BotID:
-		return userErrorf("It is nimbot's turn. Use /nim status to have it move and see the board.")
+		// Unreachable while nimbot's moves are committed with the move or
+		// start before them; said plainly should a database ever hold it.
+		return userErrorf("It is nimbot's turn, not yours.")
 	case user != g.ToMove():
 		return userErrorf("It is %s's turn, not yours. Wait for their move.", name(g.ToMove()))
 	}
@@ -488,12 +490,6 @@ func (s *Service) status(r *request) (*answer, error) {
 	g, err := s.channelGame(r)
 	if err != nil {
 		return nil, err
-	}
-	if g.Status == match.Active && g.ToMove() == match.BotID {
-		// Only a game created before the opening move joined CreateGame's
-		// transaction can be left waiting for nimbot; status is where a
-		// stuck player ends up, so it makes that move now.
-		return s.botMove(r, g, discordgo.InteractionResponseChannelMessageWithSource)
 	}
 	b, err := s.loadBoard(r, g)
 	if err != nil {

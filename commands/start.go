@@ -141,18 +141,6 @@ func (s *Service) botChoice(g *match.Game, now time.Time) (engine.Move, *match.G
 	return bm, next, nil
 }
 
-// botMove makes nimbot's move in g when nimbot is to move on its own,
-// committed with the response like any turn. Games started since the
-// opening move became part of CreateGame never need it; older databases may
-// hold a game left waiting for it.
-func (s *Service) botMove(r *request, g *match.Game, t discordgo.InteractionResponseType) (*answer, error) {
-	bm, next, err := s.botChoice(g, r.now)
-	if err != nil {
-		return nil, err
-	}
-	return s.commitTurn(r, g, next, []engine.Move{bm}, t)
-}
-
 // checkChannelFree refuses a second game in a channel, linking to the
 // first.
 func (s *Service) checkChannelFree(r *request) error {
