@@ -80,10 +80,10 @@ func applyChange(ctx context.Context, tx pgx.Tx, now time.Time, c match.Change) 
 	keepPosition := len(c.Moves) == 0 && c.Position.Heaps == nil
 	var row pgx.Row
 	if keepPosition {
-		row = tx.QueryRow(ctx, `UPDATE games SET status = $1, winner = $2, deadline = $3, updated_at = $4 WHERE id = $5
+		row = tx.QueryRow(ctx, `UPDATE games SET status = $1, winner = $2, deadline = $3, updated_at = $4, claimed_until = NULL WHERE id = $5
 			RETURNING `+gameColumns, string(c.Status), c.Winner, toNullMillis(c.Deadline), toMillis(now), g.ID)
 	} else {
-		row = tx.QueryRow(ctx, `UPDATE games SET position = $1, status = $2, winner = $3, deadline = $4, updated_at = $5 WHERE id = $6
+		row = tx.QueryRow(ctx, `UPDATE games SET position = $1, status = $2, winner = $3, deadline = $4, updated_at = $5, claimed_until = NULL WHERE id = $6
 			RETURNING `+gameColumns, c.Position, string(c.Status), c.Winner, toNullMillis(c.Deadline), toMillis(now), g.ID)
 	}
 	out, err := scanGame(row)

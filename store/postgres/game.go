@@ -1,9 +1,11 @@
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -254,6 +256,38 @@ func (db *DB) Due(ctx context.Context, now time.Time, limit int) ([]*match.Game,
 		return err
 	})
 	return games, err
+}
+
+// ClaimDue is Due for several instances polling one database: it returns up
+// to limit due games, the most overdue first, and leases them to the caller
+// until now+lease (games.claimed_until, in the same statement). Until the
+// lease passes, no other ClaimDue returns them, so two instances never work
+// on the same game; a Commit to the game ends its lease. An instance that
+// dies holding a lease delays its games by at most lease, then another takes
+// them. The lease saves work, it does not decide: firing a deadline is still
+// a Commit at the ply returned, so it happens once even if a lease runs out
+// mid-way.
+func (db *DB) ClaimDue(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]*match.Game, error) {
+	if lease <= 0 || limit <= 0 {
+		return nil, fmt.Errorf("%w: ClaimDue needs a positive lease and limit", match.ErrInvalid)
+	}
+	games, err := queryGames(ctx, db.pool, `UPDATE games SET claimed_until = $3 WHERE id IN (
+			SELECT id FROM games
+			WHERE status IN ('pending', 'active') AND deadline IS NOT NULL AND deadline <= $1
+				AND (claimed_until IS NULL OR claimed_until <= $1)
+			ORDER BY deadline, id LIMIT $2 FOR UPDATE SKIP LOCKED)
+		RETURNING `+gameColumns, toMillis(now), limit, toMillis(now.Add(lease)))
+	if err != nil {
+		return nil, err
+	}
+	// RETURNING keeps no order.
+	slices.SortFunc(games, func(a, b *match.Game) int {
+		if c := a.Deadline.Compare(b.Deadline); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+	return games, nil
 }
 
 // SetMessageID records the game's board message, or returns

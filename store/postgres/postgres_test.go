@@ -276,6 +276,106 @@ func TestInstances(t *testing.T) {
 		}
 	})
 
+	t.Run("ClaimDueOnce", func(t *testing.T) {
+		// Six schedulers on two instances claim batches of due games until
+		// none is left: each game is handed to exactly one of them.
+		const games, claimers, batch = 90, 6, 7
+		now := epoch.Add(time.Hour)
+		left, err := dbs[0].Due(ctx, now, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range left {
+			// Earlier subtests' games: end them, so only this one's are due.
+			dbs[0].Commit(ctx, match.Change{GameID: g.ID, Ply: g.Ply, From: g.Status, Status: match.Ended})
+		}
+		for i := range games {
+			g := newGame(fmt.Sprint("claim", i), [2]string{"alice", "bob"}, 3)
+			g.Deadline = epoch.Add(time.Duration(i%5) * time.Minute)
+			mustCreate(t, dbs[i%2], g)
+		}
+		claims := make([][]int64, claimers)
+		errs := make([]error, claimers)
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for i := range claimers {
+			wg.Go(func() {
+				<-start
+				for {
+					got, err := dbs[i%2].ClaimDue(ctx, now, time.Minute, batch)
+					if err != nil || len(got) == 0 {
+						errs[i] = err
+						return
+					}
+					for _, g := range got {
+						claims[i] = append(claims[i], g.ID)
+					}
+					if len(claims[i]) > games {
+						errs[i] = fmt.Errorf("claimer %d was handed %d games of %d", i, len(claims[i]), games)
+						return
+					}
+				}
+			})
+		}
+		close(start)
+		wg.Wait()
+		seen := map[int64]int{}
+		for i := range claimers {
+			if errs[i] != nil {
+				t.Fatal(errs[i])
+			}
+			for _, id := range claims[i] {
+				seen[id]++
+			}
+		}
+		for id, n := range seen {
+			if n != 1 {
+				t.Errorf("game %d claimed %d times", id, n)
+			}
+		}
+		if len(seen) != games {
+			t.Fatalf("%d games claimed, want %d", len(seen), games)
+		}
+		// Due, which takes no lease, still sees them all.
+		if due, _ := dbs[0].Due(ctx, now, 1000); len(due) != games {
+			t.Fatalf("Due: %d games", len(due))
+		}
+		// A claimer that died: its games come back once the lease passes,
+		// most overdue first.
+		if got, _ := dbs[1].ClaimDue(ctx, now.Add(time.Minute-time.Millisecond), time.Minute, 1000); len(got) != 0 {
+			t.Fatalf("%d games claimed again within the lease", len(got))
+		}
+		again, err := dbs[1].ClaimDue(ctx, now.Add(time.Minute), time.Minute, 1000)
+		if err != nil || len(again) != games {
+			t.Fatalf("after the lease: %d games, %v", len(again), err)
+		}
+		for i := 1; i < len(again); i++ {
+			if again[i].Deadline.Before(again[i-1].Deadline) {
+				t.Fatalf("not the most overdue first: %v then %v", again[i-1].Deadline, again[i].Deadline)
+			}
+		}
+		// A commit ends the lease: a game that moved and is due again is
+		// claimable at once.
+		g := again[0]
+		moved, err := dbs[0].Commit(ctx, match.Change{GameID: g.ID, Ply: g.Ply, From: g.Status,
+			Moves: []engine.Move{take(0, 1)}, Position: engine.Position{Heaps: []int64{2}},
+			Status: match.Active, Deadline: now.Add(time.Second)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := dbs[0].ClaimDue(ctx, now.Add(2*time.Second), time.Minute, 1000)
+		if err != nil || len(got) != 1 || got[0].ID != moved.ID || got[0].Ply != 1 {
+			t.Fatalf("after a commit: %v, %v", got, err)
+		}
+		for _, g := range append(again, got...) {
+			// End them, so the subtests after this one find no due games.
+			dbs[0].Commit(ctx, match.Change{GameID: g.ID, Ply: g.Ply, From: match.Active, Status: match.Ended})
+		}
+		if _, err := dbs[0].ClaimDue(ctx, now, 0, 1); !errors.Is(err, match.ErrInvalid) {
+			t.Fatalf("a zero lease: %v", err)
+		}
+	})
+
 	t.Run("PruneOnce", func(t *testing.T) {
 		if err := dbs[0].SaveResponse(ctx, "old", []byte("x")); err != nil {
 			t.Fatal(err)
