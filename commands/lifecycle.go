@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -86,6 +87,20 @@ func componentGame(c discordgo.MessageComponent) (int64, bool) {
 // expireBatch bounds the games one Expire call ends.
 const expireBatch = 100
 
+// claimLease is how long a due game claimed by Expire is left to this
+// Service by the others sharing its database: far longer than ending a
+// batch takes, and short enough that games claimed by an instance that died
+// are ended by another a minute later.
+const claimLease = time.Minute
+
+// claimer is a store shared by several instances (store/postgres) that can
+// lease the due games it returns, so that instances polling together never
+// work on the same game. Without it Due is used, and the ply checked by
+// Commit still lets a deadline fire only once.
+type claimer interface {
+	ClaimDue(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]*match.Game, error)
+}
+
 // Expire ends every game whose deadline has passed — a challenge expires, a
 // game between people is lost on time by the player to move, a game against
 // nimbot is abandoned — and returns the edits that show the result on their
@@ -93,7 +108,13 @@ const expireBatch = 100
 // left alone (the commit is stale).
 func (s *Service) Expire(ctx context.Context) ([]*discordgo.MessageEdit, error) {
 	now := s.now()
-	due, err := s.db.Due(ctx, now, expireBatch)
+	var due []*match.Game
+	var err error
+	if c, ok := s.db.(claimer); ok {
+		due, err = c.ClaimDue(ctx, now, claimLease, expireBatch)
+	} else {
+		due, err = s.db.Due(ctx, now, expireBatch)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("expire: due games: %w", err)
 	}
