@@ -6,7 +6,7 @@
 //	nimbot serve        run as an HTTP Interactions Endpoint (HTTP_ADDR)
 //	nimbot play         play in the terminal, no Discord needed
 //	nimbot analyze ...  analyze a position
-//	nimbot backup PATH  copy the database to PATH while it is in use
+//	nimbot backup PATH  copy the SQLite database to PATH while it is in use
 //
 // Settings come from the environment and from a .env file in the working
 // directory (see .env.example). main.go is wiring only.
@@ -23,6 +23,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"strconv"
@@ -36,7 +37,9 @@ import (
 
 	"nimbot/bot"
 	"nimbot/commands"
+	"nimbot/match"
 	"nimbot/store"
+	"nimbot/store/postgres"
 	"nimbot/terminal"
 )
 
@@ -48,7 +51,8 @@ const usageText = `Usage:
   nimbot serve        run as an HTTP Interactions Endpoint on HTTP_ADDR (default :8080)
   nimbot play         play in the terminal: no Discord account or token needed
   nimbot analyze ...  who wins a position, every winning move and why (nimbot analyze -h)
-  nimbot backup PATH  copy the database to PATH, safely, while the bot runs
+  nimbot backup PATH  copy the SQLite database to PATH, safely, while the bot runs
+                      (PostgreSQL, DATABASE_URL: use pg_dump)
 
 Settings come from the environment or a .env file; see .env.example.
 `
@@ -74,6 +78,7 @@ To try nimbot without Discord, play in the terminal:
 type config struct {
 	Token, AppID, PublicKey, DevGuildID string
 	DatabasePath, Synchronous           string
+	DatabaseURL                         string
 	HTTPAddr, HealthAddr                string
 	ShardCount                          int   // 0: Discord's recommendation
 	ShardIDs                            []int // nil: every shard
@@ -152,6 +157,7 @@ func loadConfig() (config, error) {
 		DatabasePath: envOr("DATABASE_PATH", "./nimbot.db"),
 		// "" leaves the store's default (FULL); the store checks the value.
 		Synchronous: strings.TrimSpace(os.Getenv("DATABASE_SYNCHRONOUS")),
+		DatabaseURL: strings.TrimSpace(os.Getenv("DATABASE_URL")),
 		HTTPAddr:    envOr("HTTP_ADDR", ":8080"),
 		HealthAddr:  strings.TrimSpace(os.Getenv("HEALTH_ADDR")),
 	}
@@ -159,6 +165,10 @@ func loadConfig() (config, error) {
 	cfg.Token = strings.TrimPrefix(cfg.Token, "Bot ")
 	if err := store.CheckSynchronous(cfg.Synchronous); err != nil {
 		return cfg, fmt.Errorf("DATABASE_SYNCHRONOUS: %w", err)
+	}
+	if u := cfg.DatabaseURL; strings.Contains(u, "://") && !strings.HasPrefix(u, "postgres://") && !strings.HasPrefix(u, "postgresql://") {
+		// Not quoted: it may hold a password.
+		return cfg, errors.New("DATABASE_URL must be a PostgreSQL connection string, postgres://user:password@host:5432/dbname or host=… dbname=… (leave it empty to use the SQLite file at DATABASE_PATH)")
 	}
 	var err error
 	if cfg.BotTurn, err = envDuration("BOT_TURN_TIMEOUT", commands.DefaultBotTurn); err != nil {
@@ -225,11 +235,55 @@ func envDuration(key string, def time.Duration) (time.Duration, error) {
 	return d, nil
 }
 
-func openStore(ctx context.Context, cfg config) (*store.DB, error) {
-	return store.Open(ctx, store.Config{Path: cfg.DatabasePath, Synchronous: cfg.Synchronous})
+// openStore opens the database the settings name: PostgreSQL when
+// DATABASE_URL is set (many processes may share it), else the SQLite file at
+// DATABASE_PATH (one process).
+func openStore(ctx context.Context, cfg config) (match.Storage, error) {
+	if cfg.DatabaseURL != "" {
+		db, err := postgres.Open(ctx, postgres.Config{URL: cfg.DatabaseURL})
+		if err != nil {
+			return nil, err
+		}
+		return db, nil
+	}
+	db, err := store.Open(ctx, store.Config{Path: cfg.DatabasePath, Synchronous: cfg.Synchronous})
+	if err != nil {
+		return nil, err
+	}
+	return db, nil
 }
 
-func newService(db *store.DB, cfg config, log *slog.Logger) *commands.Service {
+// databaseChecks are /healthz's essential checks of the database. SQLite's
+// file and disk are this machine's, so they are checked too; PostgreSQL's
+// are the server's, and a write (its heartbeat row) proves it takes writes.
+func databaseChecks(db match.Storage) []bot.Check {
+	switch db := db.(type) {
+	case *store.DB:
+		return bot.DatabaseChecks(db, bot.DefaultMinFree)
+	case *postgres.DB:
+		return []bot.Check{{
+			Name: "database_write", Essential: true,
+			Run: func(ctx context.Context) (string, error) { return "", db.CheckWrite(ctx) },
+		}}
+	}
+	return nil
+}
+
+// databaseName names the database for the operator's log: the SQLite path,
+// or PostgreSQL's host and database without the user or password.
+func databaseName(cfg config) string {
+	if cfg.DatabaseURL == "" {
+		return cfg.DatabasePath
+	}
+	u, err := url.Parse(cfg.DatabaseURL)
+	if err != nil || u.Scheme == "" {
+		// The key=value form, or a string pgx will refuse.
+		return "postgres"
+	}
+	return "postgres://" + u.Host + u.Path
+}
+
+func newService(db match.Storage, cfg config, log *slog.Logger) *commands.Service {
 	return commands.New(commands.Config{DB: db, Log: log, BotTurn: cfg.BotTurn, PeopleTurn: cfg.PeopleTurn})
 }
 
@@ -256,7 +310,7 @@ func runGateway(ctx context.Context, cfg config, log *slog.Logger, errOut io.Wri
 		return err
 	}
 	if cfg.HealthAddr != "" {
-		checks := append(bot.DatabaseChecks(db, bot.DefaultMinFree), shards.Check(), shards.RegistrationCheck())
+		checks := append(databaseChecks(db), shards.Check(), shards.RegistrationCheck())
 		stopHealth, err := serveHealth(ctx, cfg.HealthAddr, &bot.Health{Checks: checks, Log: log}, log)
 		if err != nil {
 			return err
@@ -272,7 +326,7 @@ func runGateway(ctx context.Context, cfg config, log *slog.Logger, errOut io.Wri
 	}
 	// Once per process, whatever the number of shards.
 	stopScheduler := startScheduler(svc, db, shards.Session(), cfg.Retention, log)
-	log.Info("nimbot is running; press Ctrl+C to stop", "database", cfg.DatabasePath)
+	log.Info("nimbot is running; press Ctrl+C to stop", "database", databaseName(cfg))
 
 	<-ctx.Done()
 	log.Info("shutting down")
@@ -305,7 +359,7 @@ func runServe(ctx context.Context, cfg config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	checks := bot.DatabaseChecks(db, bot.DefaultMinFree)
+	checks := databaseChecks(db)
 	if cfg.AppID != "" {
 		// Registration goes on in the background, retried while Discord's
 		// API is unreachable or slow: interactions can be answered
@@ -369,7 +423,7 @@ func serveHealth(ctx context.Context, addr string, h http.Handler, log *slog.Log
 // startScheduler runs the scheduler (turn deadlines, pruning saved
 // answers); the returned func stops it and waits until its current pass is
 // done.
-func startScheduler(svc bot.Service, db *store.DB, session *discordgo.Session, retention time.Duration, log *slog.Logger) func() {
+func startScheduler(svc bot.Service, db match.Storage, session *discordgo.Session, retention time.Duration, log *slog.Logger) func() {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	s := bot.NewScheduler(bot.SchedulerConfig{Service: svc, Session: session, Log: log, PruneAnswers: db.PruneInteractions, Retention: retention})
@@ -395,8 +449,14 @@ func analyze(args []string, out, errOut io.Writer) int {
 	return terminal.Analyze(args, out, errOut)
 }
 
+// errBackupPostgres: backup copies a SQLite file; PostgreSQL has its own tools.
+var errBackupPostgres = errors.New(`backup copies the SQLite file at DATABASE_PATH; with DATABASE_URL the games are in PostgreSQL: back it up with PostgreSQL's own tools, e.g. pg_dump --format=custom --file=nimbot.dump "$DATABASE_URL" (or continuous archiving / a replica)`)
+
 func backup(ctx context.Context, cfg config, dest string, out io.Writer) error {
-	db, err := openStore(ctx, cfg)
+	if cfg.DatabaseURL != "" {
+		return errBackupPostgres
+	}
+	db, err := store.Open(ctx, store.Config{Path: cfg.DatabasePath, Synchronous: cfg.Synchronous})
 	if err != nil {
 		return err
 	}

@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"crypto/ed25519"
 	"encoding/hex"
+	"errors"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
@@ -15,7 +18,14 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"nimbot/internal/pgtest"
 )
+
+// TestMain stops the throwaway PostgreSQL cluster some tests start.
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 
 // TestRun drives the command line as a user would, with settings from the
 // environment (t.Setenv wins over any .env, which never overrides).
@@ -36,6 +46,8 @@ func TestRun(t *testing.T) {
 		{"BackupNeedsPath", []string{"backup"}, "", nil, 2, "backup PATH"},
 		{"BadSynchronous", []string{"help"}, "", map[string]string{"DATABASE_SYNCHRONOUS": "OFF"}, 2, "DATABASE_SYNCHRONOUS"},
 		{"BadTimeout", []string{"help"}, "", map[string]string{"BOT_TURN_TIMEOUT": "soon"}, 2, "BOT_TURN_TIMEOUT"},
+		{"NotPostgres", []string{"help"}, "", map[string]string{"DATABASE_URL": "mysql://nimbot:s3cret@db/nimbot"}, 2, "DATABASE_URL must be a PostgreSQL"},
+		{"BackupPostgres", []string{"backup", filepath.Join(dir, "pg.db")}, "", map[string]string{"DATABASE_URL": "postgres://nimbot@127.0.0.1:9/nimbot"}, 1, "pg_dump"},
 		{"BadLogLevel", []string{"help"}, "", map[string]string{"LOG_LEVEL": "loud"}, 2, "LOG_LEVEL"},
 		{"ShardCountZero", nil, "", map[string]string{"SHARD_COUNT": "0"}, 2, "SHARD_COUNT must be a whole number from 1"},
 		{"ShardCountWord", nil, "", map[string]string{"SHARD_COUNT": "four"}, 2, "SHARD_COUNT must be a whole number from 1"},
@@ -53,7 +65,7 @@ func TestRun(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			for _, k := range []string{"DISCORD_TOKEN", "DISCORD_APP_ID", "DISCORD_PUBLIC_KEY", "DEV_GUILD_ID",
-				"DATABASE_SYNCHRONOUS", "HTTP_ADDR", "BOT_TURN_TIMEOUT", "PEOPLE_TURN_TIMEOUT", "LOG_LEVEL",
+				"DATABASE_SYNCHRONOUS", "DATABASE_URL", "HTTP_ADDR", "BOT_TURN_TIMEOUT", "PEOPLE_TURN_TIMEOUT", "LOG_LEVEL",
 				"SHARD_COUNT", "SHARD_IDS"} {
 				t.Setenv(k, "")
 			}
@@ -70,6 +82,44 @@ func TestRun(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "copy.db")); err != nil {
 		t.Errorf("backup wrote no file: %v", err)
+	}
+}
+
+// TestDatabaseURL: DATABASE_URL puts the games in PostgreSQL instead of the
+// SQLite file: a game played in the terminal is in the database afterwards,
+// no SQLite file appears, and a database that cannot be reached is said so
+// without its password.
+func TestDatabaseURL(t *testing.T) {
+	url := pgtest.DB(t)
+	dir := t.TempDir()
+	for _, k := range []string{"DISCORD_TOKEN", "DISCORD_APP_ID", "DISCORD_PUBLIC_KEY", "DEV_GUILD_ID",
+		"DATABASE_SYNCHRONOUS", "HTTP_ADDR", "BOT_TURN_TIMEOUT", "PEOPLE_TURN_TIMEOUT", "LOG_LEVEL"} {
+		t.Setenv(k, "")
+	}
+	sqlite := filepath.Join(dir, "nimbot.db")
+	t.Setenv("DATABASE_PATH", sqlite)
+	t.Setenv("DATABASE_URL", url)
+	var out bytes.Buffer
+	if code := run([]string{"play"}, strings.NewReader("/nim start heaps:1 2 first:me\n"), &out, &out); code != 0 || !strings.Contains(out.String(), "@player1 to move") {
+		t.Fatalf("play on PostgreSQL: exit %d\n%s", code, out.String())
+	}
+	if _, err := os.Stat(sqlite); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a SQLite file appeared with DATABASE_URL set: %v", err)
+	}
+	conn, err := pgx.Connect(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	var games int
+	if err := conn.QueryRow(context.Background(), `SELECT count(*) FROM games`).Scan(&games); err != nil || games != 1 {
+		t.Fatalf("%d games in PostgreSQL after one was started (%v)", games, err)
+	}
+
+	t.Setenv("DATABASE_URL", "postgres://nimbot:s3cret@127.0.0.1:9/nimbot?connect_timeout=5")
+	out.Reset()
+	if code := run([]string{"play"}, strings.NewReader(""), &out, &out); code != 1 || !strings.Contains(out.String(), "cannot connect") || strings.Contains(out.String(), "s3cret") {
+		t.Errorf("an unreachable database: exit %d, want 1 with a message without the password:\n%s", code, out.String())
 	}
 }
 

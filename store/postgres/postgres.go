@@ -211,3 +211,15 @@ func truncMillis(t time.Time) time.Time {
 
 // DB is the PostgreSQL implementation of the storage contract.
 var _ match.Storage = (*DB)(nil)
+
+// CheckWrite writes the heartbeat row (migration 0004) within ctx, for
+// /healthz: it fails when the server refuses writes (read-only after a
+// failover, disk full, too many connections) or does not answer in time.
+func (db *DB) CheckWrite(ctx context.Context) error {
+	_, err := db.pool.Exec(ctx, `INSERT INTO heartbeat (id, at) VALUES (1, $1)
+		ON CONFLICT (id) DO UPDATE SET at = excluded.at`, toMillis(db.now()))
+	if err != nil {
+		return fmt.Errorf("postgres: writing the heartbeat: %w", err)
+	}
+	return nil
+}

@@ -107,6 +107,40 @@ func TestMigrations(t *testing.T) {
 	})
 }
 
+// TestCheckWrite: /healthz's write probe lands a heartbeat row, and fails
+// when it cannot finish in time.
+func TestCheckWrite(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, Config{URL: pgtest.DB(t), Now: fixed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for range 2 {
+		if err := db.CheckWrite(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var at int64
+	if err := db.pool.QueryRow(ctx, `SELECT at FROM heartbeat WHERE id = 1`).Scan(&at); err != nil || at != epoch.UnixMilli() {
+		t.Fatalf("heartbeat at %d (%v), want %d", at, err, epoch.UnixMilli())
+	}
+	// Another session holds the row: the probe waits, and gives up with ctx.
+	tx, err := db.pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, `SELECT 1 FROM heartbeat WHERE id = 1 FOR UPDATE`); err != nil {
+		t.Fatal(err)
+	}
+	short, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+	defer cancel()
+	if err := db.CheckWrite(short); err == nil {
+		t.Fatal("CheckWrite succeeded while the row was locked past its deadline")
+	}
+}
+
 // TestSchemaRules: the schema itself refuses what the contract forbids,
 // even to a writer that skips the store's checks.
 func TestSchemaRules(t *testing.T) {
