@@ -73,7 +73,7 @@ type Storage interface {
 	// first stays.
 	SaveResponse(ctx context.Context, interactionID string, response []byte) error
 	// PruneInteractions forgets interactions answered before before, in
-	// short transactions, and returns how many.
+	// transactions of at most PruneBatch rows, and returns how many.
 	PruneInteractions(ctx context.Context, before time.Time) (int64, error)
 	// Stats returns the user's record in the guild for variant ("" = all
 	// variants). A user with no games gets zero counts and InitialRating.
@@ -87,6 +87,11 @@ type Storage interface {
 	// Close releases the database.
 	Close() error
 }
+
+// PruneBatch bounds the saved answers one pruning transaction deletes, so
+// pruning never holds a write lock for long: a batch of 1,000 rows is a few
+// milliseconds, and the moves queued meanwhile run between batches.
+const PruneBatch = 1000
 
 // Change is one turn's worth of changes to a game, as Storage.Commit
 // applies it.

@@ -239,16 +239,11 @@ func saveResponse(ctx context.Context, tx *txn, id string, gameID int64, respons
 	return err
 }
 
-// PruneBatch bounds the saved answers one pruning transaction deletes, so
-// pruning never holds the write lock for long: a batch of 1,000 rows is a
-// few milliseconds, and the moves queued meanwhile run between batches.
-const PruneBatch = 1000
-
 // PruneInteractions forgets interactions answered before before and returns
 // how many. Discord redelivers an interaction only while its token lives
 // (15 minutes), so an answer older than that can never be asked for again.
 //
-// It deletes in transactions of at most PruneBatch rows, oldest first, each
+// It deletes in transactions of at most match.PruneBatch rows, oldest first, each
 // queued behind the writes already waiting, until none is left or ctx ends;
 // an error or ctx ending keeps the batches already committed. The pages the
 // rows freed go on SQLite's free list and are reused by the next inserts, so
@@ -262,7 +257,7 @@ func (db *DB) PruneInteractions(ctx context.Context, before time.Time) (int64, e
 		var n int64
 		err := db.withTx(ctx, func(ctx context.Context, tx *txn, now time.Time) error {
 			res, err := tx.ExecContext(ctx, `DELETE FROM interactions WHERE id IN
-				(SELECT id FROM interactions WHERE at < ? ORDER BY at LIMIT ?)`, toMillis(before), PruneBatch)
+				(SELECT id FROM interactions WHERE at < ? ORDER BY at LIMIT ?)`, toMillis(before), match.PruneBatch)
 			if err != nil {
 				return err
 			}
@@ -270,7 +265,7 @@ func (db *DB) PruneInteractions(ctx context.Context, before time.Time) (int64, e
 			return err
 		})
 		total += n
-		if err != nil || n < PruneBatch {
+		if err != nil || n < match.PruneBatch {
 			return total, err
 		}
 	}

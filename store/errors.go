@@ -12,9 +12,6 @@ var (
 	ErrUnwritable = errors.New("cannot write the database file")
 	// ErrNotDatabase: the file exists but is not a nimbot SQLite database.
 	ErrNotDatabase = errors.New("not a nimbot database")
-	// ErrSchemaTooNew: a newer nimbot has migrated the file past what this
-	// binary knows; running on it could corrupt data the newer schema keeps.
-	ErrSchemaTooNew = errors.New("database schema is newer than this nimbot")
 	// ErrLocked: another process holds the database's write lock.
 	ErrLocked = errors.New("database is locked by another process")
 	// ErrCorrupt: the file is a nimbot database but some of its pages are

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"nimbot/match"
+	"nimbot/migrations"
 )
 
 // snapshot is a folder's file names and contents, to show Open left a
@@ -121,7 +122,7 @@ func TestOpenErrors(t *testing.T) {
 			execRaw(t, path, `INSERT INTO goose_db_version (version_id, is_applied) VALUES (99, 1)`)
 			return path
 		},
-		want:  ErrSchemaTooNew,
+		want:  migrations.ErrSchemaTooNew,
 		cause: "schema version 99",
 	}, {
 		name: "Locked",

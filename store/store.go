@@ -338,7 +338,7 @@ func probe(ctx context.Context, path string, timeout time.Duration, latest int64
 		}
 		if version.Int64 > latest {
 			return fmt.Errorf("%w: it is at schema version %d and this nimbot knows versions up to %d; run a newer nimbot, or restore a backup made for this version",
-				ErrSchemaTooNew, version.Int64, latest)
+				migrations.ErrSchemaTooNew, version.Int64, latest)
 		}
 	case len(tables) > 0:
 		return fmt.Errorf("%w: it is a SQLite database but not nimbot's (tables %s, no %s)",

@@ -363,7 +363,7 @@ func fillInteractions(t *testing.T, db *DB, prefix string, n, size int, at time.
 func TestPruneInteractionsBatches(t *testing.T) {
 	ctx := context.Background()
 	db := mustOpen(t)
-	old := 2*PruneBatch + 500
+	old := 2*match.PruneBatch + 500
 	fillInteractions(t, db, "old", old, 10, epoch)
 	fillInteractions(t, db, "new", 10, 10, epoch.Add(time.Hour))
 	before, _ := db.writes.stats()
@@ -373,7 +373,7 @@ func TestPruneInteractionsBatches(t *testing.T) {
 	}
 	after, _ := db.writes.stats()
 	if commits := after - before; commits != 3 {
-		t.Errorf("pruning %d rows took %d transactions, want 3 of at most %d", old, commits, PruneBatch)
+		t.Errorf("pruning %d rows took %d transactions, want 3 of at most %d", old, commits, match.PruneBatch)
 	}
 	if _, err := db.Response(ctx, "new3"); err != nil {
 		t.Errorf("a recent answer was pruned: %v", err)

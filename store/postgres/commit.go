@@ -10,7 +10,6 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"nimbot/match"
-	"nimbot/store"
 )
 
 // Commit is the one write path for a turn, as store.DB.Commit: in one
@@ -254,7 +253,7 @@ const pruneLock = 0x6e696d626f74 // "nimbot"
 
 // PruneInteractions forgets interactions answered before before and returns
 // how many, as store.DB.PruneInteractions: in statements of at most
-// store.PruneBatch rows, oldest first, each its own transaction, so no
+// match.PruneBatch rows, oldest first, each its own transaction, so no
 // statement holds locks for long; an error or ctx ending keeps the batches
 // already deleted.
 //
@@ -287,12 +286,12 @@ func (db *DB) PruneInteractions(ctx context.Context, before time.Time) (int64, e
 		}
 		tag, err := conn.Exec(ctx, `DELETE FROM interactions WHERE id IN
 			(SELECT id FROM interactions WHERE at < $1 ORDER BY at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
-			toMillis(before), store.PruneBatch)
+			toMillis(before), match.PruneBatch)
 		if err != nil {
 			return total, err
 		}
 		total += tag.RowsAffected()
-		if tag.RowsAffected() < store.PruneBatch {
+		if tag.RowsAffected() < match.PruneBatch {
 			return total, nil
 		}
 	}

@@ -16,7 +16,6 @@ import (
 
 	"nimbot/match"
 	"nimbot/migrations"
-	"nimbot/store"
 )
 
 // Config says which database to open and how.
@@ -43,7 +42,7 @@ type DB struct {
 // Open connects to the database at cfg.URL and brings its schema up to
 // date. Instances starting at once migrate one at a time (goose's session
 // lock, a PostgreSQL advisory lock). A schema newer than this binary knows
-// fails with store.ErrSchemaTooNew and changes nothing.
+// fails with migrations.ErrSchemaTooNew and changes nothing.
 func Open(ctx context.Context, cfg Config) (*DB, error) {
 	pc, err := pgxpool.ParseConfig(cfg.URL)
 	if err != nil {
@@ -105,7 +104,7 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	}
 	if current > latest {
 		return fmt.Errorf("postgres: %w: it is at schema version %d and this nimbot knows versions up to %d",
-			store.ErrSchemaTooNew, current, latest)
+			migrations.ErrSchemaTooNew, current, latest)
 	}
 	if _, err := p.Up(ctx); err != nil {
 		return fmt.Errorf("postgres: migrating the schema: %w", err)

@@ -14,7 +14,7 @@ import (
 	"nimbot/engine"
 	"nimbot/internal/pgtest"
 	"nimbot/match"
-	"nimbot/store"
+	"nimbot/migrations"
 )
 
 var epoch = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -92,7 +92,7 @@ func TestMigrations(t *testing.T) {
 			t.Fatal(err)
 		}
 		db, err := Open(ctx, Config{URL: url})
-		if !errors.Is(err, store.ErrSchemaTooNew) {
+		if !errors.Is(err, migrations.ErrSchemaTooNew) {
 			if db != nil {
 				db.Close()
 			}
@@ -436,7 +436,7 @@ func TestInstances(t *testing.T) {
 	})
 
 	t.Run("PruneInBatches", func(t *testing.T) {
-		const n = 2*store.PruneBatch + 7
+		const n = 2*match.PruneBatch + 7
 		if _, err := dbs[0].pool.Exec(ctx, `INSERT INTO interactions (id, response, at)
 			SELECT 'batch-' || i, '', i FROM generate_series(1, $1) AS i`, n); err != nil {
 			t.Fatal(err)
