@@ -63,12 +63,8 @@ func name(id string) string {
 }
 
 // other returns the player of g who is not id.
-func other(g *match.Game, id string) string { return g.Opponent(id) }
-
-func vsBot(g *match.Game) bool { return g.VsBot() }
-
 // hintsAllowed: always against nimbot, per the game's setting between people.
-func hintsAllowed(g *match.Game) bool { return vsBot(g) || g.Hints }
+func hintsAllowed(g *match.Game) bool { return g.VsBot() || g.Hints }
 
 // convention says in words who wins.
 func convention(r engine.Rules) string {
@@ -282,17 +278,17 @@ func result(g *match.Game) string {
 	case match.Won:
 		return fmt.Sprintf("🏆 %s wins!", name(g.Winner))
 	case match.Resigned:
-		return fmt.Sprintf("🏳️ %s resigned. %s wins.", name(other(g, g.Winner)), name(g.Winner))
+		return fmt.Sprintf("🏳️ %s resigned. %s wins.", name(g.Opponent(g.Winner)), name(g.Winner))
 	case match.Timeout:
-		return fmt.Sprintf("⏰ %s ran out of time. %s wins.", name(other(g, g.Winner)), name(g.Winner))
+		return fmt.Sprintf("⏰ %s ran out of time. %s wins.", name(g.Opponent(g.Winner)), name(g.Winner))
 	case match.Abandoned:
 		return "⏰ Abandoned: no move came in time."
 	case match.Ended:
 		return "⏹️ The game was ended before it finished."
 	case match.Declined:
-		return fmt.Sprintf("The challenge was declined by %s.", name(other(g, g.CreatedBy)))
+		return fmt.Sprintf("The challenge was declined by %s.", name(g.Opponent(g.CreatedBy)))
 	case match.Expired:
-		return fmt.Sprintf("The challenge expired: %s did not answer in time.", name(other(g, g.CreatedBy)))
+		return fmt.Sprintf("The challenge expired: %s did not answer in time.", name(g.Opponent(g.CreatedBy)))
 	}
 	return string(g.Status)
 }
@@ -310,7 +306,7 @@ func (b board) embed() *discordgo.MessageEmbed {
 	switch {
 	case g.Status == match.Pending:
 		colour = colourPending
-		challenged := other(g, g.CreatedBy)
+		challenged := g.Opponent(g.CreatedBy)
 		status = fmt.Sprintf("⚔️ %s challenges %s! %s moves first.", name(g.CreatedBy), name(challenged), name(g.Players[0]))
 		if !g.Deadline.IsZero() {
 			status += fmt.Sprintf(" %s, accept or decline — the challenge expires %s.", name(challenged), timestamp(g.Deadline))
@@ -758,7 +754,7 @@ func (b board) response(t discordgo.InteractionResponseType) *discordgo.Interact
 	}
 	if b.g.Status == match.Pending {
 		// The one ping nimbot sends: the challenged player must notice.
-		challenged := other(b.g, b.g.CreatedBy)
+		challenged := b.g.Opponent(b.g.CreatedBy)
 		data.Content = fmt.Sprintf("%s, you have been challenged to %s!", name(challenged), b.g.Rules.Name())
 		data.AllowedMentions = &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: []string{challenged}}
 	}

@@ -374,7 +374,7 @@ func TestBoardsStayWithinDiscordLimits(t *testing.T) {
 		for _, b := range boardGames(t, c) {
 			name := fmt.Sprintf("%s after %d moves (%d heaps, %s)", c.name, len(c.moves), len(b.g.Position.Heaps), b.g.Status)
 			states := []board{b}
-			if b.g.Status == match.Active && !vsBot(b.g) {
+			if b.g.Status == match.Active && !b.g.VsBot() {
 				n := len(b.g.Position.Heaps)
 				var picks []int
 				if n <= 60 {

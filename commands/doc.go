@@ -53,13 +53,13 @@
 //
 // # One interaction, one unit of work
 //
-// A turn is one store.Commit: the player's move, nimbot's reply (chosen with
+// A turn is one Storage.Commit: the player's move, nimbot's reply (chosen with
 // the configured random source), the new status, deadline and result, and the
 // rendered response saved under the interaction id. A stale board or a double
 // click fails the commit's ply check (match.ErrStale) and is answered with an
 // ephemeral note; a redelivered interaction gets its saved response back and
-// never moves twice. A start is one store.CreateGame with its answer (and
-// nimbot's opening move), a first hint one store.RecordHint with its answer.
+// never moves twice. A start is one Storage.CreateGame with its answer (and
+// nimbot's opening move), a first hint one Storage.RecordHint with its answer.
 // Answers that change nothing on a board control pinned to its ply (a heap
 // pick, a stale click) or on a read-only view are not saved: a redelivery is
 // answered afresh and can change nothing either. The database is the only

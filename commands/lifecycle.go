@@ -175,7 +175,7 @@ func (s *Service) Turn(ctx context.Context, channelID string) (Turn, error) {
 	case err != nil:
 		return Turn{}, fmt.Errorf("load channel game: %w", err)
 	case g.Status == match.Pending:
-		return Turn{Game: true, UserID: other(g, g.CreatedBy), Challenge: true, ChallengedBy: g.CreatedBy}, nil
+		return Turn{Game: true, UserID: g.Opponent(g.CreatedBy), Challenge: true, ChallengedBy: g.CreatedBy}, nil
 	}
 	return Turn{Game: true, UserID: g.ToMove()}, nil
 }

@@ -351,7 +351,7 @@ func moveInputError(err error, text string) error {
 }
 
 // play makes the user's move m in g and, against nimbot, nimbot's reply, in
-// one store.Commit together with the response, so nothing is half done and a
+// one Storage.Commit together with the response, so nothing is half done and a
 // redelivered interaction cannot move twice.
 func (s *Service) play(r *request, g *match.Game, m engine.Move) (*answer, error) {
 	next, err := g.Play(m, r.now, s.timing)

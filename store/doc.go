@@ -44,7 +44,7 @@
 // (a stale board or a double click), match.ErrDuplicate (an interaction
 // already answered), match.ErrChannelBusy (with *match.BusyError),
 // match.ErrInvalid; Open's failures are *OpenError wrapping ErrUnwritable,
-// ErrNotDatabase, ErrSchemaTooNew, ErrLocked or ErrCorrupt.
+// ErrNotDatabase, migrations.ErrSchemaTooNew, ErrLocked or ErrCorrupt.
 //
 // Checks at Open. An existing file is checked with PRAGMA quick_check before
 // anything uses it: whole when it is at most Config.FullCheckBytes (256 MiB

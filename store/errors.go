@@ -21,7 +21,7 @@ var (
 )
 
 // OpenError is Open's failure: which file, and why. Err wraps one of
-// ErrUnwritable, ErrNotDatabase, ErrSchemaTooNew, ErrLocked, ErrCorrupt, or
+// ErrUnwritable, ErrNotDatabase, migrations.ErrSchemaTooNew, ErrLocked, ErrCorrupt, or
 // SQLite's own error.
 type OpenError struct {
 	Path string

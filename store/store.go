@@ -110,7 +110,7 @@ var sqliteHeader = []byte("SQLite format 3\x00")
 // written, a file that is not a nimbot database, a schema newer than this
 // binary knows, or a write lock held by another process each fail with an
 // *OpenError naming the file and wrapping ErrUnwritable, ErrNotDatabase,
-// ErrSchemaTooNew or ErrLocked, and leave the file as it was.
+// migrations.ErrSchemaTooNew or ErrLocked, and leave the file as it was.
 func Open(ctx context.Context, cfg Config) (*DB, error) {
 	if cfg.Path == "" {
 		return nil, &OpenError{Path: cfg.Path, Err: fmt.Errorf("%w: no database path given", ErrUnwritable)}
