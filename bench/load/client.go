@@ -44,7 +44,7 @@ func snowflake() string {
 
 // loader drives the channels against one endpoint.
 type loader struct {
-	url    string
+	urls   []string // channel i sends to urls[i mod len(urls)]
 	priv   ed25519.PrivateKey
 	opts   options
 	heaps  string
@@ -71,13 +71,13 @@ type loader struct {
 	signalled atomic.Int64
 }
 
-func newLoader(url string, priv ed25519.PrivateKey, o options, heaps []int64, srv *server) *loader {
+func newLoader(urls []string, priv ed25519.PrivateKey, o options, heaps []int64, srv *server) *loader {
 	hs := make([]string, len(heaps))
 	for i, h := range heaps {
 		hs[i] = strconv.FormatInt(h, 10)
 	}
 	l := &loader{
-		url: url + "/interactions", priv: priv, opts: o, heaps: strings.Join(hs, " "),
+		priv: priv, opts: o, heaps: strings.Join(hs, " "),
 		client: &http.Client{
 			Transport: &http.Transport{
 				MaxIdleConns: o.channels + 8, MaxIdleConnsPerHost: o.channels + 8,
@@ -90,10 +90,13 @@ func newLoader(url string, priv ed25519.PrivateKey, o options, heaps []int64, sr
 	if srv != nil {
 		l.rest = srv.rest
 	}
+	for _, u := range urls {
+		l.urls = append(l.urls, u+"/interactions")
+	}
 	people := int(float64(o.channels)*o.people + 0.5)
 	guilds := []string{snowflake(), snowflake(), snowflake(), snowflake()}
 	for i := 0; i < o.channels; i++ {
-		p := &player{l: l, rng: rand.New(rand.NewPCG(uint64(i), uint64(time.Now().UnixNano()))),
+		p := &player{l: l, url: l.urls[i%len(l.urls)], rng: rand.New(rand.NewPCG(uint64(i), uint64(time.Now().UnixNano()))),
 			channel: snowflake(), guild: guilds[i%len(guilds)]}
 		p.users[0] = snowflake()
 		if i < people {
@@ -212,6 +215,7 @@ func cpuTime() time.Duration {
 // player is one channel and its one or two people.
 type player struct {
 	l       *loader
+	url     string // the endpoint this channel's requests go to
 	rng     *rand.Rand
 	channel string
 	guild   string
@@ -550,7 +554,7 @@ func (p *player) send(ctx context.Context, rq *request, st *passStats) result {
 	msg := make([]byte, 0, len(ts)+len(rq.body))
 	msg = append(append(msg, ts...), rq.body...)
 	sig := ed25519.Sign(p.l.priv, msg)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.l.url, bytes.NewReader(rq.body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.url, bytes.NewReader(rq.body))
 	if err != nil {
 		return result{err: err}
 	}

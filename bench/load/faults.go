@@ -177,7 +177,7 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 // killScenario SIGKILLs serve under load o.kills times, restarting it each
 // time, then checks the database against every move the server answered.
 func killScenario(ctx context.Context, c *child, o options, priv ed25519.PrivateKey, heaps []int64, out io.Writer) error {
-	l := newLoader("http://"+c.addr, priv, o, heaps, nil)
+	l := newLoader([]string{"http://" + c.addr}, priv, o, heaps, nil)
 	defer l.close()
 	l.retry, l.ackMoves, l.freshPeople = true, true, true
 	stop, cancel := context.WithCancel(ctx)
@@ -369,7 +369,7 @@ func termScenario(ctx context.Context, c *child, o options, priv ed25519.Private
 		c.cmd.Process.Kill()
 		return err
 	}
-	l := newLoader("http://"+c.addr, priv, o, heaps, nil)
+	l := newLoader([]string{"http://" + c.addr}, priv, o, heaps, nil)
 	defer l.close()
 	l.stopOnRefused, l.freshPeople = true, true
 	stats := make([]*passStats, len(l.players))

@@ -54,7 +54,7 @@ func parseFlags(args []string, errOut io.Writer) (options, error) {
 	fs.DurationVar(&o.duration, "duration", 10*time.Second, "length of each pass")
 	fs.Float64Var(&o.rate, "rate", 0, "moves/s of the first pass (0: as fast as possible)")
 	fs.Float64Var(&o.fixedRate, "fixed-rate", 1000, "moves/s of the second, latency pass (0: skip it)")
-	fs.StringVar(&o.addr, "addr", "", "host:port of a running `nimbot serve` to target instead of an in-process one (needs -key)")
+	fs.StringVar(&o.addr, "addr", "", "host:port of a running `nimbot serve` to target instead of an in-process one (needs -key); several, comma-separated (instances sharing one PostgreSQL), each take an equal share of the channels")
 	fs.StringVar(&o.db, "db", "", "database file (default: a new file in a temporary folder); with -addr, only for -games-stored")
 	fs.IntVar(&o.gamesStored, "games-stored", 0, "pre-fill the store with this many finished games before the load")
 	fs.BoolVar(&o.faults, "faults", false, "run the fault scenarios against the real binary instead of the load passes")
@@ -96,6 +96,8 @@ func parseFlags(args []string, errOut io.Writer) (options, error) {
 		return o, errors.New("-faults runs its own server; leave out -addr")
 	case o.spawn && (o.addr != "" || o.faults):
 		return o, errors.New("-spawn runs its own server; leave out -addr and -faults")
+	case o.serverPID != 0 && strings.Contains(o.addr, ","):
+		return o, errors.New("-server-pid watches one process; give -addr one address with it")
 	case o.serverPID != 0 && o.addr == "":
 		return o, errors.New("-server-pid goes with -addr")
 	case (o.serverEnv != "" || o.serverBin != "") && !o.spawn:
@@ -186,7 +188,12 @@ func runLoad(ctx context.Context, o options, priv ed25519.PrivateKey, out io.Wri
 		rep.prefillTook, rep.prefillCached = took, cached
 	}
 
-	target := "http://" + o.addr
+	var targets []string
+	for _, a := range strings.Split(o.addr, ",") {
+		if a = strings.TrimSpace(a); a != "" {
+			targets = append(targets, "http://"+a)
+		}
+	}
 	var srv *server
 	switch {
 	case o.spawn:
@@ -202,20 +209,20 @@ func runLoad(ctx context.Context, o options, priv ed25519.PrivateKey, out io.Wri
 				err = serr
 			}
 		}()
-		target = rep.server.url
+		targets = []string{rep.server.url}
 	case o.addr == "":
 		srv, err = startServer(ctx, dbPath, priv.Public().(ed25519.PublicKey), o.retention)
 		if err != nil {
 			return err
 		}
 		defer srv.close()
-		target = srv.url
+		targets = []string{srv.url}
 	case o.serverPID != 0:
 		if rep.server, err = watchServer(o.serverPID, o.addr); err != nil {
 			return err
 		}
 	}
-	l := newLoader(target, priv, o, heaps, srv)
+	l := newLoader(targets, priv, o, heaps, srv)
 	l.server = rep.server
 	l.freshPeople = srv == nil
 	defer l.close()
