@@ -8,6 +8,7 @@
 //	go run ./bench/load -faults               # kill -9, SIGTERM and a locked database against the real binary
 //	go run ./bench/load -keygen               # a key pair for -addr
 //	go run ./bench/load -addr 127.0.0.1:8080 -key SEED  # against a running `nimbot serve`
+//	go run ./bench/load -addr 127.0.0.1:8081,127.0.0.1:8082 -key SEED  # channels spread across instances (scripts/bench-instances)
 //	go run ./bench/load -addr 127.0.0.1:8080 -key SEED -server-pid PID  # … and read its CPU
 //	go run ./bench/load -spawn                # build nimbot, run `nimbot serve` as a child, measure it alone
 //	go run ./bench/load -spawn -server-env "GOGC=200 GOMEMLIMIT=200MiB"

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -47,6 +48,23 @@ func TestRun(t *testing.T) {
 	}
 }
 
+// TestSpread: with several addresses each gets an equal share of the
+// channels, and a channel keeps its address.
+func TestSpread(t *testing.T) {
+	o, err := parseFlags([]string{"-channels", "9"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := newLoader([]string{"http://a", "http://b", "http://c"}, nil, o, []int64{3}, nil)
+	per := map[string]int{}
+	for _, p := range l.players {
+		per[p.url]++
+	}
+	if len(per) != 3 || per["http://a/interactions"] != 3 || per["http://b/interactions"] != 3 || per["http://c/interactions"] != 3 {
+		t.Fatalf("channels per address: %v", per)
+	}
+}
+
 func TestFlags(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -59,6 +77,7 @@ func TestFlags(t *testing.T) {
 		{"bad key", []string{"-key", "abc"}},
 		{"spawn with addr", []string{"-spawn", "-addr", "127.0.0.1:8080", "-key", strings.Repeat("ab", 32)}},
 		{"server-pid without addr", []string{"-server-pid", "1"}},
+		{"server-pid with several addrs", []string{"-server-pid", "1", "-addr", "127.0.0.1:1,127.0.0.1:2", "-key", strings.Repeat("ab", 32)}},
 		{"server-env without spawn", []string{"-server-env", "GOGC=200"}},
 		{"server-env not KEY=VALUE", []string{"-spawn", "-server-env", "GOGC", "-limits-for", "0"}},
 	} {

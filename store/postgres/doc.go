@@ -23,9 +23,13 @@
 // then gets match.ErrDuplicate. Statistics rows are locked in one order
 // (by user id) so two results for the same players cannot deadlock; a
 // deadlock or serialization failure PostgreSQL reports anyway is retried.
-// Due skips games whose row another transaction holds (FOR UPDATE SKIP
-// LOCKED); firing a deadline is a Commit at the game's ply, so it happens
-// once however many instances saw it due. PruneInteractions runs in one
+// ClaimDue, which commands' Expire uses where the store has it, leases the
+// due games it returns to one caller (games.claimed_until, set under FOR
+// UPDATE SKIP LOCKED in the same statement), so instances polling together
+// never work on the same game; a Commit ends the lease, and a dead
+// claimer's games come back when it passes. Firing a deadline is still a
+// Commit at the game's ply, so it happens once however many instances saw
+// it due. PruneInteractions runs in one
 // instance at a time (a session advisory lock held across its batches); the
 // others return at once.
 //
