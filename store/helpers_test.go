@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"nimbot/engine"
+	"nimbot/internal/storetest"
 	"nimbot/match"
 )
 
@@ -54,86 +53,16 @@ func mustOpenPath(tb testing.TB, path, synchronous string) *DB {
 	return db
 }
 
-// nim is plain Nim, normal play.
-var nim = engine.Rules{Variant: engine.Nim}
-
-// newGame returns an active game of Nim on heaps in channel between players.
-func newGame(channel string, players [2]string, heaps ...int64) *match.Game {
-	return &match.Game{
-		GuildID:   "guild",
-		ChannelID: channel,
-		Rules:     nim,
-		Start:     engine.Position{Heaps: heaps},
-		Players:   players,
-		Status:    match.Active,
-		Hints:     true,
-		CreatedBy: players[0],
-	}
-}
-
-func mustCreate(tb testing.TB, db *DB, g *match.Game) *match.Game {
-	tb.Helper()
-	if err := db.CreateGame(context.Background(), g); err != nil {
-		tb.Fatal(err)
-	}
-	return g
-}
-
-// take is the test's own move: take n from heap h. The store never looks
-// inside moves; the tests apply them with apply to check replays.
-func take(h int, n int64) engine.Move { return engine.Move{Kind: engine.Take, Heap: h, Take: n} }
-
-// apply plays a Take on a copy of p.
-func apply(p engine.Position, m engine.Move) (engine.Position, error) {
-	if m.Kind != engine.Take || m.Heap < 0 || m.Heap >= len(p.Heaps) || m.Take < 1 || m.Take > p.Heaps[m.Heap] {
-		return p, fmt.Errorf("illegal test move %+v in %v", m, p.Heaps)
-	}
-	q := engine.Position{Heaps: append([]int64(nil), p.Heaps...)}
-	q.Heaps[m.Heap] -= m.Take
-	return q, nil
-}
-
-func over(p engine.Position) bool {
-	for _, h := range p.Heaps {
-		if h > 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// play commits moves for g as seen now, finishing it as Won by whoever
-// moves last if the heaps run out.
-func play(tb testing.TB, db *DB, g *match.Game, moves ...engine.Move) *match.Game {
-	tb.Helper()
-	c, err := change(g, moves...)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	out, err := db.Commit(context.Background(), c)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return out
-}
-
-// change builds the Change that plays moves on g.
-func change(g *match.Game, moves ...engine.Move) (match.Change, error) {
-	c := match.Change{GameID: g.ID, Ply: g.Ply, From: g.Status, Moves: moves, Position: g.Position, Status: match.Active}
-	for i, m := range moves {
-		var err error
-		if c.Position, err = apply(c.Position, m); err != nil {
-			return c, err
-		}
-		if over(c.Position) {
-			c.Status = match.Won
-			c.Winner = g.Players[(g.Ply+i)%2]
-			c.Moves = moves[:i+1]
-			break
-		}
-	}
-	return c, nil
-}
+// The tests build and play games with the contract suite's helpers.
+var (
+	newGame    = storetest.NewGame
+	mustCreate = storetest.MustCreate
+	take       = storetest.Take
+	apply      = storetest.Apply
+	play       = storetest.Play
+	change     = storetest.Change
+	over       = storetest.Over
+)
 
 // checkGames verifies every game in the database is whole: ply equals the
 // number of moves, the position is the replay of the moves, players

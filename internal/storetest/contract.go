@@ -43,12 +43,12 @@ func testCreateGame(t *testing.T, open func(*testing.T) match.Storage) {
 	ctx := context.Background()
 	t.Run("OK", func(t *testing.T) {
 		db := open(t)
-		g := newGame("c1", [2]string{"alice", match.BotID}, 3, 4, 5)
+		g := NewGame("c1", [2]string{"alice", match.BotID}, 3, 4, 5)
 		g.Difficulty = engine.Hard
 		g.TurnTimeout = 90 * time.Second
 		g.Deadline = Epoch.Add(time.Hour)
 		g.Rules = engine.Rules{Variant: engine.Subtraction, Misere: true, Set: []int{1, 3, 4}}
-		mustCreate(t, db, g)
+		MustCreate(t, db, g)
 		if g.ID == 0 || g.CreatedAt.IsZero() || !g.UpdatedAt.Equal(g.CreatedAt) {
 			t.Fatalf("after CreateGame: %+v", g)
 		}
@@ -83,20 +83,20 @@ func testCreateGame(t *testing.T, open func(*testing.T) match.Storage) {
 	})
 	t.Run("ErrChannelBusy", func(t *testing.T) {
 		db := open(t)
-		first := newGame("c1", [2]string{"alice", ""}, 3)
+		first := NewGame("c1", [2]string{"alice", ""}, 3)
 		first.Status = match.Pending
-		mustCreate(t, db, first)
-		err := db.CreateGame(ctx, newGame("c1", [2]string{"bob", match.BotID}, 5))
+		MustCreate(t, db, first)
+		err := db.CreateGame(ctx, NewGame("c1", [2]string{"bob", match.BotID}, 5))
 		var busy *match.BusyError
 		if !errors.Is(err, match.ErrChannelBusy) || !errors.As(err, &busy) || busy.Game.ID != first.ID {
 			t.Fatalf("second game in the channel: %v", err)
 		}
 		// Another channel is free; so is this one once the game is over.
-		mustCreate(t, db, newGame("c2", [2]string{"bob", match.BotID}, 5))
+		MustCreate(t, db, NewGame("c2", [2]string{"bob", match.BotID}, 5))
 		if _, err := db.Commit(ctx, match.Change{GameID: first.ID, From: match.Pending, Status: match.Declined}); err != nil {
 			t.Fatal(err)
 		}
-		mustCreate(t, db, newGame("c1", [2]string{"bob", match.BotID}, 5))
+		MustCreate(t, db, NewGame("c1", [2]string{"bob", match.BotID}, 5))
 	})
 	t.Run("ConcurrentInOneChannel", func(t *testing.T) {
 		db := open(t)
@@ -107,7 +107,7 @@ func testCreateGame(t *testing.T, open func(*testing.T) match.Storage) {
 		for i := range n {
 			wg.Go(func() {
 				<-start
-				errs <- db.CreateGame(ctx, newGame("c1", [2]string{fmt.Sprint("user", i), match.BotID}, 3))
+				errs <- db.CreateGame(ctx, NewGame("c1", [2]string{fmt.Sprint("user", i), match.BotID}, 3))
 			})
 		}
 		close(start)
@@ -128,7 +128,7 @@ func testCreateGame(t *testing.T, open func(*testing.T) match.Storage) {
 	})
 	t.Run("Respond", func(t *testing.T) {
 		db := open(t)
-		g := newGame("c1", [2]string{"alice", match.BotID}, 3, 4)
+		g := NewGame("c1", [2]string{"alice", match.BotID}, 3, 4)
 		var rendered int64
 		err := db.CreateGame(ctx, g, match.Respond("i1", func(g *match.Game) ([]byte, error) {
 			rendered = g.ID
@@ -144,7 +144,7 @@ func testCreateGame(t *testing.T, open func(*testing.T) match.Storage) {
 			t.Fatalf("Response: %q, %v", resp, err)
 		}
 		// The redelivery finds its answer, not its own game in the way.
-		again := newGame("c1", [2]string{"alice", match.BotID}, 3, 4)
+		again := NewGame("c1", [2]string{"alice", match.BotID}, 3, 4)
 		if err := db.CreateGame(ctx, again, match.Respond("i1", func(*match.Game) ([]byte, error) { return []byte("x"), nil })); !errors.Is(err, match.ErrDuplicate) {
 			t.Fatalf("redelivered: %v", err)
 		}
@@ -156,12 +156,12 @@ func testCreateGame(t *testing.T, open func(*testing.T) match.Storage) {
 		if err := db.SaveResponse(ctx, "i1", []byte("earlier")); err != nil {
 			t.Fatal(err)
 		}
-		err := db.CreateGame(ctx, newGame("c1", [2]string{"alice", match.BotID}, 3), match.Respond("i1", func(*match.Game) ([]byte, error) { return []byte("x"), nil }))
+		err := db.CreateGame(ctx, NewGame("c1", [2]string{"alice", match.BotID}, 3), match.Respond("i1", func(*match.Game) ([]byte, error) { return []byte("x"), nil }))
 		if !errors.Is(err, match.ErrDuplicate) {
 			t.Fatalf("duplicate interaction: %v", err)
 		}
 		boom := errors.New("boom")
-		err = db.CreateGame(ctx, newGame("c1", [2]string{"alice", match.BotID}, 3), match.Respond("i2", func(*match.Game) ([]byte, error) { return nil, boom }))
+		err = db.CreateGame(ctx, NewGame("c1", [2]string{"alice", match.BotID}, 3), match.Respond("i2", func(*match.Game) ([]byte, error) { return nil, boom }))
 		if !errors.Is(err, boom) {
 			t.Fatalf("render failed: %v", err)
 		}
@@ -177,11 +177,11 @@ func testCreateGame(t *testing.T, open func(*testing.T) match.Storage) {
 	})
 	t.Run("FirstTurn", func(t *testing.T) {
 		db := open(t)
-		g := newGame("c1", [2]string{match.BotID, "alice"}, 3, 4)
+		g := NewGame("c1", [2]string{match.BotID, "alice"}, 3, 4)
 		g.Deadline = Epoch.Add(time.Hour)
 		var seen match.Game
 		err := db.CreateGame(ctx, g,
-			match.FirstTurn(match.Change{Moves: []engine.Move{take(1, 1)}, Position: engine.Position{Heaps: []int64{3, 3}},
+			match.FirstTurn(match.Change{Moves: []engine.Move{Take(1, 1)}, Position: engine.Position{Heaps: []int64{3, 3}},
 				Status: match.Active, Deadline: Epoch.Add(2 * time.Hour)}),
 			match.Respond("i1", func(g *match.Game) ([]byte, error) { seen = *g; return []byte("board"), nil }))
 		if err != nil {
@@ -204,9 +204,9 @@ func testCreateGame(t *testing.T, open func(*testing.T) match.Storage) {
 			t.Fatalf("Response: %q, %v", resp, err)
 		}
 		// An opening move that ends the game records the result with it.
-		h := newGame("c2", [2]string{match.BotID, "alice"}, 2)
+		h := NewGame("c2", [2]string{match.BotID, "alice"}, 2)
 		h.Difficulty = engine.Hard
-		err = db.CreateGame(ctx, h, match.FirstTurn(match.Change{Moves: []engine.Move{take(0, 2)}, Position: engine.Position{Heaps: []int64{0}},
+		err = db.CreateGame(ctx, h, match.FirstTurn(match.Change{Moves: []engine.Move{Take(0, 2)}, Position: engine.Position{Heaps: []int64{0}},
 			Status: match.Won, Winner: match.BotID}))
 		if err != nil {
 			t.Fatal(err)
@@ -218,16 +218,16 @@ func testCreateGame(t *testing.T, open func(*testing.T) match.Storage) {
 			t.Fatalf("alice after losing at once: %+v", st)
 		}
 		// An illegal first turn leaves no game.
-		err = db.CreateGame(ctx, newGame("c3", [2]string{match.BotID, "alice"}, 2),
-			match.FirstTurn(match.Change{Moves: []engine.Move{take(0, 1)}, Status: match.Won, Winner: "carol"}))
+		err = db.CreateGame(ctx, NewGame("c3", [2]string{match.BotID, "alice"}, 2),
+			match.FirstTurn(match.Change{Moves: []engine.Move{Take(0, 1)}, Status: match.Won, Winner: "carol"}))
 		if !errors.Is(err, match.ErrInvalid) {
 			t.Fatalf("bad winner: %v", err)
 		}
 		if _, err := db.ChannelGame(ctx, "c3"); !errors.Is(err, match.ErrNotFound) {
 			t.Fatalf("a game was left behind: %v", err)
 		}
-		checkGame(t, db, g.ID)
-		checkGame(t, db, h.ID)
+		CheckGame(t, db, g.ID)
+		CheckGame(t, db, h.ID)
 	})
 	t.Run("ErrInvalid", func(t *testing.T) {
 		db := open(t)
@@ -253,7 +253,7 @@ func testCommit(t *testing.T, open func(*testing.T) match.Storage) {
 	ctx := context.Background()
 	t.Run("HumanAndBotMove", func(t *testing.T) {
 		db := open(t)
-		g := mustCreate(t, db, newGame("c1", [2]string{"alice", match.BotID}, 3, 4))
+		g := MustCreate(t, db, NewGame("c1", [2]string{"alice", match.BotID}, 3, 4))
 		if used, err := db.HintUsed(ctx, g.ID, 0, "alice"); err != nil || used {
 			t.Fatalf("HintUsed before any hint: %v, %v", used, err)
 		}
@@ -281,7 +281,7 @@ func testCommit(t *testing.T, open func(*testing.T) match.Storage) {
 			}
 		}
 		deadline := Epoch.Add(time.Minute)
-		c, _ := change(g, take(1, 1), take(0, 1))
+		c, _ := Change(g, Take(1, 1), Take(0, 1))
 		c.Deadline = deadline
 		out, err := db.Commit(ctx, c)
 		if err != nil {
@@ -301,8 +301,8 @@ func testCommit(t *testing.T, open func(*testing.T) match.Storage) {
 			t.Fatalf("moves %+v", moves)
 		}
 		want := []match.Move{
-			{GameID: g.ID, Ply: 0, Player: "alice", Move: take(1, 1), Hinted: true, At: moves[0].At},
-			{GameID: g.ID, Ply: 1, Player: match.BotID, Move: take(0, 1), Hinted: false, At: moves[0].At},
+			{GameID: g.ID, Ply: 0, Player: "alice", Move: Take(1, 1), Hinted: true, At: moves[0].At},
+			{GameID: g.ID, Ply: 1, Player: match.BotID, Move: Take(0, 1), Hinted: false, At: moves[0].At},
 		}
 		if !reflect.DeepEqual(moves, want) {
 			t.Fatalf("moves\n%+v\nwant\n%+v", moves, want)
@@ -314,17 +314,17 @@ func testCommit(t *testing.T, open func(*testing.T) match.Storage) {
 	})
 	t.Run("ErrStale", func(t *testing.T) {
 		db := open(t)
-		g := mustCreate(t, db, newGame("c1", [2]string{"alice", "bob"}, 3, 4))
+		g := MustCreate(t, db, NewGame("c1", [2]string{"alice", "bob"}, 3, 4))
 		seen := *g
-		play(t, db, g, take(0, 1))
+		Play(t, db, g, Take(0, 1))
 		// The same board clicked again: ply 0 is gone.
-		c, _ := change(&seen, take(1, 1))
+		c, _ := Change(&seen, Take(1, 1))
 		if _, err := db.Commit(ctx, c); !errors.Is(err, match.ErrStale) {
 			t.Fatalf("stale ply: %v", err)
 		}
 		// The right ply but the status the caller saw is wrong.
 		g, _ = db.Game(ctx, g.ID)
-		c, _ = change(g, take(1, 1))
+		c, _ = Change(g, Take(1, 1))
 		c.From = match.Pending
 		if _, err := db.Commit(ctx, c); !errors.Is(err, match.ErrStale) {
 			t.Fatalf("stale status: %v", err)
@@ -346,7 +346,7 @@ func testCommit(t *testing.T, open func(*testing.T) match.Storage) {
 		if _, err := db.Response(ctx, "late"); !errors.Is(err, match.ErrNotFound) {
 			t.Fatalf("a stale commit's interaction was recorded: %v", err)
 		}
-		checkGame(t, db, g.ID)
+		CheckGame(t, db, g.ID)
 	})
 	t.Run("ErrNotFound", func(t *testing.T) {
 		db := open(t)
@@ -359,7 +359,7 @@ func testCommit(t *testing.T, open func(*testing.T) match.Storage) {
 	})
 	t.Run("ErrInvalid", func(t *testing.T) {
 		db := open(t)
-		g := mustCreate(t, db, newGame("c1", [2]string{"alice", "bob"}, 3))
+		g := MustCreate(t, db, NewGame("c1", [2]string{"alice", "bob"}, 3))
 		for name, c := range map[string]match.Change{
 			"WinnerNotAPlayer":  {GameID: g.ID, From: match.Active, Status: match.Resigned, Winner: "carol"},
 			"NoWinner":          {GameID: g.ID, From: match.Active, Status: match.Won},
@@ -379,13 +379,13 @@ func testCommit(t *testing.T, open func(*testing.T) match.Storage) {
 	})
 	t.Run("AcceptChallenge", func(t *testing.T) {
 		db := open(t)
-		g := newGame("c1", [2]string{"alice", ""}, 3, 4)
+		g := NewGame("c1", [2]string{"alice", ""}, 3, 4)
 		g.Status = match.Pending
 		g.Deadline = Epoch.Add(time.Minute)
-		mustCreate(t, db, g)
+		MustCreate(t, db, g)
 		// Bob accepts and, seated first, moves in the same transaction.
 		out, err := db.Commit(ctx, match.Change{GameID: g.ID, From: match.Pending, Status: match.Active,
-			Players: &[2]string{"bob", "alice"}, Moves: []engine.Move{take(0, 1)},
+			Players: &[2]string{"bob", "alice"}, Moves: []engine.Move{Take(0, 1)},
 			Position: engine.Position{Heaps: []int64{2, 4}}})
 		if err != nil {
 			t.Fatal(err)
@@ -405,7 +405,7 @@ func testCommit(t *testing.T, open func(*testing.T) match.Storage) {
 		if !reflect.DeepEqual(out.Position.Heaps, []int64{2, 4}) || out.Winner != "bob" {
 			t.Fatalf("after timeout: %+v", out)
 		}
-		checkGame(t, db, g.ID)
+		CheckGame(t, db, g.ID)
 	})
 }
 
@@ -413,14 +413,14 @@ func testCommit(t *testing.T, open func(*testing.T) match.Storage) {
 // every other click gets ErrStale and records nothing.
 func testCommitRace(t *testing.T, db match.Storage) {
 	ctx := context.Background()
-	g := mustCreate(t, db, newGame("c1", [2]string{"alice", match.BotID}, 100, 100))
+	g := MustCreate(t, db, NewGame("c1", [2]string{"alice", match.BotID}, 100, 100))
 	const n = 50
 	var wg sync.WaitGroup
 	start := make(chan struct{})
 	errs := make([]error, n)
 	for i := range n {
 		wg.Go(func() {
-			c, err := change(g, take(i%2, int64(i+1)), take(1-i%2, 1))
+			c, err := Change(g, Take(i%2, int64(i+1)), Take(1-i%2, 1))
 			if err != nil {
 				errs[i] = err
 				return
@@ -470,7 +470,7 @@ func testCommitRace(t *testing.T, db match.Storage) {
 	if answered != 1 {
 		t.Fatalf("%d interactions saved; only the applied one should be", answered)
 	}
-	checkGame(t, db, g.ID)
+	CheckGame(t, db, g.ID)
 }
 
 // testRedeliveryRace: one interaction delivered 20 times at once (a gateway
@@ -479,14 +479,14 @@ func testCommitRace(t *testing.T, db match.Storage) {
 // that played.
 func testRedeliveryRace(t *testing.T, db match.Storage) {
 	ctx := context.Background()
-	g := mustCreate(t, db, newGame("c1", [2]string{"alice", "bob"}, 5))
+	g := MustCreate(t, db, NewGame("c1", [2]string{"alice", "bob"}, 5))
 	const n = 20
 	var wg sync.WaitGroup
 	start := make(chan struct{})
 	errs := make([]error, n)
 	for i := range n {
 		wg.Go(func() {
-			c, _ := change(g, take(0, 1))
+			c, _ := Change(g, Take(0, 1))
 			c.InteractionID = "redelivered"
 			c.Response = fmt.Append(nil, "answer ", i)
 			<-start
@@ -533,7 +533,7 @@ func testManyChannels(t *testing.T, db match.Storage) {
 			if i%3 == 0 {
 				players[1] = fmt.Sprint("user", (i+1)%10)
 			}
-			g := newGame(fmt.Sprint("channel", i), players, 2, 2)
+			g := NewGame(fmt.Sprint("channel", i), players, 2, 2)
 			g.Difficulty = engine.Easy
 			if err := db.CreateGame(ctx, g); err != nil {
 				errs <- err
@@ -546,7 +546,7 @@ func testManyChannels(t *testing.T, db match.Storage) {
 				if g.Position.Heaps[0] == 0 {
 					h = 1
 				}
-				c, err := change(g, take(h, 1))
+				c, err := Change(g, Take(h, 1))
 				if err != nil {
 					errs <- err
 					return
@@ -572,7 +572,7 @@ func testManyChannels(t *testing.T, db match.Storage) {
 		return
 	}
 	for _, id := range ids {
-		checkGame(t, db, id)
+		CheckGame(t, db, id)
 	}
 	// Every decided game is counted once: 100 wins and, among people,
 	// as many losses as games between people (every third).
@@ -594,8 +594,8 @@ func testManyChannels(t *testing.T, db match.Storage) {
 
 func testIdempotency(t *testing.T, db match.Storage) {
 	ctx := context.Background()
-	g := mustCreate(t, db, newGame("c1", [2]string{"alice", match.BotID}, 5))
-	c, _ := change(g, take(0, 1), take(0, 1))
+	g := MustCreate(t, db, NewGame("c1", [2]string{"alice", match.BotID}, 5))
+	c, _ := Change(g, Take(0, 1), Take(0, 1))
 	c.InteractionID = "1234"
 	c.Response = []byte(`{"type":7,"data":{"content":"board"}}`)
 	if _, err := db.Commit(ctx, c); err != nil {
@@ -609,7 +609,7 @@ func testIdempotency(t *testing.T, db match.Storage) {
 	}
 	// Even one that would otherwise be valid at the current ply.
 	g, _ = db.Game(ctx, g.ID)
-	again, _ := change(g, take(0, 1))
+	again, _ := Change(g, Take(0, 1))
 	again.InteractionID = "1234"
 	if _, err := db.Commit(ctx, again); !errors.Is(err, match.ErrDuplicate) {
 		t.Fatalf("redelivery at the current ply: %v", err)
@@ -668,12 +668,12 @@ func testStats(t *testing.T, db match.Storage) {
 	finish := func(players [2]string, variant engine.Variant, difficulty engine.Difficulty, status match.Status, winner string) {
 		t.Helper()
 		channel++
-		g := newGame(fmt.Sprint("c", channel), players, 1)
+		g := NewGame(fmt.Sprint("c", channel), players, 1)
 		g.Rules.Variant = variant
 		g.Difficulty = difficulty
-		mustCreate(t, db, g)
+		MustCreate(t, db, g)
 		if status == match.Won {
-			g = play(t, db, g, take(0, 1))
+			g = Play(t, db, g, Take(0, 1))
 			if g.Winner != winner {
 				t.Fatalf("won by %s, want %s", g.Winner, winner)
 			}
@@ -767,12 +767,12 @@ func testQueries(t *testing.T, open func(*testing.T) match.Storage) {
 		db := open(t)
 		var ids []int64
 		for i, d := range []time.Duration{3, 1, 2, 10} {
-			g := newGame(fmt.Sprint("c", i), [2]string{"alice", "bob"}, 3)
+			g := NewGame(fmt.Sprint("c", i), [2]string{"alice", "bob"}, 3)
 			g.Deadline = Epoch.Add(d * time.Minute)
-			mustCreate(t, db, g)
+			MustCreate(t, db, g)
 			ids = append(ids, g.ID)
 		}
-		mustCreate(t, db, newGame("no deadline", [2]string{"alice", "bob"}, 3))
+		MustCreate(t, db, NewGame("no deadline", [2]string{"alice", "bob"}, 3))
 		// A finished game is never due.
 		if _, err := db.Commit(ctx, match.Change{GameID: ids[0], From: match.Active, Status: match.Ended}); err != nil {
 			t.Fatal(err)
@@ -800,9 +800,9 @@ func testQueries(t *testing.T, open func(*testing.T) match.Storage) {
 		// Several schedulers see the same due game and each ends it at the
 		// ply Due returned: one succeeds, the rest are stale.
 		db := open(t)
-		g := newGame("c1", [2]string{"alice", "bob"}, 3)
+		g := NewGame("c1", [2]string{"alice", "bob"}, 3)
 		g.Deadline = Epoch.Add(time.Minute)
-		mustCreate(t, db, g)
+		MustCreate(t, db, g)
 		due, err := db.Due(ctx, Epoch.Add(time.Hour), 10)
 		if err != nil || len(due) != 1 {
 			t.Fatalf("due %v, %v", due, err)
@@ -839,9 +839,9 @@ func testQueries(t *testing.T, open func(*testing.T) match.Storage) {
 	})
 	t.Run("LastGameBy", func(t *testing.T) {
 		db := open(t)
-		mustCreate(t, db, newGame("c1", [2]string{"alice", "bob"}, 3))
-		newest := mustCreate(t, db, newGame("c2", [2]string{"alice", match.BotID}, 3))
-		mustCreate(t, db, newGame("c3", [2]string{"bob", match.BotID}, 3))
+		MustCreate(t, db, NewGame("c1", [2]string{"alice", "bob"}, 3))
+		newest := MustCreate(t, db, NewGame("c2", [2]string{"alice", match.BotID}, 3))
+		MustCreate(t, db, NewGame("c3", [2]string{"bob", match.BotID}, 3))
 		g, err := db.LastGameBy(ctx, "guild", "alice")
 		if err != nil || g.ID != newest.ID {
 			t.Fatalf("got %v, %v; want game %d", g, err, newest.ID)
@@ -852,13 +852,13 @@ func testQueries(t *testing.T, open func(*testing.T) match.Storage) {
 	})
 	t.Run("LastChallengeBy", func(t *testing.T) {
 		db := open(t)
-		challenge := mustCreate(t, db, newGame("c1", [2]string{"alice", "bob"}, 3))
-		mustCreate(t, db, newGame("c2", [2]string{"alice", match.BotID}, 3))
-		mustCreate(t, db, newGame("c2b", [2]string{"carol", "bob"}, 3))
-		rematch := newGame("c3", [2]string{"bob", "alice"}, 3)
+		challenge := MustCreate(t, db, NewGame("c1", [2]string{"alice", "bob"}, 3))
+		MustCreate(t, db, NewGame("c2", [2]string{"alice", match.BotID}, 3))
+		MustCreate(t, db, NewGame("c2b", [2]string{"carol", "bob"}, 3))
+		rematch := NewGame("c3", [2]string{"bob", "alice"}, 3)
 		rematch.CreatedBy = "alice"
-		rematch = mustCreate(t, db, rematch)
-		mustCreate(t, db, newGame("c4", [2]string{"alice", match.BotID}, 3))
+		rematch = MustCreate(t, db, rematch)
+		MustCreate(t, db, NewGame("c4", [2]string{"alice", match.BotID}, 3))
 		g, err := db.LastChallengeBy(ctx, "guild", "alice", challenge.CreatedAt)
 		if err != nil || g.ID != rematch.ID {
 			t.Fatalf("got %v, %v; want the newest game between people", g, err)
@@ -875,7 +875,7 @@ func testQueries(t *testing.T, open func(*testing.T) match.Storage) {
 	})
 	t.Run("SetMessageID", func(t *testing.T) {
 		db := open(t)
-		g := mustCreate(t, db, newGame("c1", [2]string{"alice", "bob"}, 3))
+		g := MustCreate(t, db, NewGame("c1", [2]string{"alice", "bob"}, 3))
 		if err := db.SetMessageID(ctx, g.ID, "987"); err != nil {
 			t.Fatal(err)
 		}

@@ -25,8 +25,8 @@ func Clock() func() time.Time {
 // nim is plain Nim, normal play.
 var nim = engine.Rules{Variant: engine.Nim}
 
-// newGame returns an active game of Nim on heaps in channel between players.
-func newGame(channel string, players [2]string, heaps ...int64) *match.Game {
+// NewGame returns an active game of Nim on heaps in channel between players.
+func NewGame(channel string, players [2]string, heaps ...int64) *match.Game {
 	return &match.Game{
 		GuildID:   "guild",
 		ChannelID: channel,
@@ -39,7 +39,8 @@ func newGame(channel string, players [2]string, heaps ...int64) *match.Game {
 	}
 }
 
-func mustCreate(tb testing.TB, s match.Storage, g *match.Game) *match.Game {
+// MustCreate creates g in s, failing tb if it cannot.
+func MustCreate(tb testing.TB, s match.Storage, g *match.Game) *match.Game {
 	tb.Helper()
 	if err := s.CreateGame(context.Background(), g); err != nil {
 		tb.Fatal(err)
@@ -47,12 +48,12 @@ func mustCreate(tb testing.TB, s match.Storage, g *match.Game) *match.Game {
 	return g
 }
 
-// take is the suite's own move: take n from heap h. Stores never look
-// inside moves; the suite applies them with apply to check replays.
-func take(h int, n int64) engine.Move { return engine.Move{Kind: engine.Take, Heap: h, Take: n} }
+// Take is the suite's own move: take n from heap h. Stores never look
+// inside moves; the suite applies them with Apply to check replays.
+func Take(h int, n int64) engine.Move { return engine.Move{Kind: engine.Take, Heap: h, Take: n} }
 
-// apply plays a Take on a copy of p.
-func apply(p engine.Position, m engine.Move) (engine.Position, error) {
+// Apply plays a Take on a copy of p.
+func Apply(p engine.Position, m engine.Move) (engine.Position, error) {
 	if m.Kind != engine.Take || m.Heap < 0 || m.Heap >= len(p.Heaps) || m.Take < 1 || m.Take > p.Heaps[m.Heap] {
 		return p, fmt.Errorf("illegal test move %+v in %v", m, p.Heaps)
 	}
@@ -61,7 +62,8 @@ func apply(p engine.Position, m engine.Move) (engine.Position, error) {
 	return q, nil
 }
 
-func over(p engine.Position) bool {
+// Over reports whether every heap of p is empty.
+func Over(p engine.Position) bool {
 	for _, h := range p.Heaps {
 		if h > 0 {
 			return false
@@ -70,11 +72,11 @@ func over(p engine.Position) bool {
 	return true
 }
 
-// play commits moves for g as seen now, finishing it as Won by whoever
+// Play commits moves for g as seen now, finishing it as Won by whoever
 // moves last if the heaps run out.
-func play(tb testing.TB, s match.Storage, g *match.Game, moves ...engine.Move) *match.Game {
+func Play(tb testing.TB, s match.Storage, g *match.Game, moves ...engine.Move) *match.Game {
 	tb.Helper()
-	c, err := change(g, moves...)
+	c, err := Change(g, moves...)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -85,15 +87,15 @@ func play(tb testing.TB, s match.Storage, g *match.Game, moves ...engine.Move) *
 	return out
 }
 
-// change builds the Change that plays moves on g.
-func change(g *match.Game, moves ...engine.Move) (match.Change, error) {
+// Change builds the Change that plays moves on g.
+func Change(g *match.Game, moves ...engine.Move) (match.Change, error) {
 	c := match.Change{GameID: g.ID, Ply: g.Ply, From: g.Status, Moves: moves, Position: g.Position, Status: match.Active}
 	for i, m := range moves {
 		var err error
-		if c.Position, err = apply(c.Position, m); err != nil {
+		if c.Position, err = Apply(c.Position, m); err != nil {
 			return c, err
 		}
-		if over(c.Position) {
+		if Over(c.Position) {
 			c.Status = match.Won
 			c.Winner = g.Players[(g.Ply+i)%2]
 			c.Moves = moves[:i+1]
@@ -103,10 +105,10 @@ func change(g *match.Game, moves ...engine.Move) (match.Change, error) {
 	return c, nil
 }
 
-// checkGame verifies a game is whole, through the contract alone: ply
+// CheckGame verifies a game is whole, through the contract alone: ply
 // equals the number of moves, the position is the replay of the moves,
 // players alternate, and it is Won exactly when its heaps are empty.
-func checkGame(tb testing.TB, s match.Storage, id int64) {
+func CheckGame(tb testing.TB, s match.Storage, id int64) {
 	tb.Helper()
 	ctx := context.Background()
 	g, err := s.Game(ctx, id)
@@ -125,14 +127,14 @@ func checkGame(tb testing.TB, s match.Storage, id int64) {
 		if m.Ply != i || m.Player != g.Players[i%2] {
 			tb.Errorf("game %d: move %d is ply %d by %s", id, i, m.Ply, m.Player)
 		}
-		if p, err = apply(p, m.Move); err != nil {
+		if p, err = Apply(p, m.Move); err != nil {
 			tb.Errorf("game %d: %v", id, err)
 		}
 	}
 	if !reflect.DeepEqual(p.Heaps, g.Position.Heaps) {
 		tb.Errorf("game %d: position %v, replay gives %v", id, g.Position.Heaps, p.Heaps)
 	}
-	if (g.Status == match.Won) != over(p) {
+	if (g.Status == match.Won) != Over(p) {
 		tb.Errorf("game %d: status %s with heaps %v", id, g.Status, p.Heaps)
 	}
 }
