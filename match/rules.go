@@ -251,6 +251,47 @@ func (g *Game) Result() Result {
 	return r
 }
 
+// CheckNew refuses a game Storage.CreateGame must not insert: one that is
+// not Pending or Active at ply 0, has no channel, or already has a winner.
+// A zero Position becomes a copy of Start. Storage calls it before its
+// transaction.
+func (g *Game) CheckNew() error {
+	switch {
+	case g.Status != Pending && g.Status != Active:
+		return fmt.Errorf("%w: a new game must be pending or active, not %q", ErrInvalid, g.Status)
+	case g.Ply != 0:
+		return fmt.Errorf("%w: a new game starts at ply 0 (moves are added with Commit)", ErrInvalid)
+	case g.ChannelID == "":
+		return fmt.Errorf("%w: a game needs a channel", ErrInvalid)
+	case g.Winner != "":
+		return fmt.Errorf("%w: a new game has no winner", ErrInvalid)
+	}
+	if g.Position.Heaps == nil {
+		g.Position = engine.Position{Heaps: append([]int64(nil), g.Start.Heaps...), Limit: g.Start.Limit}
+	}
+	return nil
+}
+
+// Created is g as Storage reads it back once inserted as id at now: the
+// times kept to the millisecond, as Game's fields say they are stored.
+func (g Game) Created(id int64, now time.Time) Game {
+	g.ID = id
+	g.CreatedAt = Millis(now)
+	g.UpdatedAt = g.CreatedAt
+	g.Deadline = Millis(g.Deadline)
+	g.TurnTimeout = g.TurnTimeout.Truncate(time.Millisecond)
+	return g
+}
+
+// Millis is t as Storage keeps it: to the millisecond, in UTC; the zero
+// time stays zero (no deadline).
+func Millis(t time.Time) time.Time {
+	if t.IsZero() {
+		return t
+	}
+	return time.UnixMilli(t.UnixMilli()).UTC()
+}
+
 // Check refuses a Change no game could take: an unknown status, or a winner
 // where there is none (or none where there is one). Storage checks it
 // before its transaction.

@@ -111,14 +111,6 @@ func fromNullMillis(n sql.NullInt64) time.Time {
 	return fromMillis(n.Int64)
 }
 
-// truncMillis is t as it will read back from the database.
-func truncMillis(t time.Time) time.Time {
-	if t.IsZero() {
-		return t
-	}
-	return fromMillis(t.UnixMilli())
-}
-
 func marshal(v any) (string, error) {
 	b, err := json.Marshal(v)
 	return string(b), err
@@ -136,20 +128,8 @@ func marshal(v any) (string, error) {
 // (ErrDuplicate, and nothing written, if it already was).
 func (db *DB) CreateGame(ctx context.Context, g *match.Game, opts ...match.CreateOption) error {
 	o := match.ReadCreateOptions(opts...)
-	if g.Status != match.Pending && g.Status != match.Active {
-		return fmt.Errorf("%w: a new game must be pending or active, not %q", match.ErrInvalid, g.Status)
-	}
-	if g.Ply != 0 {
-		return fmt.Errorf("%w: a new game starts at ply 0 (moves are added with Commit)", match.ErrInvalid)
-	}
-	if g.ChannelID == "" {
-		return fmt.Errorf("%w: a game needs a channel", match.ErrInvalid)
-	}
-	if g.Winner != "" {
-		return fmt.Errorf("%w: a new game has no winner", match.ErrInvalid)
-	}
-	if g.Position.Heaps == nil {
-		g.Position = engine.Position{Heaps: append([]int64(nil), g.Start.Heaps...), Limit: g.Start.Limit}
+	if err := g.CheckNew(); err != nil {
+		return err
 	}
 	rules, err := marshal(g.Rules)
 	if err != nil {
@@ -198,11 +178,7 @@ func (db *DB) CreateGame(ctx context.Context, g *match.Game, opts ...match.Creat
 		if err != nil {
 			return err
 		}
-		created.ID = id
-		created.CreatedAt = truncMillis(now)
-		created.UpdatedAt = created.CreatedAt
-		created.Deadline = truncMillis(g.Deadline)
-		created.TurnTimeout = g.TurnTimeout.Truncate(time.Millisecond)
+		created = g.Created(id, now)
 		if o.FirstTurn != nil {
 			turn.GameID = id
 			after, err := applyChange(ctx, tx, now, turn)

@@ -86,20 +86,8 @@ func queryGames(ctx context.Context, q querier, sql string, args ...any) ([]*mat
 // instance.
 func (db *DB) CreateGame(ctx context.Context, g *match.Game, opts ...match.CreateOption) error {
 	o := match.ReadCreateOptions(opts...)
-	if g.Status != match.Pending && g.Status != match.Active {
-		return fmt.Errorf("%w: a new game must be pending or active, not %q", match.ErrInvalid, g.Status)
-	}
-	if g.Ply != 0 {
-		return fmt.Errorf("%w: a new game starts at ply 0 (moves are added with Commit)", match.ErrInvalid)
-	}
-	if g.ChannelID == "" {
-		return fmt.Errorf("%w: a game needs a channel", match.ErrInvalid)
-	}
-	if g.Winner != "" {
-		return fmt.Errorf("%w: a new game has no winner", match.ErrInvalid)
-	}
-	if g.Position.Heaps == nil {
-		g.Position = engine.Position{Heaps: append([]int64(nil), g.Start.Heaps...), Limit: g.Start.Limit}
+	if err := g.CheckNew(); err != nil {
+		return err
 	}
 	var turn match.Change
 	if o.FirstTurn != nil {
@@ -121,11 +109,7 @@ func (db *DB) CreateGame(ctx context.Context, g *match.Game, opts ...match.Creat
 		if err != nil {
 			return err
 		}
-		created.ID = id
-		created.CreatedAt = truncMillis(now)
-		created.UpdatedAt = created.CreatedAt
-		created.Deadline = truncMillis(g.Deadline)
-		created.TurnTimeout = g.TurnTimeout.Truncate(time.Millisecond)
+		created = g.Created(id, now)
 		if o.FirstTurn != nil {
 			turn.GameID = id
 			after, err := applyChange(ctx, tx, now, turn)

@@ -200,14 +200,6 @@ func fromNullMillis(ms *int64) time.Time {
 	return fromMillis(*ms)
 }
 
-// truncMillis is t as it will read back from the database.
-func truncMillis(t time.Time) time.Time {
-	if t.IsZero() {
-		return t
-	}
-	return fromMillis(t.UnixMilli())
-}
-
 // DB is the PostgreSQL implementation of the storage contract.
 var _ match.Storage = (*DB)(nil)
 
