@@ -114,9 +114,8 @@ func (h *harness) nextID() string {
 	return fmt.Sprintf("13%017d", h.n)
 }
 
-// interaction builds an interaction from a fixture and decodes it exactly as
-// discordgo decodes Discord's payloads.
-func (h *harness) interaction(fixture string, f fields) *discordgo.Interaction {
+// render fills a fixture into the raw JSON Discord would send.
+func (h *harness) render(fixture string, f fields) []byte {
 	h.t.Helper()
 	if f.AppID == "" {
 		f.AppID = appID
@@ -142,13 +141,24 @@ func (h *harness) interaction(fixture string, f fields) *discordgo.Interaction {
 	if f.MessageID == "" {
 		f.MessageID = "1250000000000000001"
 	}
+	if f.Value == "" {
+		f.Value = `""`
+	}
 	var buf bytes.Buffer
 	if err := fixtures.ExecuteTemplate(&buf, fixture, f); err != nil {
 		h.t.Fatalf("fixture %s: %v", fixture, err)
 	}
+	return buf.Bytes()
+}
+
+// interaction builds an interaction from a fixture and decodes it exactly as
+// discordgo decodes Discord's payloads.
+func (h *harness) interaction(fixture string, f fields) *discordgo.Interaction {
+	h.t.Helper()
+	b := h.render(fixture, f)
 	var i discordgo.Interaction
-	if err := json.Unmarshal(buf.Bytes(), &i); err != nil {
-		h.t.Fatalf("fixture %s does not decode: %v\n%s", fixture, err, buf.String())
+	if err := json.Unmarshal(b, &i); err != nil {
+		h.t.Fatalf("fixture %s does not decode: %v\n%s", fixture, err, b)
 	}
 	return &i
 }

@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -21,43 +20,6 @@ const (
 	otherGuild  = "1219999999999999999"
 	otherGuildC = "1229999999999999991"
 )
-
-// render fills a fixture into the raw JSON Discord would send.
-func (h *harness) render(fixture string, f fields) []byte {
-	h.t.Helper()
-	if f.AppID == "" {
-		f.AppID = appID
-	}
-	if f.GuildID == "" {
-		f.GuildID = guildID
-	}
-	if f.ChannelID == "" {
-		f.ChannelID = h.channel
-	}
-	if f.ID == "" {
-		f.ID = h.nextID()
-	}
-	if f.Username == "" {
-		f.Username = usernames[f.UserID]
-	}
-	if f.Permissions == "" {
-		f.Permissions = "2248473465835073"
-	}
-	if f.Options == "" {
-		f.Options = "[]"
-	}
-	if f.MessageID == "" {
-		f.MessageID = "1250000000000000001"
-	}
-	if f.Value == "" {
-		f.Value = `""`
-	}
-	var buf bytes.Buffer
-	if err := fixtures.ExecuteTemplate(&buf, fixture, f); err != nil {
-		h.t.Fatalf("fixture %s: %v", fixture, err)
-	}
-	return buf.Bytes()
-}
 
 // mutated renders a fixture, lets mutate change its JSON object (drop a
 // field, forge one) and decodes the result as discordgo decodes Discord's
