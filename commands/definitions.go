@@ -47,7 +47,7 @@ func variantChoices(summary bool) []*discordgo.ApplicationCommandOptionChoice {
 	for _, d := range engine.Descriptions() {
 		name := d.Title
 		if summary {
-			name += " — " + d.Summary
+			name += variantMenuSep + d.Summary
 		}
 		cs = append(cs, &discordgo.ApplicationCommandOptionChoice{Name: truncate(name, 100), Value: string(d.Variant)})
 	}
@@ -129,8 +129,19 @@ func truncate(s string, n int) string {
 
 // Definitions returns the application commands to register with
 // ApplicationCommandBulkOverwrite: one /nim command whose subcommands cover
-// the whole product.
+// the whole product, with its names and descriptions in every locale the
+// catalog ships.
 func Definitions() []*discordgo.ApplicationCommand {
+	defs := definitions()
+	for _, c := range defs {
+		localize(c)
+	}
+	return defs
+}
+
+// definitions is Definitions in English only: the shape and bounds input
+// checks read, without building every locale's text each time.
+func definitions() []*discordgo.ApplicationCommand {
 	str := discordgo.ApplicationCommandOptionString
 	integer := discordgo.ApplicationCommandOptionInteger
 	boolean := discordgo.ApplicationCommandOptionBoolean
@@ -222,7 +233,7 @@ func Definitions() []*discordgo.ApplicationCommand {
 // type, bounds and choices, as Discord enforces them), or nil. Input
 // checks read bounds here, so the definition stays their one source.
 func definedOption(sub, name string) *discordgo.ApplicationCommandOption {
-	for _, s := range Definitions()[0].Options {
+	for _, s := range definitions()[0].Options {
 		if s.Name != sub {
 			continue
 		}

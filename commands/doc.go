@@ -8,6 +8,14 @@
 // commands. What each variant is (its settings and bounds, heaps, moves,
 // notation, rules) is read from engine.Describe, never written here.
 //
+// # Languages
+//
+// Definitions adds every name and description of /nim in the languages of
+// the message catalog, package commands/locale, keyed by where each text
+// is shown (localize.go lists the ids); the base names stay English, which
+// is what Discord sends back and what the handlers route on. Boards, hints
+// and errors are still English only.
+//
 // # Routing
 //
 // Service.Handle routes an interaction like an HTTP request: slash commands

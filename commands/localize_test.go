@@ -1,0 +1,138 @@
+package commands
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/bwmarrin/discordgo"
+
+	"nimbot/commands/locale"
+	"nimbot/engine"
+)
+
+// localizedName is Discord's rule for command and option names in any
+// language (its API schema's pattern, with Go's script names); the letters
+// must also be lowercase where the script has case.
+var localizedName = regexp.MustCompile(`^[-_\p{L}\p{N}\p{Devanagari}\p{Thai}]{1,32}$`)
+
+// TestDefinitionsLocalized checks that every name and description of /nim
+// has a translation in every shipped locale (none falls back to English
+// because the catalog lacks it) and that each obeys Discord's rules.
+func TestDefinitionsLocalized(t *testing.T) {
+	c := Definitions()[0]
+	if c.NameLocalizations != nil {
+		t.Errorf("/nim's name is localized; it stays nim in every language")
+	}
+	checkDesc := func(path string, m map[discordgo.Locale]string) {
+		for _, l := range locale.Locales() {
+			s, ok := m[l]
+			if n := utf8.RuneCountInString(s); !ok || n < 1 || n > 100 {
+				t.Errorf("%s: %s description %q (present %v), want 1-100 characters", path, l, s, ok)
+			}
+		}
+	}
+	checkName := func(path string, m map[discordgo.Locale]string) {
+		for _, l := range locale.Locales() {
+			s, ok := m[l]
+			if !ok || !localizedName.MatchString(s) || strings.ToLower(s) != s {
+				t.Errorf("%s: %s name %q (present %v), want lowercase, no spaces, 1-32 characters", path, l, s, ok)
+			}
+		}
+	}
+	// unique: within one list of options, each locale's names differ, as
+	// the English ones do, or Discord refuses the command.
+	unique := func(path string, opts []*discordgo.ApplicationCommandOption) {
+		for _, l := range locale.Locales() {
+			seen := map[string]string{}
+			for _, o := range opts {
+				if other, ok := seen[o.NameLocalizations[l]]; ok {
+					t.Errorf("%s: %s names %s and %s alike: %q", path, l, other, o.Name, o.NameLocalizations[l])
+				}
+				seen[o.NameLocalizations[l]] = o.Name
+			}
+		}
+	}
+	checkDesc("/nim", locales(c.DescriptionLocalizations))
+	unique("/nim", c.Options)
+	for _, s := range c.Options {
+		p := "/nim " + s.Name
+		checkName(p, s.NameLocalizations)
+		checkDesc(p, s.DescriptionLocalizations)
+		unique(p, s.Options)
+		for _, o := range s.Options {
+			p := p + " " + o.Name
+			checkName(p, o.NameLocalizations)
+			checkDesc(p, o.DescriptionLocalizations)
+			for _, ch := range o.Choices {
+				for _, l := range locale.Locales() {
+					s, ok := ch.NameLocalizations[l]
+					if n := utf8.RuneCountInString(s); !ok || n < 1 || n > 100 {
+						t.Errorf("%s choice %v: %s name %q (present %v), want 1-100 characters", p, ch.Value, l, s, ok)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestCatalogEnglish checks that the catalog's English is the text /nim
+// and the engine's table show, message by message, and that the catalog
+// holds no message /nim does not use: a changed English text must be
+// changed (and translated again) in the catalog too.
+func TestCatalogEnglish(t *testing.T) {
+	c := definitions()[0]
+	want := map[string]string{cmdDescID(c): c.Description}
+	for _, s := range c.Options {
+		want[subNameID(c, s)] = s.Name
+		want[subDescID(c, s)] = s.Description
+		for _, o := range s.Options {
+			want[optNameID(o)] = o.Name
+			want[optDescID(c, s, o)] = o.Description
+			if o.Name == optVariant {
+				continue // by variant id, below
+			}
+			for _, ch := range o.Choices {
+				want[choiceID(o, ch)] = ch.Name
+			}
+		}
+	}
+	for _, d := range engine.Descriptions() {
+		want[variantTitleID(d.Variant)] = d.Title
+		want[variantSummaryID(d.Variant)] = d.Summary
+	}
+	for id, english := range want {
+		if got, ok := locale.Text(locale.English, id); !ok || got != english {
+			t.Errorf("%s: catalog has %q (present %v), /nim shows %q", id, got, ok, english)
+		}
+	}
+	for _, id := range locale.IDs(locale.English) {
+		if _, ok := want[id]; !ok {
+			t.Errorf("%s: in the catalog, used nowhere", id)
+		}
+	}
+}
+
+// TestLocalizeKeepsRouting checks that localizing changes no base name,
+// value or bound: Discord sends the base names back whatever the user's
+// language, and the handlers read those.
+func TestLocalizeKeepsRouting(t *testing.T) {
+	plain, local := definitions()[0], Definitions()[0]
+	var names func(c []*discordgo.ApplicationCommandOption) []string
+	names = func(opts []*discordgo.ApplicationCommandOption) []string {
+		var out []string
+		for _, o := range opts {
+			out = append(out, o.Name, o.Description)
+			for _, ch := range o.Choices {
+				out = append(out, ch.Name)
+			}
+			out = append(out, names(o.Options)...)
+		}
+		return out
+	}
+	if plain.Name != local.Name || plain.Description != local.Description || !slices.Equal(names(plain.Options), names(local.Options)) {
+		t.Fatal("localizing changed a base name or description")
+	}
+}
