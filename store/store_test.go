@@ -15,7 +15,7 @@ import (
 
 	"github.com/mattn/go-sqlite3"
 
-	"nimbot/engine"
+	"nimbot/internal/storetest"
 	"nimbot/match"
 )
 
@@ -223,40 +223,8 @@ func TestManyChannels(t *testing.T) {
 	for i := range channels {
 		wg.Go(func() {
 			<-start
-			db := dbs[i%len(dbs)]
-			players := [2]string{fmt.Sprint("user", i%50), match.BotID}
-			if i%3 == 0 {
-				players[1] = fmt.Sprint("user", (i+1)%50)
-			}
-			g := newGame(fmt.Sprint("channel", i), players, 2, 2)
-			g.Difficulty = engine.Easy
-			if err := db.CreateGame(ctx, g); err != nil {
+			if _, err := storetest.PlayChannel(ctx, dbs[i%len(dbs)], i, 50); err != nil {
 				errs <- err
-				return
-			}
-			// Four single moves of one each: the second player takes the last.
-			for range 4 {
-				h := 0
-				if g.Position.Heaps[0] == 0 {
-					h = 1
-				}
-				c, err := change(g, take(h, 1))
-				if err != nil {
-					errs <- err
-					return
-				}
-				c.InteractionID = fmt.Sprintf("i-%d-%d", i, g.Ply)
-				if g, err = db.Commit(ctx, c); err != nil {
-					errs <- err
-					return
-				}
-				if _, err := db.Game(ctx, g.ID); err != nil {
-					errs <- err
-					return
-				}
-			}
-			if g.Status != match.Won || g.Winner != players[1] {
-				errs <- fmt.Errorf("channel %d: %s won by %q", i, g.Status, g.Winner)
 			}
 		})
 	}

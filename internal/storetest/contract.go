@@ -518,6 +518,44 @@ func testRedeliveryRace(t *testing.T, db match.Storage) {
 	}
 }
 
+// PlayChannel plays one whole game in channel i, as ManyChannels tests do
+// by the hundred: user(i mod users) against nimbot, or every third channel
+// against user(i+1 mod users), on heaps 2 2 in four single moves (the second
+// player takes the last), reading the game back after each. It returns the
+// game's id, and an error if any step failed or the wrong player won.
+func PlayChannel(ctx context.Context, db match.Storage, i, users int) (int64, error) {
+	players := [2]string{fmt.Sprint("user", i%users), match.BotID}
+	if i%3 == 0 {
+		players[1] = fmt.Sprint("user", (i+1)%users)
+	}
+	g := NewGame(fmt.Sprint("channel", i), players, 2, 2)
+	g.Difficulty = engine.Easy
+	if err := db.CreateGame(ctx, g); err != nil {
+		return 0, err
+	}
+	for range 4 {
+		h := 0
+		if g.Position.Heaps[0] == 0 {
+			h = 1
+		}
+		c, err := Change(g, Take(h, 1))
+		if err != nil {
+			return g.ID, err
+		}
+		c.InteractionID = fmt.Sprintf("i-%d-%d", i, g.Ply)
+		if g, err = db.Commit(ctx, c); err != nil {
+			return 0, err
+		}
+		if _, err := db.Game(ctx, g.ID); err != nil {
+			return g.ID, err
+		}
+	}
+	if g.Status != match.Won || g.Winner != players[1] {
+		return g.ID, fmt.Errorf("channel %d: %s won by %q", i, g.Status, g.Winner)
+	}
+	return g.ID, nil
+}
+
 // testManyChannels: 100 channels play whole games at once.
 func testManyChannels(t *testing.T, db match.Storage) {
 	ctx := context.Background()
@@ -529,37 +567,11 @@ func testManyChannels(t *testing.T, db match.Storage) {
 	for i := range channels {
 		wg.Go(func() {
 			<-start
-			players := [2]string{fmt.Sprint("user", i%10), match.BotID}
-			if i%3 == 0 {
-				players[1] = fmt.Sprint("user", (i+1)%10)
-			}
-			g := NewGame(fmt.Sprint("channel", i), players, 2, 2)
-			g.Difficulty = engine.Easy
-			if err := db.CreateGame(ctx, g); err != nil {
+			id, err := PlayChannel(ctx, db, i, 10)
+			if err != nil {
 				errs <- err
-				return
 			}
-			ids[i] = g.ID
-			// Four single moves of one each: the second player takes the last.
-			for range 4 {
-				h := 0
-				if g.Position.Heaps[0] == 0 {
-					h = 1
-				}
-				c, err := Change(g, Take(h, 1))
-				if err != nil {
-					errs <- err
-					return
-				}
-				c.InteractionID = fmt.Sprintf("i-%d-%d", i, g.Ply)
-				if g, err = db.Commit(ctx, c); err != nil {
-					errs <- err
-					return
-				}
-			}
-			if g.Status != match.Won || g.Winner != players[1] {
-				errs <- fmt.Errorf("channel %d: %s won by %q", i, g.Status, g.Winner)
-			}
+			ids[i] = id
 		})
 	}
 	close(start)
