@@ -228,20 +228,3 @@ func definitions() []*discordgo.ApplicationCommand {
 	}
 	return []*discordgo.ApplicationCommand{nim}
 }
-
-// definedOption returns the definition of option name of /nim sub (its
-// type, bounds and choices, as Discord enforces them), or nil. Input
-// checks read bounds here, so the definition stays their one source.
-func definedOption(sub, name string) *discordgo.ApplicationCommandOption {
-	for _, s := range definitions()[0].Options {
-		if s.Name != sub {
-			continue
-		}
-		for _, o := range s.Options {
-			if o.Name == name {
-				return o
-			}
-		}
-	}
-	return nil
-}

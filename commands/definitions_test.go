@@ -115,6 +115,7 @@ func TestDefinitionSizeCounts(t *testing.T) {
 }
 
 func TestDefinedOption(t *testing.T) {
+	definedOption := declare(Definitions()).option
 	k := definedOption("start", optK)
 	if k == nil || k.MinValue == nil || *k.MinValue != 1 || k.MaxValue != 20 {
 		t.Fatalf("start k: %+v", k)

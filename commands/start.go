@@ -236,7 +236,7 @@ func (s *Service) startPosition(o options) (engine.Rules, engine.Position, error
 			continue
 		}
 		var vals []int64
-		if def := definedOption("start", name); def != nil && def.Type == discordgo.ApplicationCommandOptionString {
+		if def := s.declared.option("start", name); def != nil && def.Type == discordgo.ApplicationCommandOptionString {
 			text := strings.TrimSpace(o.str(name))
 			if text == "" {
 				continue

@@ -40,6 +40,11 @@ func declare(defs []*discordgo.ApplicationCommand) declaredOptions {
 	return d
 }
 
+// option returns the declared option name of /nim sub, or nil.
+func (d declaredOptions) option(sub, name string) *discordgo.ApplicationCommandOption {
+	return d[sub][name]
+}
+
 // validate refuses an interaction that lacks, or garbles, a field Discord
 // always sends: its id, a known type with the data of that type, the user
 // who caused it, the channel, and options of the declared types within the
