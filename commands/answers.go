@@ -73,7 +73,7 @@ func (a answers) once(next handler) handler {
 			return saved, err
 		}
 		ans, err := next(r)
-		if msg, refused := isUserError(err); refused {
+		if msg, refused := isUserError(err, r.lang); refused {
 			ans, err = unchanged(ephemeral(msg)), nil
 		}
 		if err != nil || ans == nil || ans.saved {
@@ -95,7 +95,7 @@ func (a answers) replay(next handler) handler {
 			return saved, err
 		}
 		ans, err := next(r)
-		if msg, refused := isUserError(err); refused {
+		if msg, refused := isUserError(err, r.lang); refused {
 			// A concurrent delivery of this interaction may have changed
 			// the game since the lookup above (so this one found the board
 			// stale): answer as it did.

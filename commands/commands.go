@@ -13,6 +13,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"nimbot/commands/locale"
 	"nimbot/match"
 )
 
@@ -112,7 +113,7 @@ func (s *Service) Handle(ctx context.Context, i *discordgo.Interaction) *discord
 	if i.Type == discordgo.InteractionPing {
 		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}
 	}
-	r := &request{ctx: ctx, i: i, path: interactionPath(i), now: s.now()}
+	r := &request{ctx: ctx, i: i, path: interactionPath(i), now: s.now(), lang: locale.For(string(i.Locale))}
 	if err := s.validate(i); err != nil {
 		return s.renderError(r, err)
 	}
@@ -128,7 +129,7 @@ func (s *Service) Handle(ctx context.Context, i *discordgo.Interaction) *discord
 
 // renderError is the one error handler.
 func (s *Service) renderError(r *request, err error) *discordgo.InteractionResponse {
-	if msg, ok := isUserError(err); ok {
+	if msg, ok := isUserError(err, r.lang); ok {
 		if r.i.Type == discordgo.InteractionApplicationCommandAutocomplete {
 			return autocompleteResponse(nil)
 		}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"nimbot/commands/locale"
 	"nimbot/engine"
 )
 
@@ -22,7 +23,7 @@ func FuzzStartHeaps(f *testing.F) {
 		}
 		heaps, err := s.parseStartHeaps(rules, text)
 		if err != nil {
-			if _, ok := isUserError(err); !ok {
+			if _, ok := isUserError(err, locale.For(locale.English)); !ok {
 				t.Fatalf("%q: not a user error: %v", text, err)
 			}
 			return
@@ -62,7 +63,7 @@ func FuzzTypedMove(f *testing.F) {
 		if err == nil {
 			return
 		}
-		if _, ok := isUserError(moveInputError(err, text)); !ok {
+		if _, ok := isUserError(moveInputError(err, text), locale.For(locale.English)); !ok {
 			t.Fatalf("%s %q: %v is not explained to the user", variant, text, err)
 		}
 	})

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"nimbot/commands/locale"
 )
 
 // request is one interaction on its way through the router: the interaction
@@ -16,7 +18,13 @@ type request struct {
 	i    *discordgo.Interaction
 	path string
 	now  time.Time
+	// lang speaks the user's language (the interaction's locale): every
+	// text only they see. A game's public board speaks the game's.
+	lang *locale.Printer
 }
+
+// t renders catalog message id in the user's language (locale.Printer.T).
+func (r *request) t(id string, nameValues ...any) string { return r.lang.T(id, nameValues...) }
 
 // handler answers one routed interaction. A returned error goes to the one
 // error handler, which tells the user's mistakes from ours.
@@ -199,20 +207,41 @@ func interactionPath(i *discordgo.Interaction) string {
 	return ""
 }
 
-// userError is a mistake the user can fix; its message is shown as is.
-type userError struct{ msg string }
+// userError is a mistake the user can fix, shown in their language: a
+// catalog message id and its arguments (msg is the older, fixed-English
+// form, until every error is in the catalog).
+type userError struct {
+	msg  string
+	id   string
+	args []any
+}
 
-func (e *userError) Error() string { return e.msg }
+func (e *userError) Error() string {
+	if e.id != "" {
+		return locale.For(locale.English).T(e.id, e.args...)
+	}
+	return e.msg
+}
 
 func userErrorf(format string, args ...any) error {
 	return &userError{msg: fmt.Sprintf(format, args...)}
 }
 
-// isUserError reports whether err is the user's to fix, and the message to
-// show them.
-func isUserError(err error) (string, bool) {
+// userErr is the user's error, catalog message id with its arguments as
+// name, value pairs (locale.Printer.T).
+func userErr(id string, nameValues ...any) error {
+	return &userError{id: id, args: nameValues}
+}
+
+// isUserError reports whether err is the user's to fix (one of ours, or
+// the engine refusing their move or position), and the message to show
+// them in lang.
+func isUserError(err error, lang *locale.Printer) (string, bool) {
 	var ue *userError
 	if errors.As(err, &ue) {
+		if ue.id != "" {
+			return lang.T(ue.id, ue.args...), true
+		}
 		return ue.msg, true
 	}
 	return "", false

@@ -1,15 +1,24 @@
 // Package locale is nimbot's message catalog: the product's text in every
-// language it ships, read by package commands alone.
+// language it ships.
 //
-// The catalog is one JSON file per language in messages/, embedded in the
-// binary and parsed at start by github.com/nicksnyder/go-i18n/v2, a
-// maintained library that also brings CLDR plural rules and language
-// matching (golang.org/x/text/language) for the board and hint text that
-// will come here next. English (en.json) is the fallback and the reference
-// set of message ids; every other file is named by its Discord locale code
-// (de, fr, es-ES, pt-BR, ja) and must hold every id English holds, which
-// the package's tests check.
+// The catalog is parsed at start by github.com/nicksnyder/go-i18n/v2, a
+// maintained library that brings CLDR plural rules and go-i18n's message
+// file format; numbers are formatted per language by golang.org/x/text.
+// Its messages come from two places, each the one home of its text:
 //
-// This first slice holds the slash command's names, descriptions and choice
-// names; boards, hints and errors are still English, in package commands.
+//   - messages/<area>.<lang>.json, embedded in the binary: one file per part
+//     of the product (definitions: the slash command's names and
+//     descriptions; the boards, hints and errors of package commands) and
+//     per language. English (<area>.en.json) holds each id's text.
+//   - the engine's phrases (engine.Phrases): verdicts, explanations, moves
+//     described, rules, refusals. Their English is defined in package
+//     engine, beside the code that says them; their translations are here,
+//     in messages/engine.<lang>.json.
+//
+// Every other language is named by its Discord locale code (de, fr,
+// es-ES, pt-BR, ja) and must hold every id English holds, with the same
+// template fields and the plural forms its language needs, which the
+// package's tests check. A Printer (For) renders messages in one language;
+// a message its language lacks is shown in English and recorded
+// (Missing), so a test that renders everything in every language finds it.
 package locale
