@@ -33,7 +33,7 @@ func (s *Service) start(r *request) (*answer, error) {
 	g := &match.Game{
 		GuildID: r.i.GuildID, ChannelID: r.i.ChannelID,
 		Rules: rules, Start: pos, Position: pos,
-		CreatedBy: user,
+		CreatedBy: user, Locale: gameLocale(r.i),
 	}
 	first := o.str(optFirst)
 	if first == "" {
@@ -443,4 +443,14 @@ func (s *Service) rematch(r *request, c RematchControl) (*answer, error) {
 		}
 	}
 	return s.create(r, n)
+}
+
+// gameLocale is the language a new game's public messages speak: the
+// challenger's Discord locale. The client sends it, so one longer than any
+// Discord locale is not kept (the game speaks English) rather than refused.
+func gameLocale(i *discordgo.Interaction) string {
+	if l := string(i.Locale); len(l) <= match.MaxLocale {
+		return l
+	}
+	return ""
 }

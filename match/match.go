@@ -73,6 +73,10 @@ type Game struct {
 	Difficulty engine.Difficulty
 	// Hints says whether players may ask for hints.
 	Hints bool
+	// Locale is the language the game's public messages (its board, what is
+	// posted about it) speak: the challenger's Discord locale at /nim start
+	// ("de", "pt-BR"); "" is English. At most MaxLocale bytes.
+	Locale string
 	// MessageID is the board message, once sent.
 	MessageID string
 	// TurnTimeout is the time each turn may take; Deadline when the player to
@@ -84,6 +88,11 @@ type Game struct {
 	// millisecond.
 	CreatedAt, UpdatedAt time.Time
 }
+
+// MaxLocale bounds Game.Locale: Discord's locales are at most 6 bytes
+// ("es-419"), but the value comes from the client, so it is bounded before
+// it is stored.
+const MaxLocale = 16
 
 // ToMove returns the player whose turn it is.
 func (g *Game) ToMove() string { return g.Players[g.Ply%2] }

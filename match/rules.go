@@ -204,7 +204,7 @@ func (g *Game) Rematch(user, guildID, channelID string, now time.Time, t Timing)
 		GuildID: guildID, ChannelID: channelID,
 		Rules: g.Rules, Start: g.Start, Position: g.Start,
 		Players:    [2]string{g.Players[1], g.Players[0]},
-		Difficulty: g.Difficulty, Hints: g.Hints,
+		Difficulty: g.Difficulty, Hints: g.Hints, Locale: g.Locale,
 		TurnTimeout: g.TurnTimeout, CreatedBy: user,
 	}
 	if n.TurnTimeout == 0 {
@@ -252,7 +252,8 @@ func (g *Game) Result() Result {
 }
 
 // CheckNew refuses a game Storage.CreateGame must not insert: one that is
-// not Pending or Active at ply 0, has no channel, or already has a winner.
+// not Pending or Active at ply 0, has no channel, already has a winner, or
+// has a locale longer than MaxLocale.
 // A zero Position becomes a copy of Start. Storage calls it before its
 // transaction.
 func (g *Game) CheckNew() error {
@@ -265,6 +266,8 @@ func (g *Game) CheckNew() error {
 		return fmt.Errorf("%w: a game needs a channel", ErrInvalid)
 	case g.Winner != "":
 		return fmt.Errorf("%w: a new game has no winner", ErrInvalid)
+	case len(g.Locale) > MaxLocale:
+		return fmt.Errorf("%w: locale longer than %d bytes", ErrInvalid, MaxLocale)
 	}
 	if g.Position.Heaps == nil {
 		g.Position = engine.Position{Heaps: append([]int64(nil), g.Start.Heaps...), Limit: g.Start.Limit}

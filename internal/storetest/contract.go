@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -48,6 +49,7 @@ func testCreateGame(t *testing.T, open func(*testing.T) match.Storage) {
 		g.TurnTimeout = 90 * time.Second
 		g.Deadline = Epoch.Add(time.Hour)
 		g.Rules = engine.Rules{Variant: engine.Subtraction, Misere: true, Set: []int{1, 3, 4}}
+		g.Locale = "pt-BR"
 		MustCreate(t, db, g)
 		if g.ID == 0 || g.CreatedAt.IsZero() || !g.UpdatedAt.Equal(g.CreatedAt) {
 			t.Fatalf("after CreateGame: %+v", g)
@@ -58,6 +60,13 @@ func testCreateGame(t *testing.T, open func(*testing.T) match.Storage) {
 		}
 		if !reflect.DeepEqual(got, g) {
 			t.Fatalf("read back\n%+v\nwant\n%+v", got, g)
+		}
+		// The game keeps its language through its moves.
+		if after := Play(t, db, g, Take(2, 1)); after.Locale != "pt-BR" {
+			t.Fatalf("after a move the game speaks %q, want pt-BR", after.Locale)
+		}
+		if got, _ := db.ChannelGame(ctx, "c1"); got == nil || got.Locale != "pt-BR" {
+			t.Fatalf("ChannelGame after a move: %+v", got)
 		}
 		if got, err := db.ChannelGame(ctx, "c1"); err != nil || got.ID != g.ID {
 			t.Fatalf("ChannelGame: %v, %v", got, err)
@@ -236,6 +245,7 @@ func testCreateGame(t *testing.T, open func(*testing.T) match.Storage) {
 			"Ply":       {ChannelID: "c", Status: match.Active, Ply: 2, Start: engine.Position{Heaps: []int64{1}}},
 			"NoChannel": {Status: match.Active, Start: engine.Position{Heaps: []int64{1}}},
 			"Winner":    {ChannelID: "c", Status: match.Active, Winner: "alice", Start: engine.Position{Heaps: []int64{1}}},
+			"Locale":    {ChannelID: "c", Status: match.Active, Locale: strings.Repeat("x", match.MaxLocale+1), Start: engine.Position{Heaps: []int64{1}}},
 		} {
 			t.Run(name, func(t *testing.T) {
 				if err := db.CreateGame(ctx, g); !errors.Is(err, match.ErrInvalid) {
