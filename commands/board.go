@@ -8,6 +8,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"nimbot/commands/locale"
 	"nimbot/engine"
 	"nimbot/match"
 )
@@ -29,8 +30,9 @@ const (
 
 // manyHeapsNote tells players of the variants whose heaps multiply how a
 // board shows more heaps than one message holds (see heapRows and heapMenu).
-const manyHeapsNote = "A game starts with at most 12 heaps, but Lasker's splits and Kayles' knocks in mid-row add heaps. Past 25, the heap menu turns pages (◀ ▶) and the board lists the heaps compactly, " +
-	"leaving out empty ones; past what one message holds, it lists the first ones and says how many more there are. The board shows the last 5 moves."
+func manyHeapsNote(lp *locale.Printer) string {
+	return lp.T("board.many_heaps", "Start", maxBoardHeaps, "Menu", maxChoices, "Log", logLines)
+}
 
 // Embed colours.
 const (
@@ -51,6 +53,10 @@ type board struct {
 	page     int
 }
 
+// p is the printer the board is drawn with. A board is public, so it speaks
+// the game's language (the challenger's, set at /nim start), whoever clicks.
+func (b board) p() *locale.Printer { return locale.For(b.g.Locale) }
+
 // name is how the board writes a player: a mention, or nimbot itself.
 func name(id string) string {
 	if id == match.BotID {
@@ -67,18 +73,18 @@ func name(id string) string {
 func hintsAllowed(g *match.Game) bool { return g.VsBot() || g.Hints }
 
 // convention says in words who wins.
-func convention(r engine.Rules) string {
+func convention(lp *locale.Printer, r engine.Rules) string {
 	if describe(r.Variant).Counting {
 		t := normalized(r).Target
 		if r.Misere {
-			return fmt.Sprintf("Whoever says %d loses.", t)
+			return lp.T("board.convention.count_misere", "Target", t)
 		}
-		return fmt.Sprintf("Whoever says %d wins.", t)
+		return lp.T("board.convention.count", "Target", t)
 	}
 	if r.Misere {
-		return "Misère play: whoever makes the last move loses."
+		return lp.T("board.convention.misere")
 	}
-	return "Normal play: whoever makes the last move wins."
+	return lp.T("board.convention.normal")
 }
 
 // heapRows draws the position as labelled rows of the variant's pieces
@@ -87,7 +93,7 @@ func convention(r engine.Rules) string {
 // the heaps that are not empty (runs of equal heaps written once), and when
 // even that does not fit, as many as fit and a last line saying how many
 // more there are. It never cuts a line and always closes its code block.
-func heapRows(r engine.Rules, p engine.Position, budget int) string {
+func heapRows(lp *locale.Printer, r engine.Rules, p engine.Position, budget int) string {
 	d := describe(r.Variant)
 	if d.Counting {
 		n := normalized(r)
@@ -96,26 +102,33 @@ func heapRows(r engine.Rules, p engine.Position, budget int) string {
 		if len(p.Heaps) > 0 {
 			h = p.Heaps[0]
 		}
-		return fmt.Sprintf("Count so far: **%d** of %d (%d left). Each turn says 1 to %d more numbers.", t-h, t, h, k)
+		return lp.T("board.count", "Said", t-h, "Target", t, "Left", h, "Most", k)
 	}
 	after := ""
 	if d.Limit {
-		after = fmt.Sprintf("\nThis turn: take at most **%d**.", p.Limit)
+		after = "\n" + lp.T("board.limit", "Limit", p.Limit)
 	}
 	budget -= discordLen(after)
-	if full, ok := fullRows(d, p, budget); ok {
+	if full, ok := fullRows(lp, d, p, budget); ok {
 		return full + after
 	}
-	return compactRows(d, p, budget) + after
+	return compactRows(lp, d, p, budget) + after
+}
+
+// pieceCount says n of the variant's pieces ("3 stones", "1 pin").
+func pieceCount(lp *locale.Printer, d engine.Description, n int64) string {
+	return lp.T("board.pieces."+d.Piece, "Count", n)
+}
+
+// heapCount says n of the variant's heaps ("3 heaps", "1 row").
+func heapCount(lp *locale.Printer, d engine.Description, n int) string {
+	return lp.T("board.heaps."+d.Heap, "Count", n)
 }
 
 // fullRows draws one row of pieces per heap, if that fits in budget.
-func fullRows(d engine.Description, p engine.Position, budget int) (string, bool) {
+func fullRows(lp *locale.Printer, d engine.Description, p engine.Position, budget int) (string, bool) {
 	// Stones are the usual piece and go unnamed; others say what they are.
-	stone, unit := d.Glyph, ""
-	if d.Piece != "stone" {
-		unit = " " + d.Piece + "s"
-	}
+	stone := d.Glyph
 	var b strings.Builder
 	b.WriteString("```\n")
 	for i, h := range p.Heaps {
@@ -127,11 +140,11 @@ func fullRows(d engine.Description, p engine.Position, budget int) (string, bool
 		if h == 0 {
 			row = "·"
 		}
-		u := unit
-		if h == 1 && u != "" {
-			u = strings.TrimSuffix(u, "s")
+		size := lp.Number(h)
+		if d.Piece != "stone" {
+			size = pieceCount(lp, d, h)
 		}
-		fmt.Fprintf(&b, "%-2s│ %s %d%s\n", engine.HeapLabel(i), row, h, u)
+		fmt.Fprintf(&b, "%-2s│ %s %s\n", engine.HeapLabel(i), row, size)
 		if b.Len() > 4*budget {
 			return "", false // far over, whatever the characters' widths
 		}
@@ -143,8 +156,7 @@ func fullRows(d engine.Description, p engine.Position, budget int) (string, bool
 // compactRows lists the heaps that are not empty as "label size", a run of
 // three or more equal heaps as "C–K 1 each", in lines of about compactWidth
 // characters, within budget.
-func compactRows(d engine.Description, p engine.Position, budget int) string {
-	heaps, stones := d.Heap+"s", d.Piece+"s"
+func compactRows(lp *locale.Printer, d engine.Description, p engine.Position, budget int) string {
 	var total int64
 	empty := 0
 	for _, h := range p.Heaps {
@@ -153,11 +165,11 @@ func compactRows(d engine.Description, p engine.Position, budget int) string {
 			empty++
 		}
 	}
-	head := fmt.Sprintf("%d %s, %d %s in all", len(p.Heaps), heaps, total, stones)
+	head := lp.T("board.compact.all", "Heaps", heapCount(lp, d, len(p.Heaps)), "Pieces", pieceCount(lp, d, total))
 	if empty > 0 {
-		head += fmt.Sprintf("; the %d empty ones are not listed", empty)
+		head += " " + lp.T("board.compact.empty."+d.Heap, "Count", empty)
 	}
-	head += ".\n"
+	head += "\n"
 	var entries []string
 	var entryEnd []int // the heap index after each entry
 	for i := 0; i < len(p.Heaps); {
@@ -171,10 +183,10 @@ func compactRows(d engine.Description, p engine.Position, budget int) string {
 			i = j
 			continue
 		case j-i >= 3:
-			entries = append(entries, fmt.Sprintf("%s–%s %d each", engine.HeapLabel(i), engine.HeapLabel(j-1), h))
+			entries = append(entries, lp.T("board.compact.each."+d.Heap, "From", engine.HeapLabel(i), "To", engine.HeapLabel(j-1), "Size", h))
 		default:
 			j = i + 1
-			entries = append(entries, fmt.Sprintf("%s %d", engine.HeapLabel(i), h))
+			entries = append(entries, engine.HeapLabel(i)+" "+lp.Number(h))
 		}
 		entryEnd = append(entryEnd, j)
 		i = j
@@ -230,7 +242,7 @@ func compactRows(d engine.Description, p engine.Position, budget int) string {
 				n++
 			}
 		}
-		fmt.Fprintf(&b, "… and %d more %s (%s to %s) with %d %s\n", n, heaps, engine.HeapLabel(from), engine.HeapLabel(len(p.Heaps)-1), rest, stones)
+		b.WriteString(lp.T("board.compact.more", "Heaps", heapCount(lp, d, n), "From", engine.HeapLabel(from), "To", engine.HeapLabel(len(p.Heaps)-1), "Pieces", pieceCount(lp, d, rest)) + "\n")
 	}
 	b.WriteString("```")
 	return b.String()
@@ -252,16 +264,18 @@ func discordLen(s string) int {
 // moveLog writes the last logLines moves, each described in the position it
 // was played in (so the game is replayed from the start), and says how many
 // earlier moves it leaves out.
-func moveLog(g *match.Game, moves []match.Move) (lines []string, earlier int) {
+func moveLog(lp *locale.Printer, g *match.Game, moves []match.Move) (lines []string, earlier int) {
 	p := g.Start
 	earlier = max(0, len(moves)-logLines)
 	for k, m := range moves {
 		if k >= earlier {
-			line := fmt.Sprintf("`%d.` %s %s", m.Ply+1, name(m.Player), truncate(g.Rules.Describe(p, m.Move), maxLogLine))
+			// The move's number labels the line, like a list's, and is
+			// written as is.
+			id := "board.log.move"
 			if m.Hinted {
-				line += " 💡 *(after a hint)*"
+				id = "board.log.move_hinted"
 			}
-			lines = append(lines, line)
+			lines = append(lines, lp.T(id, "N", strconv.Itoa(m.Ply+1), "Player", name(m.Player), "Move", truncate(g.Rules.Describe(p, m.Move), maxLogLine)))
 		}
 		if k < len(moves)-1 {
 			if q, err := g.Rules.Apply(p, m.Move); err == nil {
@@ -273,22 +287,22 @@ func moveLog(g *match.Game, moves []match.Move) (lines []string, earlier int) {
 }
 
 // result says how a finished game ended.
-func result(g *match.Game) string {
+func result(lp *locale.Printer, g *match.Game) string {
 	switch g.Status {
 	case match.Won:
-		return fmt.Sprintf("🏆 %s wins!", name(g.Winner))
+		return lp.T("board.result.won", "Winner", name(g.Winner))
 	case match.Resigned:
-		return fmt.Sprintf("🏳️ %s resigned. %s wins.", name(g.Opponent(g.Winner)), name(g.Winner))
+		return lp.T("board.result.resigned", "Loser", name(g.Opponent(g.Winner)), "Winner", name(g.Winner))
 	case match.Timeout:
-		return fmt.Sprintf("⏰ %s ran out of time. %s wins.", name(g.Opponent(g.Winner)), name(g.Winner))
+		return lp.T("board.result.timeout", "Loser", name(g.Opponent(g.Winner)), "Winner", name(g.Winner))
 	case match.Abandoned:
-		return "⏰ Abandoned: no move came in time."
+		return lp.T("board.result.abandoned")
 	case match.Ended:
-		return "⏹️ The game was ended before it finished."
+		return lp.T("board.result.ended")
 	case match.Declined:
-		return fmt.Sprintf("The challenge was declined by %s.", name(g.Opponent(g.CreatedBy)))
+		return lp.T("board.result.declined", "Player", name(g.Opponent(g.CreatedBy)))
 	case match.Expired:
-		return fmt.Sprintf("The challenge expired: %s did not answer in time.", name(g.Opponent(g.CreatedBy)))
+		return lp.T("board.result.expired", "Player", name(g.Opponent(g.CreatedBy)))
 	}
 	return string(g.Status)
 }
@@ -299,44 +313,45 @@ func timestamp(t time.Time) string { return fmt.Sprintf("<t:%d:R>", t.Unix()) }
 // Discord's limit whole: the players, the heaps, whose turn it is and the
 // last moves, with the heaps drawn in whatever room the rest leaves.
 func (b board) embed() *discordgo.MessageEmbed {
-	g := b.g
-	head := fmt.Sprintf("%s vs %s · %s", name(g.Players[0]), name(g.Players[1]), convention(g.Rules))
-	var status string
+	g, lp := b.g, b.p()
+	head := lp.T("board.players", "First", name(g.Players[0]), "Second", name(g.Players[1])) + " · " + convention(lp, g.Rules)
+	var status []string
 	colour := colourActive
 	switch {
 	case g.Status == match.Pending:
 		colour = colourPending
 		challenged := g.Opponent(g.CreatedBy)
-		status = fmt.Sprintf("⚔️ %s challenges %s! %s moves first.", name(g.CreatedBy), name(challenged), name(g.Players[0]))
+		status = append(status, lp.T("board.pending", "Challenger", name(g.CreatedBy), "Challenged", name(challenged), "First", name(g.Players[0])))
 		if !g.Deadline.IsZero() {
-			status += fmt.Sprintf(" %s, accept or decline — the challenge expires %s.", name(challenged), timestamp(g.Deadline))
+			status = append(status, lp.T("board.pending.deadline", "Challenged", name(challenged), "When", timestamp(g.Deadline)))
 		}
 		if !g.Hints {
-			status += " Hints are off."
+			status = append(status, lp.T("board.pending.no_hints"))
 		}
 	case g.Status.Finished():
 		colour = colourFinished
 		if g.Winner == "" {
 			colour = colourEnded
 		}
-		status = "**" + result(g) + "**"
+		status = append(status, "**"+result(lp, g)+"**")
 	default:
-		status = fmt.Sprintf("**%s to move.**", name(g.ToMove()))
+		status = append(status, lp.T("board.turn", "Player", name(g.ToMove())))
 		if !g.Deadline.IsZero() {
-			status += " Move " + timestamp(g.Deadline) + "."
+			status = append(status, lp.T("board.turn.deadline", "When", timestamp(g.Deadline)))
 		}
 	}
 	log := ""
-	if lines, earlier := moveLog(g, b.moves); len(lines) > 0 {
-		log = "**Last moves**\n"
+	if lines, earlier := moveLog(lp, g, b.moves); len(lines) > 0 {
+		log = lp.T("board.log.title") + "\n"
 		if earlier > 0 {
-			log += fmt.Sprintf("… %d earlier %s\n", earlier, plural(earlier, "move", "moves"))
+			log += lp.T("board.log.earlier", "Count", earlier) + "\n"
 		}
 		log += strings.Join(lines, "\n")
 	}
+	st := strings.Join(status, " ")
 	// Three line breaks join the four parts.
-	room := descLimit - discordLen(head) - discordLen(status) - discordLen(log) - 3
-	d := []string{head, heapRows(g.Rules, g.Position, room), status}
+	room := descLimit - discordLen(head) - discordLen(st) - discordLen(log) - 3
+	d := []string{head, heapRows(lp, g.Rules, g.Position, room), st}
 	if log != "" {
 		d = append(d, log)
 	}
@@ -344,15 +359,9 @@ func (b board) embed() *discordgo.MessageEmbed {
 		Title:       truncate(g.Rules.Name(), 256),
 		Description: strings.Join(d, "\n"),
 		Color:       colour,
-		Footer:      &discordgo.MessageEmbedFooter{Text: fmt.Sprintf("Game #%d · move %d", g.ID, g.Ply+1)},
+		// The game's number is an id, written as is (never 1.234).
+		Footer: &discordgo.MessageEmbedFooter{Text: lp.T("board.footer", "Game", strconv.FormatInt(g.ID, 10), "Move", g.Ply+1)},
 	}
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // components renders the board's controls: for a challenge, Accept and
@@ -360,12 +369,12 @@ func plural(n int, one, many string) string {
 // moves, Hint, Type a move and Resign; for a finished game, the heaps
 // disabled, Rematch and Review.
 func (b board) components() []discordgo.MessageComponent {
-	g := b.g
+	g, lp := b.g, b.p()
 	switch {
 	case g.Status == match.Pending:
 		return []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: "Accept", Style: discordgo.SuccessButton, CustomID: AcceptControl{Game: g.ID}.CustomID()},
-			discordgo.Button{Label: "Decline", Style: discordgo.DangerButton, CustomID: DeclineControl{Game: g.ID}.CustomID()},
+			discordgo.Button{Label: lp.T("control.accept"), Style: discordgo.SuccessButton, CustomID: AcceptControl{Game: g.ID}.CustomID()},
+			discordgo.Button{Label: lp.T("control.decline"), Style: discordgo.DangerButton, CustomID: DeclineControl{Game: g.ID}.CustomID()},
 		}}}
 	case g.Status.Finished():
 		if g.Status == match.Declined || g.Status == match.Expired {
@@ -375,28 +384,28 @@ func (b board) components() []discordgo.MessageComponent {
 		if len(g.Position.Heaps) > 1 && len(g.Position.Heaps) <= 5 {
 			var btns []discordgo.MessageComponent
 			for i, h := range g.Position.Heaps {
-				btns = append(btns, discordgo.Button{Label: heapButtonLabel(i, h), Style: discordgo.SecondaryButton, Disabled: true, CustomID: HeapControl{Game: g.ID, Ply: g.Ply, Heap: i}.CustomID()})
+				btns = append(btns, discordgo.Button{Label: heapButtonLabel(lp, i, h), Style: discordgo.SecondaryButton, Disabled: true, CustomID: HeapControl{Game: g.ID, Ply: g.Ply, Heap: i}.CustomID()})
 			}
 			rows = append(rows, discordgo.ActionsRow{Components: btns})
 		}
 		end := []discordgo.MessageComponent{
-			discordgo.Button{Label: "Rematch", Emoji: &discordgo.ComponentEmoji{Name: "🔁"}, Style: discordgo.PrimaryButton, CustomID: RematchControl{Game: g.ID}.CustomID()},
+			discordgo.Button{Label: lp.T("control.rematch"), Emoji: &discordgo.ComponentEmoji{Name: "🔁"}, Style: discordgo.PrimaryButton, CustomID: RematchControl{Game: g.ID}.CustomID()},
 		}
 		if len(b.moves) > 0 {
-			end = append(end, discordgo.Button{Label: "Review", Emoji: &discordgo.ComponentEmoji{Name: "🔎"}, Style: discordgo.SecondaryButton, CustomID: ReviewControl{Game: g.ID}.CustomID()})
+			end = append(end, discordgo.Button{Label: lp.T("control.review"), Emoji: &discordgo.ComponentEmoji{Name: "🔎"}, Style: discordgo.SecondaryButton, CustomID: ReviewControl{Game: g.ID}.CustomID()})
 		}
 		return append(rows, discordgo.ActionsRow{Components: end})
 	}
 	return b.playControls()
 }
 
-func heapButtonLabel(i int, h int64) string {
-	return fmt.Sprintf("%s · %d", engine.HeapLabel(i), h)
+func heapButtonLabel(lp *locale.Printer, i int, h int64) string {
+	return engine.HeapLabel(i) + " · " + lp.Number(h)
 }
 
 // playControls are the controls of a game in play.
 func (b board) playControls() []discordgo.MessageComponent {
-	g := b.g
+	g, lp := b.g, b.p()
 	r, p := g.Rules, g.Position
 	var rows []discordgo.MessageComponent
 	heap := b.selected
@@ -411,7 +420,7 @@ func (b board) playControls() []discordgo.MessageComponent {
 				if i == heap {
 					style = discordgo.PrimaryButton
 				}
-				btns = append(btns, discordgo.Button{Label: heapButtonLabel(i, h), Style: style,
+				btns = append(btns, discordgo.Button{Label: heapButtonLabel(lp, i, h), Style: style,
 					Disabled: !hasMove(r, p, i), CustomID: HeapControl{Game: g.ID, Ply: g.Ply, Heap: i}.CustomID()})
 			}
 			rows = append(rows, discordgo.ActionsRow{Components: btns})
@@ -420,20 +429,20 @@ func (b board) playControls() []discordgo.MessageComponent {
 		}
 	}
 	if heap >= 0 && heap < len(p.Heaps) {
-		if row := amountRow(g, heap); row != nil {
+		if row := amountRow(lp, g, heap); row != nil {
 			rows = append(rows, row)
 		}
 	}
-	if row := extraRow(g, heap); row != nil {
+	if row := extraRow(lp, g, heap); row != nil {
 		rows = append(rows, row)
 	}
 	var ctl []discordgo.MessageComponent
 	if hintsAllowed(g) {
-		ctl = append(ctl, discordgo.Button{Label: "Hint", Emoji: &discordgo.ComponentEmoji{Name: "💡"}, Style: discordgo.SecondaryButton, CustomID: HintControl{Game: g.ID, Ply: g.Ply}.CustomID()})
+		ctl = append(ctl, discordgo.Button{Label: lp.T("control.hint"), Emoji: &discordgo.ComponentEmoji{Name: "💡"}, Style: discordgo.SecondaryButton, CustomID: HintControl{Game: g.ID, Ply: g.Ply}.CustomID()})
 	}
 	ctl = append(ctl,
-		discordgo.Button{Label: "Type a move", Emoji: &discordgo.ComponentEmoji{Name: "⌨️"}, Style: discordgo.SecondaryButton, CustomID: TypeControl{Game: g.ID, Ply: g.Ply}.CustomID()},
-		discordgo.Button{Label: "Resign", Emoji: &discordgo.ComponentEmoji{Name: "🏳️"}, Style: discordgo.DangerButton, CustomID: ResignControl{Game: g.ID, Ply: g.Ply}.CustomID()},
+		discordgo.Button{Label: lp.T("control.type"), Emoji: &discordgo.ComponentEmoji{Name: "⌨️"}, Style: discordgo.SecondaryButton, CustomID: TypeControl{Game: g.ID, Ply: g.Ply}.CustomID()},
+		discordgo.Button{Label: lp.T("control.resign"), Emoji: &discordgo.ComponentEmoji{Name: "🏳️"}, Style: discordgo.DangerButton, CustomID: ResignControl{Game: g.ID, Ply: g.Ply}.CustomID()},
 	)
 	rows = append(rows, discordgo.ActionsRow{Components: ctl})
 	if len(p.Heaps) > 1 {
@@ -442,7 +451,7 @@ func (b board) playControls() []discordgo.MessageComponent {
 		// heap's amounts are one click already). It comes last so the
 		// controls above keep their places.
 		if moves, ok := oneClickMoves(r, p); ok {
-			rows = append(rows, moveSelect(g, oneClickSlot, "Or any move in one click", moves))
+			rows = append(rows, moveSelect(lp, g, oneClickSlot, lp.T("control.one_click"), moves))
 		}
 	}
 	return rows
@@ -470,7 +479,7 @@ func heapPages(p engine.Position) (heaps []int, pages int) {
 // custom_id names the game and ply like every other control, so a page
 // turned on a stale board is refused like a stale move.
 func (b board) heapMenu() discordgo.MessageComponent {
-	g := b.g
+	g, lp := b.g, b.p()
 	r, p := g.Rules, g.Position
 	heaps, pages := heapPages(p)
 	page := min(max(b.page, 0), pages-1)
@@ -485,41 +494,45 @@ func (b board) heapMenu() discordgo.MessageComponent {
 	if pages > 1 {
 		shown = heaps[page*heapPageSize : min(len(heaps), (page+1)*heapPageSize)]
 	}
-	span := func(pg int) string {
+	// span names the first and last heap of page pg.
+	span := func(pg int) (from, to string) {
 		first := heaps[pg*heapPageSize]
 		last := heaps[min(len(heaps), (pg+1)*heapPageSize)-1]
-		return engine.HeapLabel(first) + "–" + engine.HeapLabel(last)
+		return engine.HeapLabel(first), engine.HeapLabel(last)
 	}
 	var opts []discordgo.SelectMenuOption
 	if pages > 1 && page > 0 {
-		opts = append(opts, discordgo.SelectMenuOption{Label: "◀ Back to heaps " + span(page-1), Value: fmt.Sprintf("page:%d", page-1),
-			Description: fmt.Sprintf("page %d of %d", page, pages)})
+		from, to := span(page - 1)
+		opts = append(opts, discordgo.SelectMenuOption{Label: lp.T("control.heaps.back", "From", from, "To", to), Value: fmt.Sprintf("page:%d", page-1),
+			Description: lp.T("control.heaps.page", "Page", page, "Pages", pages)})
 	}
 	for _, i := range shown {
 		if !hasMove(r, p, i) {
 			continue
 		}
 		h := p.Heaps[i]
-		opts = append(opts, discordgo.SelectMenuOption{Label: heapButtonLabel(i, h), Value: strconv.Itoa(i), Default: i == b.selected,
-			Description: fmt.Sprintf("heap %s, %d left", engine.HeapLabel(i), h)})
+		opts = append(opts, discordgo.SelectMenuOption{Label: heapButtonLabel(lp, i, h), Value: strconv.Itoa(i), Default: i == b.selected,
+			Description: lp.T("control.heaps.option", "Heap", engine.HeapLabel(i), "Left", h)})
 	}
 	if pages > 1 && page < pages-1 {
-		opts = append(opts, discordgo.SelectMenuOption{Label: "▶ More heaps: " + span(page+1), Value: fmt.Sprintf("page:%d", page+1),
-			Description: fmt.Sprintf("page %d of %d", page+2, pages)})
+		from, to := span(page + 1)
+		opts = append(opts, discordgo.SelectMenuOption{Label: lp.T("control.heaps.next", "From", from, "To", to), Value: fmt.Sprintf("page:%d", page+1),
+			Description: lp.T("control.heaps.page", "Page", page+2, "Pages", pages)})
 	}
 	if len(opts) == 0 {
 		return nil
 	}
-	placeholder := "Pick a heap"
+	placeholder := lp.T("control.heaps.pick")
 	if pages > 1 {
-		placeholder = fmt.Sprintf("Pick a heap: %s (page %d of %d)", span(page), page+1, pages)
+		from, to := span(page)
+		placeholder = lp.T("control.heaps.pick_page", "From", from, "To", to, "Page", page+1, "Pages", pages)
 	}
 	return discordgo.SelectMenu{CustomID: HeapMenuControl{Game: g.ID, Ply: g.Ply}.CustomID(), Placeholder: placeholder, Options: opts}
 }
 
 // amountRow offers the single-heap moves of heap i: buttons for up to five,
 // a select menu for up to 25, else a button that opens a modal for the number.
-func amountRow(g *match.Game, i int) discordgo.MessageComponent {
+func amountRow(lp *locale.Printer, g *match.Game, i int) discordgo.MessageComponent {
 	r, p := g.Rules, g.Position
 	moves, more := heapMoves(r, p, i)
 	if len(moves) == 0 {
@@ -527,7 +540,7 @@ func amountRow(g *match.Game, i int) discordgo.MessageComponent {
 	}
 	if more {
 		return discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: "How many from " + engine.HeapLabel(i) + "?", Emoji: &discordgo.ComponentEmoji{Name: "🔢"}, Style: discordgo.PrimaryButton, CustomID: AskControl{Game: g.ID, Ply: g.Ply, Heap: i}.CustomID()},
+			discordgo.Button{Label: lp.T("control.ask", "Heap", engine.HeapLabel(i)), Emoji: &discordgo.ComponentEmoji{Name: "🔢"}, Style: discordgo.PrimaryButton, CustomID: AskControl{Game: g.ID, Ply: g.Ply, Heap: i}.CustomID()},
 		}}
 	}
 	allTakes := true
@@ -537,21 +550,21 @@ func amountRow(g *match.Game, i int) discordgo.MessageComponent {
 	if allTakes && len(moves) <= 5 {
 		var btns []discordgo.MessageComponent
 		for _, m := range moves {
-			label := fmt.Sprintf("Take %d", m.Take)
+			label := lp.T("control.take", "N", m.Take)
 			if describe(r.Variant).Counting {
-				label = fmt.Sprintf("Say %d more", m.Take)
+				label = lp.T("control.say", "N", m.Take)
 			}
 			btns = append(btns, discordgo.Button{Label: label, Style: discordgo.PrimaryButton, CustomID: MoveControl{Game: g.ID, Ply: g.Ply, Heap: i, Take: m.Take}.CustomID()})
 		}
 		return discordgo.ActionsRow{Components: btns}
 	}
-	return moveSelect(g, "a", "Pick a move in "+engine.HeapLabel(i), moves)
+	return moveSelect(lp, g, "a", lp.T("control.pick_move", "Heap", engine.HeapLabel(i)), moves)
 }
 
 // extraRow offers the moves that are not one heap's takes: diagonal moves
 // (Wythoff), splits of the picked heap (Lasker), moves on several heaps
 // (Moore).
-func extraRow(g *match.Game, heap int) discordgo.MessageComponent {
+func extraRow(lp *locale.Printer, g *match.Game, heap int) discordgo.MessageComponent {
 	r, p := g.Rules, g.Position
 	d := describe(r.Variant)
 	switch {
@@ -561,9 +574,9 @@ func extraRow(g *match.Game, heap int) discordgo.MessageComponent {
 			return nil
 		}
 		if more {
-			return typeButtonRow(g, "Take from both heaps…")
+			return typeButtonRow(g, lp.T("control.diagonal.type"))
 		}
-		return moveSelect(g, "x", "Or take the same from both heaps", moves)
+		return moveSelect(lp, g, "x", lp.T("control.diagonal.pick"), moves)
 	case d.Has(engine.Split):
 		if heap < 0 || heap >= len(p.Heaps) {
 			return nil
@@ -573,11 +586,11 @@ func extraRow(g *match.Game, heap int) discordgo.MessageComponent {
 			return nil
 		}
 		if more {
-			return typeButtonRow(g, "Split "+engine.HeapLabel(heap)+"…")
+			return typeButtonRow(g, lp.T("control.split.type", "Heap", engine.HeapLabel(heap)))
 		}
-		return moveSelect(g, "x", "Or split "+engine.HeapLabel(heap)+" in two", moves)
+		return moveSelect(lp, g, "x", lp.T("control.split.pick", "Heap", engine.HeapLabel(heap)), moves)
 	case d.Has(engine.Multi):
-		return typeButtonRow(g, "Take from several heaps…")
+		return typeButtonRow(g, lp.T("control.multi.type"))
 	}
 	return nil
 }
@@ -590,14 +603,14 @@ func typeButtonRow(g *match.Game, label string) discordgo.MessageComponent {
 
 // moveSelect is a select menu whose values are moves in the engine's
 // notation, so one handler plays every kind of move.
-func moveSelect(g *match.Game, slot, placeholder string, moves []engine.Move) discordgo.MessageComponent {
+func moveSelect(lp *locale.Printer, g *match.Game, slot, placeholder string, moves []engine.Move) discordgo.MessageComponent {
 	var opts []discordgo.SelectMenuOption
 	for _, m := range moves {
 		notation := g.Rules.FormatMove(g.Position, m)
 		opts = append(opts, discordgo.SelectMenuOption{
 			Label:       truncate(g.Rules.Describe(g.Position, m), 100),
 			Value:       notation,
-			Description: truncate("typed as "+notation, 100),
+			Description: truncate(lp.T("control.typed_as", "Move", notation), 100),
 		})
 	}
 	return discordgo.ActionsRow{Components: []discordgo.MessageComponent{
@@ -755,7 +768,7 @@ func (b board) response(t discordgo.InteractionResponseType) *discordgo.Interact
 	if b.g.Status == match.Pending {
 		// The one ping nimbot sends: the challenged player must notice.
 		challenged := b.g.Opponent(b.g.CreatedBy)
-		data.Content = fmt.Sprintf("%s, you have been challenged to %s!", name(challenged), b.g.Rules.Name())
+		data.Content = b.p().T("board.challenge", "Challenged", name(challenged), "Game", b.g.Rules.Name())
 		data.AllowedMentions = &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: []string{challenged}}
 	}
 	return &discordgo.InteractionResponse{Type: t, Data: data}

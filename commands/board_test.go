@@ -308,7 +308,7 @@ func boardGames(t *testing.T, c boardCase) []board {
 
 var (
 	logLine      = regexp.MustCompile("^`[0-9]+\\.` ")
-	earlierMoves = regexp.MustCompile(`^… [0-9]+ earlier moves?$`)
+	earlierMoves = regexp.MustCompile(`^… [0-9][0-9,]* earlier moves?$`)
 )
 
 // checkBoardText checks that a board's description is whole: every code
@@ -326,7 +326,7 @@ func checkBoardText(t *testing.T, name string, b board, desc string) {
 			t.Errorf("%s: no whose-turn line:\n%s", name, desc)
 		}
 	case g.Status.Finished():
-		if !strings.Contains(desc, result(g)) {
+		if !strings.Contains(desc, result(b.p(), g)) {
 			t.Errorf("%s: no result line", name)
 		}
 	}

@@ -382,7 +382,7 @@ func (k controlKind[C]) readID(customID string) (c C, ok bool, err error) {
 		return c, false, nil
 	}
 	if f.bad != "" {
-		return c, true, userErrorf("That control is not one nimbot understands (bad %s). Use /nim status for a fresh board.", f.bad)
+		return c, true, userErr("control.err.bad", "Field", f.bad)
 	}
 	return c, true, nil
 }

@@ -200,7 +200,7 @@ func (s *Service) review(r *request, c ReviewControl) (*answer, error) {
 		Title:       "🔎 Review — " + g.Rules.Name(),
 		Description: truncate(strings.Join(d, "\n\n"), 4096),
 		Color:       colourActive,
-		Footer:      &discordgo.MessageEmbedFooter{Text: fmt.Sprintf("Game #%d · %s", g.ID, result(g))},
+		Footer:      &discordgo.MessageEmbedFooter{Text: fmt.Sprintf("Game #%d · %s", g.ID, result(r.lang, g))},
 	}
 	return unchanged(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
 		Embeds: []*discordgo.MessageEmbed{embed}, Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noMentions(),
@@ -255,9 +255,9 @@ func (s *Service) analyze(r *request) (*discordgo.InteractionResponse, error) {
 	}
 	var d []string
 	if len(pos.Heaps) <= maxBoardHeaps && maxHeap(pos) <= maxBoardHeap {
-		d = append(d, heapRows(rules, pos, descLimit/2))
+		d = append(d, heapRows(r.lang, rules, pos, descLimit/2))
 	}
-	d = append(d, convention(rules))
+	d = append(d, convention(r.lang, rules))
 	over := rules.Over(pos)
 	switch {
 	case over:

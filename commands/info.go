@@ -30,7 +30,7 @@ func (s *Service) rules(r *request) (*discordgo.InteractionResponse, error) {
 	text := d.Rules
 	if d.Has(engine.Split) || d.Has(engine.Knock) {
 		// Splits and knocks in mid-row add heaps as the game goes.
-		text += "\n\n" + manyHeapsNote
+		text += "\n\n" + manyHeapsNote(r.lang)
 	}
 	text += "\n\n**How to play here:** `/nim start variant:" + string(v) + "` against nimbot, or add `opponent:` to challenge someone. " +
 		"Click a heap, then an amount, or type any move (" + d.Notation + ") with ⌨️ Type a move or `/nim move notation:`; 💡 Hint explains the winning idea. Any variant can be played misère (`misere:True`)."

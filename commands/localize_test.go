@@ -109,7 +109,7 @@ func TestCatalogEnglish(t *testing.T) {
 		}
 	}
 	for _, id := range locale.IDs(locale.English) {
-		if _, ok := want[id]; !ok {
+		if _, ok := want[id]; !ok && definitionID(id) {
 			t.Errorf("%s: in the catalog, used nowhere", id)
 		}
 	}
@@ -135,4 +135,16 @@ func TestLocalizeKeepsRouting(t *testing.T) {
 	if plain.Name != local.Name || plain.Description != local.Description || !slices.Equal(names(plain.Options), names(local.Options)) {
 		t.Fatal("localizing changed a base name or description")
 	}
+}
+
+// definitionID reports whether id is in the namespaces of /nim's
+// definition (see localize.go); the catalog's other ids (board.*,
+// control.*, engine phrases…) are checked where they are used.
+func definitionID(id string) bool {
+	for _, p := range []string{"nim.", "opt.", "choice."} {
+		if strings.HasPrefix(id, p) {
+			return true
+		}
+	}
+	return strings.HasPrefix(id, "variant.") && (strings.HasSuffix(id, ".title") || strings.HasSuffix(id, ".summary"))
 }
