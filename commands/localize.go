@@ -21,7 +21,9 @@ import (
 //	variant.<id>.title / .summary  a variant's name and one-line move, for its choices
 //
 // The English file holds each id's default text, which a test compares with
-// the definition and the engine's table, so neither drifts from the other.
+// the definition, so neither drifts from the other; a variant's title and
+// summary are the engine's phrases (Description.TitlePhrase), whose English
+// is the engine's table and whose translations are in rules.<lang>.json.
 func cmdDescID(c *discordgo.ApplicationCommand) string { return c.Name + ".desc" }
 func subNameID(c *discordgo.ApplicationCommand, s *discordgo.ApplicationCommandOption) string {
 	return c.Name + "." + s.Name + ".name"

@@ -106,6 +106,61 @@ type Setting struct {
 	MaxLen int
 	// Excludes names a setting that cannot be given together with this one.
 	Excludes string
+
+	// variant is the variant the setting belongs to, for DocPhrase's id.
+	variant Variant
+}
+
+// DocPhrase is Doc as a phrase, variant.<id>.setting.<name>, for a player
+// reading another language.
+func (s Setting) DocPhrase() Phrase {
+	return P("variant." + string(s.variant) + ".setting." + s.Name)
+}
+
+// The phrases of a description: each text a player reads is defined once
+// as a phrase whose English is the table's string (registerPhrases), so a
+// caller can show it in the player's language. The ids are
+// variant.<id>.title, .summary, .rules, .notation, .heap, .piece and
+// .setting.<name>.
+
+func (d Description) phraseID(part string) string { return "variant." + string(d.Variant) + "." + part }
+
+// TitlePhrase is Title as a phrase.
+func (d Description) TitlePhrase() Phrase { return P(d.phraseID("title")) }
+
+// SummaryPhrase is Summary as a phrase.
+func (d Description) SummaryPhrase() Phrase { return P(d.phraseID("summary")) }
+
+// RulesPhrase is Rules (Markdown) as a phrase.
+func (d Description) RulesPhrase() Phrase { return P(d.phraseID("rules")) }
+
+// NotationPhrase is Notation as a phrase.
+func (d Description) NotationPhrase() Phrase { return P(d.phraseID("notation")) }
+
+// HeapPhrase names n heaps ("heap", "heaps"; "row", "rows"): Heap with its
+// plural, as a phrase whose Count is n.
+func (d Description) HeapPhrase(n int64) Phrase { return P(d.phraseID("heap"), "Count", n) }
+
+// PiecePhrase names n pieces ("stone", "stones"; "pin", "pins"): Piece with
+// its plural, as a phrase whose Count is n.
+func (d Description) PiecePhrase(n int64) Phrase { return P(d.phraseID("piece"), "Count", n) }
+
+// registerPhrases defines the phrases of every description, with the
+// table's English, and tells each setting its variant.
+func registerPhrases(ds []Description) {
+	for i := range ds {
+		d := &ds[i]
+		def(d.phraseID("title"), "", d.Title)
+		def(d.phraseID("summary"), "", d.Summary)
+		def(d.phraseID("rules"), "", d.Rules)
+		def(d.phraseID("notation"), "", d.Notation)
+		def(d.phraseID("heap"), d.Heap, d.Heap+"s")
+		def(d.phraseID("piece"), d.Piece, d.Piece+"s")
+		for j := range d.Settings {
+			d.Settings[j].variant = d.Variant
+			def(d.phraseID("setting."+d.Settings[j].Name), "", d.Settings[j].Doc)
+		}
+	}
 }
 
 // article names the setting in a sentence: "k", "a set".
@@ -148,7 +203,7 @@ var descriptions = func() []Description {
 	k := func(doc string, def int, max int64) Setting {
 		return Setting{Name: "k", Kind: Int, Doc: doc, Default: def, Min: 1, Max: max, Offer: [2]int64{1, min(max, 20)}, Excludes: "set"}
 	}
-	return []Description{
+	ds := []Description{
 		like(stones, Description{
 			Variant: Nim, Title: "Nim",
 			Summary: "take any number from one heap",
@@ -247,6 +302,8 @@ var descriptions = func() []Description {
 			Notation:     `"B4" knocks pin 4 of row B; "B4-5" knocks pins 4 and 5`,
 		}),
 	}
+	registerPhrases(ds)
+	return ds
 }()
 
 // Descriptions lists every variant's description, in the order menus show

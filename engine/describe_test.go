@@ -132,3 +132,35 @@ func TestTakes(t *testing.T) {
 		}
 	}
 }
+
+// TestDescriptionPhrases checks every text of a description a player reads
+// is a defined phrase whose English is the table's string.
+func TestDescriptionPhrases(t *testing.T) {
+	for _, d := range Descriptions() {
+		for _, c := range []struct {
+			p    Phrase
+			want string
+		}{
+			{d.TitlePhrase(), d.Title},
+			{d.SummaryPhrase(), d.Summary},
+			{d.RulesPhrase(), d.Rules},
+			{d.NotationPhrase(), d.Notation},
+			{d.HeapPhrase(1), d.Heap},
+			{d.HeapPhrase(3), d.Heap + "s"},
+			{d.PiecePhrase(1), d.Piece},
+			{d.PiecePhrase(2), d.Piece + "s"},
+		} {
+			if _, ok := Phrases()[c.p.ID]; !ok {
+				t.Errorf("%s: phrase %s is not defined", d.Variant, c.p.ID)
+			}
+			if got := c.p.String(); got != c.want {
+				t.Errorf("%s: %s is %q, want %q", d.Variant, c.p.ID, got, c.want)
+			}
+		}
+		for _, s := range d.Settings {
+			if got := s.DocPhrase(); got.String() != s.Doc || got.ID != "variant."+string(d.Variant)+".setting."+s.Name {
+				t.Errorf("%s: setting %s: %s is %q, want %q", d.Variant, s.Name, got.ID, got, s.Doc)
+			}
+		}
+	}
+}
