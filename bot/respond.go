@@ -60,6 +60,21 @@ type responder struct {
 	// time is up, so REST calls stuck on Discord end.
 	base   context.Context
 	cancel context.CancelFunc
+
+	// idle hands an interaction to a handler goroutine waiting for work
+	// (unbuffered: a send succeeds only if one is idle); see run.
+	idle chan handleJob
+}
+
+// handlerIdle is how long a handler goroutine waits for the next
+// interaction before it exits.
+const handlerIdle = 10 * time.Second
+
+// handleJob is one interaction for a handler goroutine, and where its
+// response goes.
+type handleJob struct {
+	i    *discordgo.Interaction
+	done chan<- *discordgo.InteractionResponse
 }
 
 func newResponder(svc Service, rest *discordgo.Session, log *slog.Logger, deferAfter time.Duration, maxPending int) *responder {
@@ -74,7 +89,7 @@ func newResponder(svc Service, rest *discordgo.Session, log *slog.Logger, deferA
 	}
 	base, cancel := context.WithCancel(context.Background())
 	return &responder{svc: svc, rest: rest, log: log, deferAfter: deferAfter,
-		pending: make(chan struct{}, maxPending), base: base, cancel: cancel}
+		pending: make(chan struct{}, maxPending), base: base, cancel: cancel, idle: make(chan handleJob)}
 }
 
 // answer runs Handle for i and returns the response to send now. When Handle
@@ -82,7 +97,7 @@ func newResponder(svc Service, rest *discordgo.Session, log *slog.Logger, deferA
 // yields the real one; pass both to after once the first was delivered.
 func (r *responder) answer(i *discordgo.Interaction) (first *discordgo.InteractionResponse, late <-chan *discordgo.InteractionResponse) {
 	done := make(chan *discordgo.InteractionResponse, 1)
-	go func() { done <- r.handle(i) }()
+	r.run(handleJob{i: i, done: done})
 	if i.Type == discordgo.InteractionApplicationCommandAutocomplete {
 		// Autocomplete cannot be deferred: a late list is simply ignored.
 		return <-done, nil
@@ -96,6 +111,33 @@ func (r *responder) answer(i *discordgo.Interaction) (first *discordgo.Interacti
 		r.log.Warn("deferring slow interaction", "interaction", i.ID, "after", r.deferAfter)
 		return deferral(i), done
 	}
+}
+
+// run hands j to an idle handler goroutine, or starts one. A goroutine
+// handles interactions one after another until none comes for handlerIdle:
+// a new goroutine per interaction grew its stack from scratch through
+// Handle's deep calls (SQLite, JSON) every time, about 4 % of the server's
+// CPU under load (BENCHMARKS.md). There are never more handler goroutines
+// than interactions were in flight at once.
+func (r *responder) run(j handleJob) {
+	select {
+	case r.idle <- j:
+		return
+	default:
+	}
+	go func() {
+		t := time.NewTimer(handlerIdle)
+		defer t.Stop()
+		for {
+			j.done <- r.handle(j.i)
+			t.Reset(handlerIdle)
+			select {
+			case j = <-r.idle:
+			case <-t.C:
+				return
+			}
+		}
+	}()
 }
 
 // handle calls Service.Handle on its own context: the work must not stop
