@@ -199,10 +199,16 @@ func definitions() []*discordgo.ApplicationCommand {
 		Type:        discordgo.ChatApplicationCommand,
 		Name:        "nim",
 		Description: "Play Nim and its relatives against nimbot or a friend",
-		// Servers and DMs with nimbot; installed to servers (a DM is a
-		// channel of its own, so games there are against nimbot).
-		Contexts:         &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM},
-		IntegrationTypes: &[]discordgo.ApplicationIntegrationType{discordgo.ApplicationIntegrationGuildInstall},
+		// Installed to servers (as a bot) or to a user's account; used in
+		// servers, in DMs with nimbot and in the user's other DMs and group
+		// DMs, where nimbot is no member and answers only interactions
+		// (see the README's "Two ways to install").
+		Contexts: &[]discordgo.InteractionContextType{
+			discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM, discordgo.InteractionContextPrivateChannel,
+		},
+		IntegrationTypes: &[]discordgo.ApplicationIntegrationType{
+			discordgo.ApplicationIntegrationGuildInstall, discordgo.ApplicationIntegrationUserInstall,
+		},
 		Options: []*discordgo.ApplicationCommandOption{
 			sub("start", "Start a game here, against nimbot or someone you challenge", startOpts...),
 			sub("move", "Make a move (or click the board)",

@@ -1,6 +1,8 @@
 package commands
 
 import (
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -29,5 +31,29 @@ func TestStartKeepsLocale(t *testing.T) {
 				t.Fatalf("game locale %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestDefinitionInstalls: /nim is declared for both installs (server and
+// user) and all three contexts (server, DM with nimbot, other DMs and group
+// DMs), as the JSON Discord receives says.
+func TestDefinitionInstalls(t *testing.T) {
+	defs := Definitions()
+	if len(defs) != 1 {
+		t.Fatalf("%d definitions", len(defs))
+	}
+	b, err := json.Marshal(defs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		IntegrationTypes []int `json:"integration_types"`
+		Contexts         []int `json:"contexts"`
+	}
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.IntegrationTypes, []int{0, 1}) || !reflect.DeepEqual(got.Contexts, []int{0, 1, 2}) {
+		t.Fatalf("integration_types %v, contexts %v; want [0 1], [0 1 2]", got.IntegrationTypes, got.Contexts)
 	}
 }
