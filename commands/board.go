@@ -338,6 +338,10 @@ func (b board) embed() *discordgo.MessageEmbed {
 		status = append(status, lp.T("board.turn", "Player", name(g.ToMove())))
 		if !g.Deadline.IsZero() {
 			status = append(status, lp.T("board.turn.deadline", "When", timestamp(g.Deadline)))
+			if g.InteractionOnly {
+				// No member of the channel: see install.go.
+				status = append(status, lp.T("install.deadline_next_click"))
+			}
 		}
 	}
 	log := ""

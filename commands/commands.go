@@ -129,6 +129,9 @@ func (s *Service) Handle(ctx context.Context, i *discordgo.Interaction) *discord
 
 // renderError is the one error handler.
 func (s *Service) renderError(r *request, err error) *discordgo.InteractionResponse {
+	if resp := settledAnswer(err); resp != nil {
+		return resp
+	}
 	if msg, ok := isUserError(err, r.lang); ok {
 		if r.i.Type == discordgo.InteractionApplicationCommandAutocomplete {
 			return autocompleteResponse(nil)

@@ -137,7 +137,10 @@ func (s *Service) Expire(ctx context.Context) ([]*discordgo.MessageEdit, error) 
 			errs = append(errs, fmt.Errorf("expire game %d: %w", g.ID, err))
 			continue
 		}
-		if g.MessageID == "" {
+		if g.MessageID == "" || g.InteractionOnly {
+			// No board recorded, or nimbot may not edit it by REST (no
+			// member of the channel): the board shows the result at the
+			// next click on it (settledBoard).
 			continue
 		}
 		moves, err := s.db.Moves(ctx, g.ID)

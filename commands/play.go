@@ -69,6 +69,9 @@ func (s *Service) turnGame(r *request, id int64, ply int) (*match.Game, error) {
 		return nil, err
 	}
 	if err := checkTurn(g, r.userID()); err != nil {
+		if settled := s.settledBoard(r, g); settled != nil {
+			return nil, settled
+		}
 		return nil, err
 	}
 	if g.Ply != ply {

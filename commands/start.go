@@ -33,7 +33,7 @@ func (s *Service) start(r *request) (*answer, error) {
 	g := &match.Game{
 		GuildID: r.i.GuildID, ChannelID: r.i.ChannelID,
 		Rules: rules, Start: pos, Position: pos,
-		CreatedBy: user, Locale: gameLocale(r.i),
+		CreatedBy: user, Locale: gameLocale(r.i), InteractionOnly: interactionOnly(r.i),
 	}
 	first := o.str(optFirst)
 	if first == "" {
@@ -187,7 +187,9 @@ func (s *Service) opponent(r *request, o options) (string, error) {
 	if id == r.i.AppID {
 		return match.BotID, nil
 	}
-	if r.i.GuildID == "" {
+	if r.i.GuildID == "" && r.i.Context != discordgo.InteractionContextPrivateChannel {
+		// A DM with nimbot holds the user and nimbot only; a group DM or a
+		// DM between two people (context 2) is a channel both can see.
 		return "", userErrorf("Challenges are played in a server channel where both of you can see the board. Here, leave opponent empty to play nimbot.")
 	}
 	if d := r.i.ApplicationCommandData(); d.Resolved != nil {
@@ -453,4 +455,21 @@ func gameLocale(i *discordgo.Interaction) string {
 		return l
 	}
 	return ""
+}
+
+// interactionOnly reports that nimbot is no member of i's channel, so it may
+// only answer interactions there: a group DM or a DM between people
+// (context 2), or a server that has not installed nimbot (its commands come
+// through a member's user install: no guild install among the owners). A
+// payload without owners is read as a server install, as before they
+// existed. A DM with nimbot (context 1) is nimbot's own channel.
+func interactionOnly(i *discordgo.Interaction) bool {
+	if i.GuildID == "" {
+		return i.Context == discordgo.InteractionContextPrivateChannel
+	}
+	if len(i.AuthorizingIntegrationOwners) == 0 {
+		return false
+	}
+	_, installed := i.AuthorizingIntegrationOwners[discordgo.ApplicationIntegrationGuildInstall]
+	return !installed
 }

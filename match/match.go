@@ -77,6 +77,12 @@ type Game struct {
 	// posted about it) speak: the challenger's Discord locale at /nim start
 	// ("de", "pt-BR"); "" is English. At most MaxLocale bytes.
 	Locale string
+	// InteractionOnly says nimbot is no member of the game's channel (it is
+	// installed to a user's account and used in a group DM or a DM between
+	// people, or in a server that has not installed it): the board can be
+	// changed only in answer to an interaction, never by a REST edit, so a
+	// passed deadline shows on the board at the next click.
+	InteractionOnly bool
 	// MessageID is the board message, once sent.
 	MessageID string
 	// TurnTimeout is the time each turn may take; Deadline when the player to

@@ -204,7 +204,7 @@ func (g *Game) Rematch(user, guildID, channelID string, now time.Time, t Timing)
 		GuildID: guildID, ChannelID: channelID,
 		Rules: g.Rules, Start: g.Start, Position: g.Start,
 		Players:    [2]string{g.Players[1], g.Players[0]},
-		Difficulty: g.Difficulty, Hints: g.Hints, Locale: g.Locale,
+		Difficulty: g.Difficulty, Hints: g.Hints, Locale: g.Locale, InteractionOnly: g.InteractionOnly,
 		TurnTimeout: g.TurnTimeout, CreatedBy: user,
 	}
 	if n.TurnTimeout == 0 {

@@ -197,9 +197,11 @@ func TestRematch(t *testing.T) {
 			GuildID: "g2", ChannelID: "c2", Rules: bot.Rules, Start: bot.Start, Position: bot.Start,
 			Players: [2]string{match.BotID, "alice"}, Status: match.Active, Difficulty: engine.Hard,
 			TurnTimeout: time.Hour, Deadline: now.Add(time.Hour), CreatedBy: "alice"}},
-		{name: "KeepsTurnTimeoutAndLocale", g: with(bot, func(g *match.Game) { g.TurnTimeout, g.Hints, g.Locale = time.Minute, true, "de" }), user: "alice", want: &match.Game{
+		{name: "KeepsTurnTimeoutAndLocale", g: with(bot, func(g *match.Game) {
+			g.TurnTimeout, g.Hints, g.Locale, g.InteractionOnly = time.Minute, true, "de", true
+		}), user: "alice", want: &match.Game{
 			GuildID: "g2", ChannelID: "c2", Rules: bot.Rules, Start: bot.Start, Position: bot.Start,
-			Players: [2]string{match.BotID, "alice"}, Status: match.Active, Difficulty: engine.Hard, Hints: true, Locale: "de",
+			Players: [2]string{match.BotID, "alice"}, Status: match.Active, Difficulty: engine.Hard, Hints: true, Locale: "de", InteractionOnly: true,
 			TurnTimeout: time.Minute, Deadline: now.Add(time.Minute), CreatedBy: "alice"}},
 		{name: "ErrNotOver", g: game("bob", false, 3), user: "alice", err: match.ErrNotOver},
 		{name: "ErrNeverStartedDeclined", g: with(people, func(g *match.Game) { g.Status, g.Winner = match.Declined, "" }), user: "alice", err: match.ErrNeverStarted},

@@ -16,7 +16,7 @@ import (
 
 // gameColumns lists games' columns in the order scanGame reads them.
 const gameColumns = `id, guild_id, channel_id, rules, start, position, player0, player1, ply, status,
-	winner, difficulty, hints, locale, message_id, turn_timeout, deadline, created_by, created_at, updated_at`
+	winner, difficulty, hints, locale, interaction_only, message_id, turn_timeout, deadline, created_by, created_at, updated_at`
 
 // rowScanner is *sql.Row or *sql.Rows.
 type rowScanner interface{ Scan(dest ...any) error }
@@ -38,7 +38,7 @@ func scanGame(s rowScanner) (*match.Game, error) {
 		status, difficulty     string
 	)
 	err := s.Scan(&g.ID, &g.GuildID, &g.ChannelID, &rules, &start, &position, &g.Players[0], &g.Players[1],
-		&g.Ply, &status, &g.Winner, &difficulty, &hints, &g.Locale, &g.MessageID, &turnTimeout, &deadline,
+		&g.Ply, &status, &g.Winner, &difficulty, &hints, &g.Locale, &g.InteractionOnly, &g.MessageID, &turnTimeout, &deadline,
 		&g.CreatedBy, &createdAt, &updatedAt)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, match.ErrNotFound
@@ -159,10 +159,10 @@ func (db *DB) CreateGame(ctx context.Context, g *match.Game, opts ...match.Creat
 			}
 		}
 		res, err := tx.ExecContext(ctx, `INSERT INTO games (guild_id, channel_id, variant, misere, rules, start, position,
-				player0, player1, status, difficulty, hints, locale, turn_timeout, deadline, created_by, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				player0, player1, status, difficulty, hints, locale, interaction_only, turn_timeout, deadline, created_by, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			g.GuildID, g.ChannelID, string(g.Rules.Variant), g.Rules.Misere, rules, start, position,
-			g.Players[0], g.Players[1], string(g.Status), string(g.Difficulty), g.Hints, g.Locale,
+			g.Players[0], g.Players[1], string(g.Status), string(g.Difficulty), g.Hints, g.Locale, g.InteractionOnly,
 			g.TurnTimeout.Milliseconds(), toNullMillis(g.Deadline), g.CreatedBy, toMillis(now), toMillis(now))
 		if isConstraint(err, sqlite3.ErrConstraintUnique) {
 			existing, err := channelGame(ctx, tx, g.ChannelID)

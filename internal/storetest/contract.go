@@ -50,6 +50,7 @@ func testCreateGame(t *testing.T, open func(*testing.T) match.Storage) {
 		g.Deadline = Epoch.Add(time.Hour)
 		g.Rules = engine.Rules{Variant: engine.Subtraction, Misere: true, Set: []int{1, 3, 4}}
 		g.Locale = "pt-BR"
+		g.InteractionOnly = true
 		MustCreate(t, db, g)
 		if g.ID == 0 || g.CreatedAt.IsZero() || !g.UpdatedAt.Equal(g.CreatedAt) {
 			t.Fatalf("after CreateGame: %+v", g)
@@ -62,10 +63,10 @@ func testCreateGame(t *testing.T, open func(*testing.T) match.Storage) {
 			t.Fatalf("read back\n%+v\nwant\n%+v", got, g)
 		}
 		// The game keeps its language through its moves.
-		if after := Play(t, db, g, Take(2, 1)); after.Locale != "pt-BR" {
-			t.Fatalf("after a move the game speaks %q, want pt-BR", after.Locale)
+		if after := Play(t, db, g, Take(2, 1)); after.Locale != "pt-BR" || !after.InteractionOnly {
+			t.Fatalf("after a move: locale %q (want pt-BR), interaction-only %v", after.Locale, after.InteractionOnly)
 		}
-		if got, _ := db.ChannelGame(ctx, "c1"); got == nil || got.Locale != "pt-BR" {
+		if got, _ := db.ChannelGame(ctx, "c1"); got == nil || got.Locale != "pt-BR" || !got.InteractionOnly {
 			t.Fatalf("ChannelGame after a move: %+v", got)
 		}
 		if got, err := db.ChannelGame(ctx, "c1"); err != nil || got.ID != g.ID {

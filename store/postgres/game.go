@@ -16,7 +16,7 @@ import (
 
 // gameColumns lists games' columns in the order scanGame reads them.
 const gameColumns = `id, guild_id, channel_id, rules, start, position, player0, player1, ply, status,
-	winner, difficulty, hints, locale, message_id, turn_timeout, deadline, created_by, created_at, updated_at`
+	winner, difficulty, hints, locale, interaction_only, message_id, turn_timeout, deadline, created_by, created_at, updated_at`
 
 // querier is the pool or a transaction.
 type querier interface {
@@ -35,7 +35,7 @@ func scanGame(row pgx.Row) (*match.Game, error) {
 		createdAt, updatedAt int64
 	)
 	err := row.Scan(&g.ID, &g.GuildID, &g.ChannelID, &g.Rules, &g.Start, &g.Position, &g.Players[0], &g.Players[1],
-		&g.Ply, &status, &g.Winner, &difficulty, &g.Hints, &g.Locale, &g.MessageID, &turnTimeout, &deadline,
+		&g.Ply, &status, &g.Winner, &difficulty, &g.Hints, &g.Locale, &g.InteractionOnly, &g.MessageID, &turnTimeout, &deadline,
 		&g.CreatedBy, &createdAt, &updatedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, match.ErrNotFound
@@ -148,12 +148,12 @@ func insertGame(ctx context.Context, tx pgx.Tx, g *match.Game, now time.Time) (i
 	for range 3 {
 		var id int64
 		err := tx.QueryRow(ctx, `INSERT INTO games (guild_id, channel_id, variant, misere, rules, start, position,
-				player0, player1, status, difficulty, hints, locale, turn_timeout, deadline, created_by, created_at, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17)
+				player0, player1, status, difficulty, hints, locale, interaction_only, turn_timeout, deadline, created_by, created_at, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $18)
 			ON CONFLICT (channel_id) WHERE status IN ('pending', 'active') DO NOTHING
 			RETURNING id`,
 			g.GuildID, g.ChannelID, string(g.Rules.Variant), g.Rules.Misere, g.Rules, g.Start, g.Position,
-			g.Players[0], g.Players[1], string(g.Status), string(g.Difficulty), g.Hints, g.Locale,
+			g.Players[0], g.Players[1], string(g.Status), string(g.Difficulty), g.Hints, g.Locale, g.InteractionOnly,
 			g.TurnTimeout.Milliseconds(), toNullMillis(g.Deadline), g.CreatedBy, toMillis(now)).Scan(&id)
 		if err == nil {
 			return id, nil

@@ -1,0 +1,57 @@
+package commands
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/bwmarrin/discordgo"
+
+	"nimbot/match"
+)
+
+// Where nimbot is installed to a user's account and used in a group DM or a
+// DM between people, it is no member of the channel: Discord lets it answer
+// interactions (responses, and follow-ups and @original edits under the
+// interaction's token, which lives 15 minutes) but not post or edit messages
+// by REST. A turn deadline usually outlives the last token, so:
+//   - the deadline scheduler settles such a game in the database when its
+//     deadline passes (once, as every game: the result, the rating, the
+//     channel freed for a new game), but sends no board edit (Expire skips
+//     InteractionOnly games);
+//   - the board says so beside the deadline (install.deadline_next_click);
+//   - the next click on the board answers with the settled board in place
+//     (settledBoard), instead of "this game is over" under a board that
+//     still shows the turn.
+
+// settledError carries the answer to a click on the board of a game that
+// was settled without its board being edited: the board as it is now, drawn
+// over the clicked message.
+type settledError struct {
+	resp *discordgo.InteractionResponse
+}
+
+func (e *settledError) Error() string { return "the game was settled since its board was drawn" }
+
+// settledBoard returns a *settledError when the click r is on the recorded
+// board of an interaction-only game that is over (its deadline passed, or it
+// was ended or resigned by command), and nil otherwise.
+func (s *Service) settledBoard(r *request, g *match.Game) error {
+	if !g.InteractionOnly || !g.Status.Finished() || r.i.Type != discordgo.InteractionMessageComponent ||
+		r.i.Message == nil || g.MessageID == "" || r.i.Message.ID != g.MessageID {
+		return nil
+	}
+	moves, err := s.db.Moves(r.ctx, g.ID)
+	if err != nil {
+		return fmt.Errorf("settled board of game %d: moves: %w", g.ID, err)
+	}
+	b := board{g: g, moves: moves, selected: -1}
+	return &settledError{resp: b.response(discordgo.InteractionResponseUpdateMessage)}
+}
+
+// settledAnswer is the board a *settledError in err carries, else nil.
+func settledAnswer(err error) *discordgo.InteractionResponse {
+	if settled, ok := errors.AsType[*settledError](err); ok {
+		return settled.resp
+	}
+	return nil
+}
