@@ -69,15 +69,15 @@ func (s *Service) hint(r *request, g *match.Game, level int, t discordgo.Interac
 		return nil, fmt.Errorf("hint for game %d: %w", g.ID, err)
 	}
 	var d []string
-	d = append(d, "**"+h.Verdict+"**")
+	d = append(d, "**"+r.lang.Phrase(h.Verdict)+"**")
 	if level >= 2 {
-		d = append(d, fmt.Sprintf("Try **`%s`**: it %s.", g.Rules.FormatMove(g.Position, h.Move), g.Rules.Describe(g.Position, h.Move)))
+		d = append(d, fmt.Sprintf("Try **`%s`**: it %s.", g.Rules.FormatMove(g.Position, h.Move), r.lang.Phrase(g.Rules.DescribeMove(g.Position, h.Move))))
 		if !h.MoverWins {
 			d[len(d)-1] += " It holds out longest; with perfect play from here your opponent wins."
 		}
 	}
 	if level >= 3 {
-		d = append(d, explanation(h.Explanation))
+		d = append(d, explanation(h.Explanation, r.lang.Phrase))
 	}
 	d = append(d, "-# Hints used show in the move log with 💡.")
 	embed := &discordgo.MessageEmbed{
@@ -117,25 +117,26 @@ func (s *Service) hint(r *request, g *match.Game, level int, t discordgo.Interac
 }
 
 // explanation renders the engine's reasoning: the theory, the steps, and
-// the table as a code block.
-func explanation(e engine.Explanation) string {
+// the table as a code block, each phrase rendered by render (the reader's
+// language).
+func explanation(e engine.Explanation, render func(engine.Phrase) string) string {
 	var b strings.Builder
-	if e.Theory != "" {
-		fmt.Fprintf(&b, "**Why** (%s):\n", e.Theory)
+	if theory := render(e.Theory); theory != "" {
+		fmt.Fprintf(&b, "**Why** (%s):\n", theory)
 	}
 	for _, s := range e.Steps {
-		fmt.Fprintf(&b, "• %s\n", s)
+		fmt.Fprintf(&b, "• %s\n", render(s))
 	}
 	if e.Table != nil {
-		b.WriteString(renderTable(e.Table))
+		b.WriteString(renderTable(e.Table, render))
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
 
 // renderTable draws a Table in a code block, so Discord keeps its columns
 // (the binary digits of a nim-sum) aligned.
-func renderTable(t *engine.Table) string {
-	return "```\n" + strings.Join(t.Lines(), "\n") + "\n```"
+func renderTable(t *engine.Table, render func(engine.Phrase) string) string {
+	return "```\n" + strings.Join(t.Lines(render), "\n") + "\n```"
 }
 
 // review shows, only to whoever asks, each side's mistakes in a finished
@@ -273,7 +274,7 @@ func (s *Service) analyze(r *request) (*discordgo.InteractionResponse, error) {
 			if k == maxListedWinning {
 				break
 			}
-			lines = append(lines, fmt.Sprintf("`%s` — %s", rules.FormatMove(pos, m), rules.Describe(pos, m)))
+			lines = append(lines, fmt.Sprintf("`%s` — %s", rules.FormatMove(pos, m), r.lang.Phrase(rules.DescribeMove(pos, m))))
 		}
 		head := fmt.Sprintf("**Winning moves (%d):**", a.WinningCount)
 		if a.WinningCount == 1 {
@@ -286,7 +287,7 @@ func (s *Service) analyze(r *request) (*discordgo.InteractionResponse, error) {
 	}
 	if !over {
 		if h, err := rules.Hint(pos); err == nil {
-			d = append(d, explanation(h.Explanation))
+			d = append(d, explanation(h.Explanation, r.lang.Phrase))
 		}
 	}
 	embed := &discordgo.MessageEmbed{

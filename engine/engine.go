@@ -159,7 +159,7 @@ const MaxListedMoves = 1000
 // Hint is what a player may ask for mid-game, at three levels.
 type Hint struct {
 	// Verdict is level 1: winning or losing, and why, in one line.
-	Verdict string
+	Verdict Phrase
 	// MoverWins is the verdict as a bool.
 	MoverWins bool
 	// Move is level 2: the move the engine would make (in a lost position,
@@ -173,17 +173,19 @@ type Hint struct {
 // a titled sequence of steps with an optional table (the binary nim-sum
 // table, residues, Grundy values, Zeckendorf terms, Wythoff pairs…).
 type Explanation struct {
-	Theory string   // the theory used: "nim-sum", "misère nim", "residues mod k+1", "Grundy values", "Zeckendorf", …
-	Steps  []string // one sentence each, in order
+	Theory Phrase   // the theory used: "nim-sum", "misère nim", "residues mod k+1", "Grundy values", "Zeckendorf", …; zero when none
+	Steps  []Phrase // one sentence each, in order
 	Table  *Table   // optional
 }
 
 // Table is a small grid of text: a header row, body rows, and an optional
-// total row drawn under a rule (the nim-sum line).
+// total row drawn under a rule (the nim-sum line). Each cell is a Phrase:
+// headings are words a renderer translates, numbers and binary digits are
+// literals (Lit) so the columns line up in every language.
 type Table struct {
-	Header []string
-	Rows   [][]string
-	Total  []string
+	Header []Phrase
+	Rows   [][]Phrase
+	Total  []Phrase
 }
 
 // Mistake is a move in a finished game that turned a won position into a lost one.

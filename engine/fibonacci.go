@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 )
@@ -159,83 +158,108 @@ func (g fibonacciGame) winning(p Position, max int) ([]Move, int64) {
 	return ms, n
 }
 
-func (g fibonacciGame) verdict(p Position) string {
+// Fibonacci Nim's verdicts and explanation. A sum of Zeckendorf terms
+// ("13 + 3 + 1") is notation, passed as a literal.
+var (
+	pVerdictOver          = def("verdict.over", "", "The game is over.")
+	pVerdictFibLastToken  = def("verdict.fibonacci.last_token", "", "Losing: only the last token is left, and in misère play whoever takes it loses.")
+	pVerdictFibWin        = def("verdict.fibonacci.win", "", "Winning: {{.N}} = {{.Terms}}, and its smallest term {{.Z}} is within your limit of {{.Limit}}.")
+	pVerdictFibWinMisere  = def("verdict.fibonacci.win_misere", "", "Winning: {{.N}} = {{.Terms}} (play as if on {{.N}}: nobody wants the last token), and its smallest term {{.Z}} is within your limit of {{.Limit}}.")
+	pVerdictFibLose       = def("verdict.fibonacci.lose", "", "Losing: {{.N}} = {{.Terms}}, and its smallest term {{.Z}} is more than your limit of {{.Limit}}.")
+	pVerdictFibLoseMisere = def("verdict.fibonacci.lose_misere", "", "Losing: {{.N}} = {{.Terms}} (play as if on {{.N}}: nobody wants the last token), and its smallest term {{.Z}} is more than your limit of {{.Limit}}.")
+	pTheoryZeckendorf     = def("explain.theory.zeckendorf", "", "Zeckendorf")
+	pFibEmpty             = def("explain.fibonacci.empty", "", "The heap is empty, so the game is over.")
+	pFibNoLimit           = def("explain.fibonacci.no_limit", "", "Nothing may be taken (the limit is 0), so the game is over.")
+	pFibOverMisere        = def("explain.fibonacci.over_misere", "", "In misère play the player who cannot move wins.")
+	pFibOverNormal        = def("explain.fibonacci.over_normal", "", "In normal play the player who cannot move loses.")
+	pFibZeckendorf        = def("explain.fibonacci.zeckendorf", "", "Every whole number is one sum of Fibonacci numbers (1, 2, 3, 5, 8, 13, …) with no two neighbours: its Zeckendorf representation.")
+	pFibMisere            = def("explain.fibonacci.misere", "", "In misère play nobody wants the last token, so play as in normal play on {{.N}}, one fewer than the heap.")
+	pFibLastToken         = def("explain.fibonacci.last_token", "", "Only the last token is left: the player to move must take it and loses.")
+	pColZeckendorf        = def("table.zeckendorf_terms", "", "Zeckendorf terms")
+	pColSmallest          = def("table.smallest", "", "smallest")
+	pColLimit             = def("table.limit", "", "limit")
+	pFibSum               = def("explain.fibonacci.sum", "", "{{.N}} = {{.Terms}}.")
+	pFibWins              = def("explain.fibonacci.wins", "", "The smallest term, {{.Z}}, is at most the limit {{.Limit}}, so the player to move wins.")
+	pFibTakeLast          = def("explain.fibonacci.take_last", "", "Taking {{.Z}} leaves only the last token, which the opponent must take.")
+	pFibTakeAll           = def("explain.fibonacci.take_all", "", "Taking {{.Z}} empties the heap.")
+	pFibTake              = def("explain.fibonacci.take", "", "Taking {{.Z}} leaves {{.Rest}} = {{.Terms}} with a limit of {{.Limit}}, below its smallest term {{.Smallest}}: the opponent cannot take that term, and whatever they take you can answer the same way.")
+	pFibTakeMisere        = def("explain.fibonacci.take_misere", "", "Taking {{.Z}} leaves {{.Rest}} = {{.Terms}} ({{.WithLast}} with the last token) with a limit of {{.Limit}}, below its smallest term {{.Smallest}}: the opponent cannot take that term, and whatever they take you can answer the same way.")
+	pFibEvery             = def("explain.fibonacci.every", "", "Every winning move: take {{.Takes}} (each leaves a heap whose smallest term is more than twice the take).")
+	pFibLoses             = def("explain.fibonacci.loses", "", "The smallest term, {{.Z}}, is more than the limit {{.Limit}}, so the player to move loses against perfect play: any take t leaves a heap whose smallest term is at most 2t, which the opponent may take.")
+	pOr                   = def("explain.or", "", "{{.A}} or {{.B}}")
+)
+
+func (g fibonacciGame) verdict(p Position) Phrase {
 	if g.over(p) {
-		return "The game is over."
+		return P(pVerdictOver)
 	}
 	e := g.effective(p.Heaps[0])
 	if e == 0 {
-		return "Losing: only the last token is left, and in misère play whoever takes it loses."
+		return P(pVerdictFibLastToken)
 	}
 	terms := zeckendorf(e)
 	z := terms[len(terms)-1]
-	of := ""
-	if g.misere {
-		of = fmt.Sprintf(" (play as if on %d: nobody wants the last token)", e)
-	}
-	if z <= p.Limit {
-		return fmt.Sprintf("Winning: %d = %s%s, and its smallest term %d is within your limit of %d.", e, joinInts(terms, " + "), of, z, p.Limit)
-	}
-	return fmt.Sprintf("Losing: %d = %s%s, and its smallest term %d is more than your limit of %d.", e, joinInts(terms, " + "), of, z, p.Limit)
+	id := map[[2]bool]string{
+		{true, false}: pVerdictFibWin, {true, true}: pVerdictFibWinMisere,
+		{false, false}: pVerdictFibLose, {false, true}: pVerdictFibLoseMisere,
+	}[[2]bool{z <= p.Limit, g.misere}]
+	return P(id, "N", e, "Terms", Lit(joinInts(terms, " + ")), "Z", z, "Limit", p.Limit)
 }
 
 func (g fibonacciGame) explain(p Position) Explanation {
 	n := p.Heaps[0]
-	ex := Explanation{Theory: "Zeckendorf"}
-	step := func(format string, args ...any) { ex.Steps = append(ex.Steps, fmt.Sprintf(format, args...)) }
+	ex := Explanation{Theory: P(pTheoryZeckendorf)}
+	step := func(id string, args ...any) { ex.Steps = append(ex.Steps, P(id, args...)) }
 	if g.over(p) {
 		if n == 0 {
-			step("The heap is empty, so the game is over.")
+			step(pFibEmpty)
 		} else {
-			step("Nothing may be taken (the limit is 0), so the game is over.")
+			step(pFibNoLimit)
 		}
 		if g.misere {
-			step("In misère play the player who cannot move wins.")
+			step(pFibOverMisere)
 		} else {
-			step("In normal play the player who cannot move loses.")
+			step(pFibOverNormal)
 		}
 		return ex
 	}
-	step("Every whole number is one sum of Fibonacci numbers (1, 2, 3, 5, 8, 13, …) with no two neighbours: its Zeckendorf representation.")
+	step(pFibZeckendorf)
 	e := g.effective(n)
 	if g.misere {
-		step("In misère play nobody wants the last token, so play as in normal play on %d, one fewer than the heap.", e)
+		step(pFibMisere, "N", e)
 		if e == 0 {
-			step("Only the last token is left: the player to move must take it and loses.")
+			step(pFibLastToken)
 			return ex
 		}
 	}
 	terms := zeckendorf(e)
 	z := terms[len(terms)-1]
-	ex.Table = &Table{Header: []string{"heap", "Zeckendorf terms", "smallest", "limit"},
-		Rows: [][]string{{strconv.FormatInt(e, 10), joinInts(terms, " + "), strconv.FormatInt(z, 10), strconv.FormatInt(p.Limit, 10)}}}
-	step("%d = %s.", e, joinInts(terms, " + "))
+	ex.Table = &Table{Header: []Phrase{P(pColHeap), P(pColZeckendorf), P(pColSmallest), P(pColLimit)},
+		Rows: [][]Phrase{lit(strconv.FormatInt(e, 10), joinInts(terms, " + "), strconv.FormatInt(z, 10), strconv.FormatInt(p.Limit, 10))}}
+	step(pFibSum, "N", e, "Terms", Lit(joinInts(terms, " + ")))
 	if z <= p.Limit {
-		step("The smallest term, %d, is at most the limit %d, so the player to move wins.", z, p.Limit)
+		step(pFibWins, "Z", z, "Limit", p.Limit)
 		ms, _ := g.winning(p, MaxListedMoves)
 		rest := e - z
 		switch {
 		case rest == 0 && g.misere:
-			step("Taking %d leaves only the last token, which the opponent must take.", z)
+			step(pFibTakeLast, "Z", z)
 		case rest == 0:
-			step("Taking %d empties the heap.", z)
+			step(pFibTakeAll, "Z", z)
+		case g.misere:
+			step(pFibTakeMisere, "Z", z, "Rest", rest, "Terms", Lit(joinInts(terms[:len(terms)-1], " + ")), "WithLast", rest+1, "Limit", 2*z, "Smallest", zmin(rest))
 		default:
-			left := ""
-			if g.misere {
-				left = fmt.Sprintf(" (%d with the last token)", rest+1)
-			}
-			step("Taking %d leaves %d = %s%s with a limit of %d, below its smallest term %d: the opponent cannot take that term, and whatever they take you can answer the same way.",
-				z, rest, joinInts(terms[:len(terms)-1], " + "), left, 2*z, zmin(rest))
+			step(pFibTake, "Z", z, "Rest", rest, "Terms", Lit(joinInts(terms[:len(terms)-1], " + ")), "Limit", 2*z, "Smallest", zmin(rest))
 		}
 		if len(ms) > 1 {
-			var ts []int64
-			for _, m := range ms {
-				ts = append(ts, m.Take)
+			takes := P(pOr, "A", ms[len(ms)-2].Take, "B", ms[len(ms)-1].Take)
+			for i := len(ms) - 3; i >= 0; i-- {
+				takes = P(pOr, "A", ms[i].Take, "B", takes)
 			}
-			step("Every winning move: take %s (each leaves a heap whose smallest term is more than twice the take).", joinInts(ts, " or "))
+			step(pFibEvery, "Takes", takes)
 		}
 	} else {
-		step("The smallest term, %d, is more than the limit %d, so the player to move loses against perfect play: any take t leaves a heap whose smallest term is at most 2t, which the opponent may take.", z, p.Limit)
+		step(pFibLoses, "Z", z, "Limit", p.Limit)
 	}
 	return ex
 }

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 )
@@ -166,47 +165,66 @@ func (g greedyGame) winning(p Position, limit int) ([]Move, int64) {
 	return ms, per * int64(cnt)
 }
 
-func (g greedyGame) verdict(p Position) string {
+// Greedy Nim's verdicts and explanation.
+var (
+	pVerdictGreedyOnesEven = def("verdict.greedy.ones_even", "", "Winning: only heaps of 1 are left and there are {{.Count}} (even); take one to leave an odd number.")
+	pVerdictGreedyOnesOdd  = def("verdict.greedy.ones_odd", "", "Losing: only heaps of 1 are left and there are {{.Count}} (odd); you will take the last one.")
+	pVerdictGreedyOdd      = def("verdict.greedy.odd", "", "Winning: {{.Count}} heaps share the largest size {{.Size}}, an odd number.")
+	pVerdictGreedyEven     = def("verdict.greedy.even", "", "Losing: {{.Count}} heaps share the largest size {{.Size}}, an even number.")
+	pTheoryLargest         = def("explain.theory.largest_heaps", "", "largest heaps")
+	pColLargest            = def("table.largest", "", "largest")
+	pColYes                = def("table.yes", "", "yes")
+	pColLargestHeaps       = def("table.largest_heaps", "", "largest heaps")
+	pGreedyTouch           = def("explain.greedy.touch", "", "Only a largest heap may be touched, so what matters is how many heaps share the largest size (empty heaps do not count).")
+	pGreedyEven            = def("explain.greedy.even", "", "With an even number of largest heaps, any take leaves an odd number, and the opponent can make it even again: an even count is lost for the player to move.")
+	pGreedyMisere          = def("explain.greedy.misere", "", "In misère play the same holds while the largest heap holds 2 or more; once only heaps of 1 are left, leave an odd number of them.")
+	pGreedyHere            = def("explain.greedy.here", "", "Here {{.Count}} heaps share the largest size {{.Size}}.")
+	pGreedyLost            = def("explain.greedy.lost", "", "Every move leaves a won position for the opponent: the player to move loses against perfect play.")
+	pGreedyMove            = def("explain.greedy.move", "", "Take {{.Take}} from {{.Heap}}, for example ({{.Moves}} in all), to leave your opponent a lost count.")
+	pWinningMoves          = def("explain.winning_moves", "{{.Count}} winning move", "{{.Count}} winning moves")
+)
+
+func (g greedyGame) verdict(p Position) Phrase {
 	mx, c := top(p.Heaps)
 	if g.misere && mx <= 1 {
 		if c%2 == 0 {
-			return fmt.Sprintf("Winning: only heaps of 1 are left and there are %d (even); take one to leave an odd number.", c)
+			return P(pVerdictGreedyOnesEven, "Count", c)
 		}
-		return fmt.Sprintf("Losing: only heaps of 1 are left and there are %d (odd); you will take the last one.", c)
+		return P(pVerdictGreedyOnesOdd, "Count", c)
 	}
 	if c%2 == 1 {
-		return fmt.Sprintf("Winning: %d heaps share the largest size %d, an odd number.", c, mx)
+		return P(pVerdictGreedyOdd, "Count", c, "Size", mx)
 	}
-	return fmt.Sprintf("Losing: %d heaps share the largest size %d, an even number.", c, mx)
+	return P(pVerdictGreedyEven, "Count", c, "Size", mx)
 }
 
 func (g greedyGame) explain(p Position) Explanation {
 	mx, c := top(p.Heaps)
-	e := Explanation{Theory: "largest heaps"}
+	e := Explanation{Theory: P(pTheoryLargest)}
 	if len(p.Heaps) <= maxTableRows {
-		t := &Table{Header: []string{"heap", "size", "largest"}}
+		t := &Table{Header: []Phrase{P(pColHeap), P(pColSize), P(pColLargest)}}
 		for i, h := range p.Heaps {
-			mark := ""
+			mark := Lit("")
 			if h == mx && h > 0 {
-				mark = "yes"
+				mark = P(pColYes)
 			}
-			t.Rows = append(t.Rows, []string{HeapLabel(i), strconv.FormatInt(h, 10), mark})
+			t.Rows = append(t.Rows, row(HeapLabel(i), strconv.FormatInt(h, 10), mark))
 		}
-		t.Total = []string{"largest heaps", strconv.FormatInt(mx, 10), strconv.Itoa(c)}
+		t.Total = row(P(pColLargestHeaps), strconv.FormatInt(mx, 10), strconv.Itoa(c))
 		e.Table = t
 	}
-	e.Steps = append(e.Steps, "Only a largest heap may be touched, so what matters is how many heaps share the largest size (empty heaps do not count).")
-	e.Steps = append(e.Steps, "With an even number of largest heaps, any take leaves an odd number, and the opponent can make it even again: an even count is lost for the player to move.")
+	e.Steps = append(e.Steps, P(pGreedyTouch))
+	e.Steps = append(e.Steps, P(pGreedyEven))
 	if g.misere {
-		e.Steps = append(e.Steps, "In misère play the same holds while the largest heap holds 2 or more; once only heaps of 1 are left, leave an odd number of them.")
+		e.Steps = append(e.Steps, P(pGreedyMisere))
 	}
-	e.Steps = append(e.Steps, fmt.Sprintf("Here %d heaps share the largest size %d.", c, mx))
+	e.Steps = append(e.Steps, P(pGreedyHere, "Count", c, "Size", mx))
 	ms, n := g.winning(p, 1)
 	if n == 0 {
-		e.Steps = append(e.Steps, "Every move leaves a won position for the opponent: the player to move loses against perfect play.")
+		e.Steps = append(e.Steps, P(pGreedyLost))
 	} else {
 		m := ms[0]
-		e.Steps = append(e.Steps, fmt.Sprintf("Take %d from %s, for example (%s in all), to leave your opponent a lost count.", m.Take, HeapLabel(m.Heap), plural(n, "winning move")))
+		e.Steps = append(e.Steps, P(pGreedyMove, "Take", m.Take, "Heap", HeapLabel(m.Heap), "Moves", P(pWinningMoves, "Count", n)))
 	}
 	return e
 }

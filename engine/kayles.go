@@ -133,6 +133,20 @@ func kaylesPins(m Move) string {
 	return fmt.Sprintf("pin %d", m.Parts[0]+1)
 }
 
+// The pins a knock takes, as an explanation names them.
+var (
+	pPinsTwo = def("explain.kayles.pins_two", "", "pins {{.First}} and {{.Second}}")
+	pPinsOne = def("explain.kayles.pin_one", "", "pin {{.Pin}}")
+)
+
+// kaylesPinsPhrase is kaylesPins as a Phrase.
+func kaylesPinsPhrase(m Move) Phrase {
+	if m.Take == 2 {
+		return P(pPinsTwo, "First", m.Parts[0]+1, "Second", m.Parts[0]+2)
+	}
+	return P(pPinsOne, "Pin", m.Parts[0]+1)
+}
+
 // reachable bounds the rows a game from p can hold: a knock adds at most one
 // row (an end knock leaves an empty row behind) and takes at least one pin,
 // and emptied rows stay in place, so a row of h pins ends in at most h rows.
@@ -273,18 +287,35 @@ func kaylesSplitCount(m, w int64) int64 {
 	return count
 }
 
-func (g kaylesGame) verdict(p Position) string {
+// Kayles's verdicts and explanation (misère Kayles's are in search.go).
+var (
+	pVerdictKaylesSearchWin  = def("verdict.kayles.search_win", "", "Winning: an exhaustive search finds {{.Count}} of your knocks leave your opponent lost.")
+	pVerdictKaylesSearchLose = def("verdict.kayles.search_lose", "", "Losing: an exhaustive search finds that every knock leaves your opponent a win.")
+	pVerdictKaylesXOR        = def("verdict.kayles.xor", "", "Winning: the rows' Grundy values XOR to {{.XOR}}, not 0, so a knock can make it 0.")
+	pVerdictKaylesZero       = def("verdict.kayles.zero", "", "Losing: the rows' Grundy values XOR to 0, so every knock makes it non-zero for your opponent.")
+	pTheoryGrundy            = def("explain.theory.grundy", "", "Grundy values")
+	pKaylesWorth             = def("explain.kayles.worth", "", "Each row is worth a Nim heap of its Grundy value: the least value not reachable by knocking one or two pins, where a split row is worth the XOR of its parts.")
+	pKaylesPeriod            = def("explain.kayles.period", "", "The values are periodic from 71 pins on, with period 12 (4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 2, 7 for n mod 12 = 0…11); shorter rows follow the recurrence.")
+	pKaylesXOR               = def("explain.kayles.xor", "", "The XOR of the rows' values is {{.XOR}}.")
+	pKaylesZero              = def("explain.kayles.zero", "", "The XOR is 0, so the player to move loses: every knock changes one row's value and makes it non-zero, and the opponent can always make it 0 again.")
+	pKaylesNonZero           = def("explain.kayles.nonzero", "", "The XOR is not 0, so the player to move wins by knocking pins so that the row's remains are worth the XOR of the other rows.")
+	pKaylesMove              = def("explain.kayles.move", "", "Knock down {{.Pins}} of row {{.Row}}, leaving {{.A}} and {{.B}} (values {{.GA}} ⊕ {{.GB}} = {{.G}}, what the other rows XOR to).")
+	pAllWinning              = def("explain.all_winning", "", "There are {{.Count}} winning moves in all.")
+	pColPins                 = def("table.pins", "", "pins")
+)
+
+func (g kaylesGame) verdict(p Position) Phrase {
 	if g.misere {
 		_, n := kaylesMisereWinning(p, 0)
 		if n > 0 {
-			return fmt.Sprintf("Winning: an exhaustive search finds %d of your knocks leave your opponent lost.", n)
+			return P(pVerdictKaylesSearchWin, "Count", n)
 		}
-		return "Losing: an exhaustive search finds that every knock leaves your opponent a win."
+		return P(pVerdictKaylesSearchLose)
 	}
 	if x := kaylesXOR(p.Heaps); x != 0 {
-		return fmt.Sprintf("Winning: the rows' Grundy values XOR to %d, not 0, so a knock can make it 0.", x)
+		return P(pVerdictKaylesXOR, "XOR", x)
 	}
-	return "Losing: the rows' Grundy values XOR to 0, so every knock makes it non-zero for your opponent."
+	return P(pVerdictKaylesZero)
 }
 
 func (g kaylesGame) explain(p Position) Explanation {
@@ -292,23 +323,23 @@ func (g kaylesGame) explain(p Position) Explanation {
 		return kaylesMisereExplain(p)
 	}
 	x := kaylesXOR(p.Heaps)
-	ex := Explanation{Theory: "Grundy values", Table: kaylesGrundyTable(p.Heaps)}
-	step := func(format string, args ...any) { ex.Steps = append(ex.Steps, fmt.Sprintf(format, args...)) }
-	step("Each row is worth a Nim heap of its Grundy value: the least value not reachable by knocking one or two pins, where a split row is worth the XOR of its parts.")
-	step("The values are periodic from 71 pins on, with period 12 (4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 2, 7 for n mod 12 = 0…11); shorter rows follow the recurrence.")
-	step("The XOR of the rows' values is %d.", x)
+	ex := Explanation{Theory: P(pTheoryGrundy), Table: kaylesGrundyTable(p.Heaps)}
+	step := func(id string, args ...any) { ex.Steps = append(ex.Steps, P(id, args...)) }
+	step(pKaylesWorth)
+	step(pKaylesPeriod)
+	step(pKaylesXOR, "XOR", x)
 	if x == 0 {
-		step("The XOR is 0, so the player to move loses: every knock changes one row's value and makes it non-zero, and the opponent can always make it 0 again.")
+		step(pKaylesZero)
 		return ex
 	}
-	step("The XOR is not 0, so the player to move wins by knocking pins so that the row's remains are worth the XOR of the other rows.")
+	step(pKaylesNonZero)
 	ms, n := g.winning(p, 3)
 	for _, m := range ms {
 		a, b := m.Parts[0], m.Parts[1]
-		step("Knock down %s of row %s, leaving %d and %d (values %d ⊕ %d = %d, what the other rows XOR to).", kaylesPins(m), HeapLabel(m.Heap), a, b, kaylesG(a), kaylesG(b), kaylesG(a)^kaylesG(b))
+		step(pKaylesMove, "Pins", kaylesPinsPhrase(m), "Row", HeapLabel(m.Heap), "A", a, "B", b, "GA", kaylesG(a), "GB", kaylesG(b), "G", kaylesG(a)^kaylesG(b))
 	}
 	if n > int64(len(ms)) {
-		step("There are %d winning moves in all.", n)
+		step(pAllWinning, "Count", n)
 	}
 	return ex
 }
@@ -319,10 +350,10 @@ func kaylesGrundyTable(rows []int64) *Table {
 	if len(rows) > maxTableRows {
 		return nil
 	}
-	t := &Table{Header: []string{"row", "pins", "Grundy value"}}
+	t := &Table{Header: []Phrase{P(pColRow), P(pColPins), P(pColGrundy)}}
 	for i, n := range rows {
-		t.Rows = append(t.Rows, []string{HeapLabel(i), strconv.FormatInt(n, 10), strconv.FormatInt(kaylesG(n), 10)})
+		t.Rows = append(t.Rows, lit(HeapLabel(i), strconv.FormatInt(n, 10), strconv.FormatInt(kaylesG(n), 10)))
 	}
-	t.Total = []string{"XOR", "", strconv.FormatInt(kaylesXOR(rows), 10)}
+	t.Total = row(P(pColXOR), "", strconv.FormatInt(kaylesXOR(rows), 10))
 	return t
 }

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"math/bits"
 	"slices"
 	"strconv"
@@ -243,68 +242,89 @@ func laskerSplits(h, w int64, max int) ([]int64, int64) {
 	return as, count
 }
 
-func (g laskerGame) verdict(p Position) string {
+// Lasker's Nim's verdicts and explanation.
+var (
+	pVerdictLaskerXOR  = def("verdict.lasker.xor", "", "Winning: the heaps' Grundy values XOR to {{.XOR}}, not 0, so a take or a split can make it 0.")
+	pVerdictLaskerZero = def("verdict.lasker.zero", "", "Losing: the heaps' Grundy values XOR to 0, so every take or split makes it non-zero for your opponent.")
+	pLaskerWorth       = def("explain.lasker.worth", "", "Each heap is worth a Nim heap of its Grundy value: g(h) = h, except that heaps of 4m+3 and 4m+4 swap values (3 ↔ 4, 7 ↔ 8, …), because a split adds options a plain Nim heap does not have.")
+	pColMod4           = def("table.size_mod_4", "", "size mod 4")
+	pLaskerXOR         = def("explain.lasker.xor", "", "The XOR of the Grundy values is {{.XOR}}.")
+	pLaskerOnesEven    = def("explain.lasker.ones_even", "", "Misère play: no heap has 2 or more, so the XOR no longer decides; the player who takes the last token loses. With {{.Count}} heaps of 1, the player to move wins (an even number: take one and leave an odd number).")
+	pLaskerOnesOdd     = def("explain.lasker.ones_odd", "", "Misère play: no heap has 2 or more, so the XOR no longer decides; the player who takes the last token loses. With {{.Count}} heaps of 1, the player to move loses (an odd number: the last one will be theirs).")
+	pLaskerTame        = def("explain.lasker.tame", "", "Misère Lasker's Nim is tame: while some heap has 2 or more, play by the XOR as in normal play; the move that would leave only 0s and 1s must leave an odd number of 1-heaps instead.")
+	pLaskerZero        = def("explain.lasker.zero", "", "The XOR is 0, so the player to move loses: every take or split changes one heap's value and makes the XOR non-zero, and the opponent can always bring it back to 0.")
+	pLaskerNonZero     = def("explain.lasker.nonzero", "", "The XOR is not 0, so the player to move wins by making it 0: change one heap (by a take, or a split whose two parts' values XOR to the needed value).")
+	pLaskerSplitOnes   = def("explain.lasker.split_ones", "", "Split heap {{.Heap}} into 1 and 1: only heaps of 0 and 1 remain, an odd number of them 1s.")
+	pLaskerSplit       = def("explain.lasker.split", "", "Split heap {{.Heap}} into {{.A}} and {{.B}}: g({{.A}}) ⊕ g({{.B}}) = {{.GA}} ⊕ {{.GB}} = {{.G}}, what the other heaps XOR to.")
+	pLaskerTakeOnes    = def("explain.lasker.take_ones", "", "Take {{.Take}} from heap {{.Heap}}, leaving {{.Left}}: only heaps of 0 and 1 remain, an odd number of them 1s.")
+	pLaskerTake        = def("explain.lasker.take", "", "Take {{.Take}} from heap {{.Heap}}, leaving {{.Left}} (Grundy value {{.G}}, what the other heaps XOR to).")
+)
+
+func (g laskerGame) verdict(p Position) Phrase {
 	s := laskerStats(p.Heaps)
 	if g.misere && s.big == 0 {
 		if s.ones%2 == 0 {
-			return fmt.Sprintf("Winning: only heaps of 1 are left and there are %d of them (even); take one and leave an odd number.", s.ones)
+			return P(pVerdictOnesEven, "Count", s.ones)
 		}
-		return fmt.Sprintf("Losing: only heaps of 1 are left and there are %d of them (odd); in misère play you will take the last one.", s.ones)
+		return P(pVerdictOnesOdd, "Count", s.ones)
 	}
 	if s.x != 0 {
-		return fmt.Sprintf("Winning: the heaps' Grundy values XOR to %d, not 0, so a take or a split can make it 0.", s.x)
+		return P(pVerdictLaskerXOR, "XOR", s.x)
 	}
-	return "Losing: the heaps' Grundy values XOR to 0, so every take or split makes it non-zero for your opponent."
+	return P(pVerdictLaskerZero)
 }
 
 func (g laskerGame) explain(p Position) Explanation {
 	s := laskerStats(p.Heaps)
-	ex := Explanation{Theory: "Grundy values"}
-	step := func(format string, args ...any) { ex.Steps = append(ex.Steps, fmt.Sprintf(format, args...)) }
-	step("Each heap is worth a Nim heap of its Grundy value: g(h) = h, except that heaps of 4m+3 and 4m+4 swap values (3 ↔ 4, 7 ↔ 8, …), because a split adds options a plain Nim heap does not have.")
+	ex := Explanation{Theory: P(pTheoryGrundy)}
+	step := func(id string, args ...any) { ex.Steps = append(ex.Steps, P(id, args...)) }
+	step(pLaskerWorth)
 	if len(p.Heaps) <= maxTableRows {
-		tab := &Table{Header: []string{"heap", "size", "size mod 4", "Grundy value"}}
+		tab := &Table{Header: []Phrase{P(pColHeap), P(pColSize), P(pColMod4), P(pColGrundy)}}
 		for i, h := range p.Heaps {
-			tab.Rows = append(tab.Rows, []string{HeapLabel(i), strconv.FormatInt(h, 10), strconv.FormatInt(h%4, 10), strconv.FormatInt(laskerG(h), 10)})
+			tab.Rows = append(tab.Rows, lit(HeapLabel(i), strconv.FormatInt(h, 10), strconv.FormatInt(h%4, 10), strconv.FormatInt(laskerG(h), 10)))
 		}
-		tab.Total = []string{"XOR", "", "", strconv.FormatInt(s.x, 10)}
+		tab.Total = row(P(pColXOR), "", "", strconv.FormatInt(s.x, 10))
 		ex.Table = tab
 	}
-	step("The XOR of the Grundy values is %d.", s.x)
+	step(pLaskerXOR, "XOR", s.x)
 	if g.misere && s.big == 0 {
-		step("Misère play: no heap has 2 or more, so the XOR no longer decides; the player who takes the last token loses. With %d heaps of 1, the player to move %s.",
-			s.ones, map[bool]string{true: "wins (an even number: take one and leave an odd number)", false: "loses (an odd number: the last one will be theirs)"}[s.ones%2 == 0])
+		if s.ones%2 == 0 {
+			step(pLaskerOnesEven, "Count", s.ones)
+		} else {
+			step(pLaskerOnesOdd, "Count", s.ones)
+		}
 		return ex
 	}
 	if g.misere {
-		step("Misère Lasker's Nim is tame: while some heap has 2 or more, play by the XOR as in normal play; the move that would leave only 0s and 1s must leave an odd number of 1-heaps instead.")
+		step(pLaskerTame)
 	}
 	if s.x == 0 {
-		step("The XOR is 0, so the player to move loses: every take or split changes one heap's value and makes the XOR non-zero, and the opponent can always bring it back to 0.")
+		step(pLaskerZero)
 		return ex
 	}
-	step("The XOR is not 0, so the player to move wins by making it 0: change one heap (by a take, or a split whose two parts' values XOR to the needed value).")
+	step(pLaskerNonZero)
 	if ms, n := g.winning(p, 3); len(ms) > 0 {
 		for _, m := range ms {
 			switch m.Kind {
 			case Split:
 				a, b := m.Parts[0], m.Parts[1]
 				if g.misere && s.big-1+btoi(a >= 2)+btoi(b >= 2) == 0 {
-					step("Split heap %s into 1 and 1: only heaps of 0 and 1 remain, an odd number of them 1s.", HeapLabel(m.Heap))
+					step(pLaskerSplitOnes, "Heap", HeapLabel(m.Heap))
 					continue
 				}
-				step("Split heap %s into %d and %d: g(%d) ⊕ g(%d) = %d ⊕ %d = %d, what the other heaps XOR to.", HeapLabel(m.Heap), a, b, a, b, laskerG(a), laskerG(b), laskerG(a)^laskerG(b))
+				step(pLaskerSplit, "Heap", HeapLabel(m.Heap), "A", a, "B", b, "GA", laskerG(a), "GB", laskerG(b), "G", laskerG(a)^laskerG(b))
 			default:
 				v := p.Heaps[m.Heap] - m.Take
 				if g.misere && s.big-btoi(p.Heaps[m.Heap] >= 2)+btoi(v >= 2) == 0 {
-					step("Take %d from heap %s, leaving %d: only heaps of 0 and 1 remain, an odd number of them 1s.", m.Take, HeapLabel(m.Heap), v)
+					step(pLaskerTakeOnes, "Take", m.Take, "Heap", HeapLabel(m.Heap), "Left", v)
 				} else {
-					step("Take %d from heap %s, leaving %d (Grundy value %d, what the other heaps XOR to).", m.Take, HeapLabel(m.Heap), v, laskerG(v))
+					step(pLaskerTake, "Take", m.Take, "Heap", HeapLabel(m.Heap), "Left", v, "G", laskerG(v))
 				}
 			}
 		}
 		if n > int64(len(ms)) {
-			step("There are %d winning moves in all.", n)
+			step(pAllWinning, "Count", n)
 		}
 	}
 	return ex

@@ -429,56 +429,71 @@ func (g mooreGame) digitDP(p Position, S []int, need [mooreBits + 1]int, skipSma
 	return count
 }
 
-func (g mooreGame) verdict(p Position) string {
+// Moore's Nim's verdicts and explanation.
+var (
+	pVerdictMooreOnesWin  = def("verdict.moore.ones_win", "", "Winning: only heaps of 1 are left, {{.Count}} of them; leave a number that is 1 mod {{.Mod}}.")
+	pVerdictMooreOnesLose = def("verdict.moore.ones_lose", "", "Losing: only heaps of 1 are left, {{.Count}} of them, which is 1 mod {{.Mod}}.")
+	pVerdictMooreBit      = def("verdict.moore.bit", "", "Winning: {{.Count}} heaps have the {{.Bit}}'s bit set, which is not 0 mod {{.Mod}}.")
+	pVerdictMooreZero     = def("verdict.moore.zero", "", "Losing: for every bit, the number of heaps with it set is 0 mod {{.Mod}}.")
+	pTheoryBitCounts      = def("explain.theory.bit_counts", "", "bit counts mod {{.Mod}}")
+	pColCountMod          = def("table.count_mod", "", "count mod {{.Mod}}")
+	pMooreBinary          = def("explain.moore.binary", "", "Write the heaps in binary and count, for each bit, how many heaps have it set; a move may change up to {{.K}} heaps.")
+	pMooreTheorem         = def("explain.moore.theorem", "", "If every count is 0 mod {{.Mod}}, any move breaks one, and the other player can restore them all: that position is lost for the player to move (Moore's theorem; with k=1 it is Nim's nim-sum).")
+	pMooreMisere          = def("explain.moore.misere", "", "In misère play the same holds while some heap holds 2 or more; with only heaps of 0 and 1, leave a number of 1-heaps that is 1 mod {{.Mod}}.")
+	pMooreLost            = def("explain.moore.lost", "", "Here every count is already right for your opponent: the player to move loses against perfect play.")
+	pMooreMove            = def("explain.moore.move", "", "A winning move: {{.Move}} ({{.Moves}} in all).")
+)
+
+func (g mooreGame) verdict(p Position) Phrase {
 	if g.misere {
 		if s := statsOf(p.Heaps); s.big == 0 {
 			ones := s.ones
 			if ones%(g.k+1) != 1 {
-				return fmt.Sprintf("Winning: only heaps of 1 are left, %d of them; leave a number that is 1 mod %d.", ones, g.k+1)
+				return P(pVerdictMooreOnesWin, "Count", ones, "Mod", g.k+1)
 			}
-			return fmt.Sprintf("Losing: only heaps of 1 are left, %d of them, which is 1 mod %d.", ones, g.k+1)
+			return P(pVerdictMooreOnesLose, "Count", ones, "Mod", g.k+1)
 		}
 	}
 	c := bitCounts(p.Heaps)
 	for b := mooreBits; b >= 0; b-- {
 		if c[b]%(g.k+1) != 0 {
-			return fmt.Sprintf("Winning: %d heaps have the %d's bit set, which is not 0 mod %d.", c[b], int64(1)<<b, g.k+1)
+			return P(pVerdictMooreBit, "Count", c[b], "Bit", int64(1)<<b, "Mod", g.k+1)
 		}
 	}
-	return fmt.Sprintf("Losing: for every bit, the number of heaps with it set is 0 mod %d.", g.k+1)
+	return P(pVerdictMooreZero, "Mod", g.k+1)
 }
 
 func (g mooreGame) explain(p Position) Explanation {
 	c := bitCounts(p.Heaps)
-	e := Explanation{Theory: fmt.Sprintf("bit counts mod %d", g.k+1)}
+	e := Explanation{Theory: P(pTheoryBitCounts, "Mod", g.k+1)}
 	var mx int64 = 1
 	for _, v := range p.Heaps {
 		mx = max(mx, v)
 	}
 	width := len(strconv.FormatInt(mx, 2))
 	if len(p.Heaps) <= maxTableRows {
-		t := &Table{Header: []string{"heap", "decimal", "binary"}}
+		t := &Table{Header: []Phrase{P(pColHeap), P(pColDecimal), P(pColBinary)}}
 		for i, v := range p.Heaps {
 			b := strconv.FormatInt(v, 2)
-			t.Rows = append(t.Rows, []string{heapRow(i), strconv.FormatInt(v, 10), strings.Repeat("0", width-len(b)) + b})
+			t.Rows = append(t.Rows, row(heapRow(i), strconv.FormatInt(v, 10), strings.Repeat("0", width-len(b))+b))
 		}
 		var tot strings.Builder
 		for b := width - 1; b >= 0; b-- {
 			tot.WriteString(strconv.Itoa(c[b] % (g.k + 1)))
 		}
-		t.Total = []string{fmt.Sprintf("count mod %d", g.k+1), "", tot.String()}
+		t.Total = row(P(pColCountMod, "Mod", g.k+1), "", tot.String())
 		e.Table = t
 	}
-	e.Steps = append(e.Steps, fmt.Sprintf("Write the heaps in binary and count, for each bit, how many heaps have it set; a move may change up to %d heaps.", g.k))
-	e.Steps = append(e.Steps, fmt.Sprintf("If every count is 0 mod %d, any move breaks one, and the other player can restore them all: that position is lost for the player to move (Moore's theorem; with k=1 it is Nim's nim-sum).", g.k+1))
+	e.Steps = append(e.Steps, P(pMooreBinary, "K", g.k))
+	e.Steps = append(e.Steps, P(pMooreTheorem, "Mod", g.k+1))
 	if g.misere {
-		e.Steps = append(e.Steps, fmt.Sprintf("In misère play the same holds while some heap holds 2 or more; with only heaps of 0 and 1, leave a number of 1-heaps that is 1 mod %d.", g.k+1))
+		e.Steps = append(e.Steps, P(pMooreMisere, "Mod", g.k+1))
 	}
 	ms, n := g.winning(p, 1)
 	if n == 0 {
-		e.Steps = append(e.Steps, "Here every count is already right for your opponent: the player to move loses against perfect play.")
+		e.Steps = append(e.Steps, P(pMooreLost))
 	} else {
-		e.Steps = append(e.Steps, fmt.Sprintf("A winning move: %s (%s in all).", describeMove(p, ms[0]), plural(n, "winning move")))
+		e.Steps = append(e.Steps, P(pMooreMove, "Move", describeMove(p, ms[0]), "Moves", P(pWinningMoves, "Count", n)))
 	}
 	return e
 }

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"strconv"
 )
 
@@ -140,28 +139,37 @@ func sortDesc(v []int64) {
 	}
 }
 
-func (g nimGame) verdict(p Position) string {
+// Nim's verdicts; misère Lasker's Nim, in the endgame of 1-heaps, says the same.
+var (
+	pVerdictOnesEven  = def("verdict.nim.ones_even", "", "Winning: only heaps of 1 are left and there are {{.Count}} of them (even); take one and leave an odd number.")
+	pVerdictOnesOdd   = def("verdict.nim.ones_odd", "", "Losing: only heaps of 1 are left and there are {{.Count}} of them (odd); in misère play you will take the last one.")
+	pVerdictNimSwitch = def("verdict.nim.switch", "", "Winning: only one heap holds 2 or more; cut it to 0 or 1 so that an odd number of 1-heaps is left (the misère endgame switch).")
+	pVerdictNimSum    = def("verdict.nim.sum", "", "Winning: the nim-sum is {{.Sum}}, not 0, so a move can make it 0.")
+	pVerdictNimZero   = def("verdict.nim.zero", "", "Losing: the nim-sum is 0, so every move makes it non-zero for your opponent.")
+)
+
+func (g nimGame) verdict(p Position) Phrase {
 	s := statsOf(p.Heaps)
 	if g.misere && s.big == 0 {
 		if s.ones%2 == 0 {
-			return fmt.Sprintf("Winning: only heaps of 1 are left and there are %d of them (even); take one and leave an odd number.", s.ones)
+			return P(pVerdictOnesEven, "Count", s.ones)
 		}
-		return fmt.Sprintf("Losing: only heaps of 1 are left and there are %d of them (odd); in misère play you will take the last one.", s.ones)
+		return P(pVerdictOnesOdd, "Count", s.ones)
 	}
 	if g.misere && s.big == 1 {
 		// The winning move here leaves only 0s and 1s: the switch, not the nim-sum.
-		return "Winning: only one heap holds 2 or more; cut it to 0 or 1 so that an odd number of 1-heaps is left (the misère endgame switch)."
+		return P(pVerdictNimSwitch)
 	}
 	if s.x != 0 {
-		return fmt.Sprintf("Winning: the nim-sum is %d, not 0, so a move can make it 0.", s.x)
+		return P(pVerdictNimSum, "Sum", s.x)
 	}
-	return "Losing: the nim-sum is 0, so every move makes it non-zero for your opponent."
+	return P(pVerdictNimZero)
 }
 
 // binaryTable is seed 004's table: each value in decimal and binary, with the
 // nim-sum as the total row. label names row i; it is nil when there are too
 // many rows to read (the steps then carry the sum alone).
-func binaryTable(first string, label func(i int) string, values []int64) *Table {
+func binaryTable(first Phrase, label func(i int) Phrase, values []int64) *Table {
 	if len(values) > maxTableRows {
 		return nil
 	}
@@ -180,42 +188,57 @@ func binaryTable(first string, label func(i int) string, values []int64) *Table 
 		}
 		return s
 	}
-	t := &Table{Header: []string{first, "decimal", "binary"}}
+	t := &Table{Header: []Phrase{first, P(pColDecimal), P(pColBinary)}}
 	for i, v := range values {
-		t.Rows = append(t.Rows, []string{label(i), strconv.FormatInt(v, 10), bin(v)})
+		t.Rows = append(t.Rows, row(label(i), strconv.FormatInt(v, 10), bin(v)))
 	}
-	t.Total = []string{"nim-sum", strconv.FormatInt(x, 10), bin(x)}
+	t.Total = row(P(pColNimSum), strconv.FormatInt(x, 10), bin(x))
 	return t
 }
 
 // maxTableRows keeps an explanation's table readable (and inside a Discord embed).
 const maxTableRows = 26
 
-func heapRow(i int) string { return "heap " + HeapLabel(i) }
+func heapRow(i int) Phrase { return P(pColHeapName, "Heap", HeapLabel(i)) }
+
+// Nim's explanation.
+var (
+	pTheoryNimSum    = def("explain.theory.nim_sum", "", "nim-sum")
+	pTheoryMisereNim = def("explain.theory.misere_nim", "", "misère nim")
+	pNimBinary       = def("explain.nim.binary", "", "Write each heap in binary and add the columns without carrying (XOR): the nim-sum is {{.Sum}}.")
+	pNimMisere       = def("explain.nim.misere", "", "In misère play the last mover loses, but the nim-sum still decides while some heap holds 2 or more: leave a nim-sum of 0.")
+	pNimSwitch       = def("explain.nim.switch", "", "The endgame switch: when your move would leave only heaps of 0 and 1, leave an odd number of 1-heaps instead, so your opponent takes the last one.")
+	pNimOnesEven     = def("explain.nim.ones_even", "", "Every heap holds 0 or 1 and there are {{.Count}} heaps of 1: take one to leave an odd number, and you win.")
+	pNimOnesOdd      = def("explain.nim.ones_odd", "", "Every heap holds 0 or 1 and there are {{.Count}} heaps of 1 (odd): the player to move takes the last one and loses.")
+	pNimZeroLoses    = def("explain.nim.zero_loses", "", "A nim-sum of 0 is lost for the player to move: every move changes it, and the other player can always bring it back to 0 until the heaps run out.")
+	pNimZero         = def("explain.nim.zero", "", "The nim-sum is 0, so the player to move loses against perfect play; the best try is a small take that keeps the game long.")
+	pNimMove         = def("explain.nim.move", "", "Heap {{.Heap}}: {{.Size}} ⊕ {{.Sum}} = {{.Target}} is less than {{.Size}}, so take {{.Take}} from {{.Heap}} to leave a nim-sum of 0.")
+	pNimSwitchMove   = def("explain.nim.switch_move", "", "Take {{.Take}} from {{.Heap}}: that leaves only heaps of 0 and 1, an odd number of them 1.")
+)
 
 func (g nimGame) explain(p Position) Explanation {
 	s := statsOf(p.Heaps)
-	e := Explanation{Theory: "nim-sum", Table: binaryTable("heap", heapRow, p.Heaps)}
+	e := Explanation{Theory: P(pTheoryNimSum), Table: binaryTable(P(pColHeap), heapRow, p.Heaps)}
 	if g.misere {
-		e.Theory = "misère nim"
+		e.Theory = P(pTheoryMisereNim)
 	}
-	e.Steps = append(e.Steps, fmt.Sprintf("Write each heap in binary and add the columns without carrying (XOR): the nim-sum is %d.", s.x))
+	e.Steps = append(e.Steps, P(pNimBinary, "Sum", s.x))
 	if g.misere {
-		e.Steps = append(e.Steps, "In misère play the last mover loses, but the nim-sum still decides while some heap holds 2 or more: leave a nim-sum of 0.")
-		e.Steps = append(e.Steps, "The endgame switch: when your move would leave only heaps of 0 and 1, leave an odd number of 1-heaps instead, so your opponent takes the last one.")
+		e.Steps = append(e.Steps, P(pNimMisere))
+		e.Steps = append(e.Steps, P(pNimSwitch))
 		if s.big == 0 {
 			if s.ones%2 == 0 {
-				e.Steps = append(e.Steps, fmt.Sprintf("Every heap holds 0 or 1 and there are %d heaps of 1: take one to leave an odd number, and you win.", s.ones))
+				e.Steps = append(e.Steps, P(pNimOnesEven, "Count", s.ones))
 			} else {
-				e.Steps = append(e.Steps, fmt.Sprintf("Every heap holds 0 or 1 and there are %d heaps of 1 (odd): the player to move takes the last one and loses.", s.ones))
+				e.Steps = append(e.Steps, P(pNimOnesOdd, "Count", s.ones))
 			}
 			return e
 		}
 	} else {
-		e.Steps = append(e.Steps, "A nim-sum of 0 is lost for the player to move: every move changes it, and the other player can always bring it back to 0 until the heaps run out.")
+		e.Steps = append(e.Steps, P(pNimZeroLoses))
 	}
 	if s.x == 0 {
-		e.Steps = append(e.Steps, "The nim-sum is 0, so the player to move loses against perfect play; the best try is a small take that keeps the game long.")
+		e.Steps = append(e.Steps, P(pNimZero))
 		return e
 	}
 	ms, _ := g.winning(p, 3)
@@ -223,9 +246,9 @@ func (g nimGame) explain(p Position) Explanation {
 		h := p.Heaps[m.Heap]
 		v := h - m.Take
 		if v == h^s.x {
-			e.Steps = append(e.Steps, fmt.Sprintf("Heap %s: %d ⊕ %d = %d is less than %d, so take %d from %s to leave a nim-sum of 0.", HeapLabel(m.Heap), h, s.x, v, h, m.Take, HeapLabel(m.Heap)))
+			e.Steps = append(e.Steps, P(pNimMove, "Heap", HeapLabel(m.Heap), "Size", h, "Sum", s.x, "Target", v, "Take", m.Take))
 		} else {
-			e.Steps = append(e.Steps, fmt.Sprintf("Take %d from %s: that leaves only heaps of 0 and 1, an odd number of them 1.", m.Take, HeapLabel(m.Heap)))
+			e.Steps = append(e.Steps, P(pNimSwitchMove, "Take", m.Take, "Heap", HeapLabel(m.Heap)))
 		}
 	}
 	return e

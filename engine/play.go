@@ -12,8 +12,14 @@ import (
 // verdicter is implemented by variants that can say in their own theory why
 // a position is won or lost, in one line.
 type verdicter interface {
-	verdict(p Position) string
+	verdict(p Position) Phrase
 }
+
+// The verdicts of variants without a theory of their own.
+var (
+	pVerdictWinningCount = def("verdict.winning_count", "", "Winning: {{.Count}} of your moves leave your opponent lost.")
+	pVerdictLosing       = def("verdict.losing", "", "Losing: every move leaves your opponent a won position; hold out and hope for a mistake.")
+)
 
 // Hint gives the three levels of help for the player to move: the verdict,
 // the move the engine would play (in a lost position, the one that holds out
@@ -36,9 +42,9 @@ func (r Rules) Hint(p Position) (Hint, error) {
 	if v, ok := g.(verdicter); ok {
 		h.Verdict = v.verdict(p)
 	} else if a.MoverWins {
-		h.Verdict = fmt.Sprintf("Winning: %d of your moves leave your opponent lost.", a.WinningCount)
+		h.Verdict = P(pVerdictWinningCount, "Count", a.WinningCount)
 	} else {
-		h.Verdict = "Losing: every move leaves your opponent a won position; hold out and hope for a mistake."
+		h.Verdict = P(pVerdictLosing)
 	}
 	return h, nil
 }
@@ -456,10 +462,31 @@ func moverWinsAt(r Rules, g game, p Position) bool {
 	return g.moverWins(p)
 }
 
-// Describe phrases move m, played in position p, for the move log: "takes 2
-// from C", "takes 3 from A and B", "takes 2 from A and 1 from C", "splits B
-// into 2 and 3", "knocks down pin 4 of row B", "says 5, 6, 7" (the 21 game).
-func (r Rules) Describe(p Position, m Move) string {
+// Describe is DescribeMove in English (the terminal, logs).
+func (r Rules) Describe(p Position, m Move) string { return r.DescribeMove(p, m).String() }
+
+// How a move reads in the move log.
+var (
+	pMoveSays      = def("move.says", "", "says {{.Numbers}}")
+	pMoveCountsUp  = def("move.counts_up", "", "counts up from {{.From}} to {{.To}}")
+	pMoveTakes     = def("move.takes", "", "takes {{.Take}}")
+	pMoveTakesFrom = def("move.takes_from", "", "takes {{.Take}} from {{.Heap}}")
+	pMoveTakesAB   = def("move.takes_both", "", "takes {{.Take}} from A and B")
+	pMoveTakesList = def("move.takes_list", "", "takes {{.Parts}}")
+	pMovePart      = def("move.part", "", "{{.Take}} from {{.Heap}}")
+	pMoveSplits    = def("move.splits", "", "splits {{.Heap}} into {{.A}} and {{.B}}")
+	pMoveKnocks2   = def("move.knocks_two", "", "knocks down pins {{.First}} and {{.Second}} of row {{.Row}}")
+	pMoveKnocks1   = def("move.knocks_one", "", "knocks down pin {{.Pin}} of row {{.Row}}")
+	pMoveUnknown   = def("move.unknown", "", "makes an unknown move")
+	pAnd2          = def("move.and", "", "{{.A}} and {{.B}}")
+	pListComma     = def("move.list", "", "{{.A}}, {{.B}}")
+)
+
+// DescribeMove phrases move m, played in position p, for the move log:
+// "takes 2 from C", "takes 3 from A and B", "takes 2 from A and 1 from C",
+// "splits B into 2 and 3", "knocks down pin 4 of row B", "says 5, 6, 7"
+// (the 21 game).
+func (r Rules) DescribeMove(p Position, m Move) Phrase {
 	if r.Variant == TwentyOne && m.Kind == Take && len(p.Heaps) == 1 {
 		n, err := r.Normalize()
 		if err == nil {
@@ -469,25 +496,40 @@ func (r Rules) Describe(p Position, m Move) string {
 				for i := int64(1); i <= m.Take; i++ {
 					said = append(said, fmt.Sprint(c+i))
 				}
-				return "says " + strings.Join(said, ", ")
+				return P(pMoveSays, "Numbers", Lit(strings.Join(said, ", ")))
 			}
-			return fmt.Sprintf("counts up from %d to %d", c+1, c+m.Take)
+			return P(pMoveCountsUp, "From", c+1, "To", c+m.Take)
 		}
 	}
 	return describeMove(p, m)
 }
 
-func describeMove(p Position, m Move) string {
+// andPhrase joins items as "A, B and C" in the reader's language.
+func andPhrase(items []Phrase) Phrase {
+	switch len(items) {
+	case 0:
+		return Lit("")
+	case 1:
+		return items[0]
+	}
+	head := items[0]
+	for _, it := range items[1 : len(items)-1] {
+		head = P(pListComma, "A", head, "B", it)
+	}
+	return P(pAnd2, "A", head, "B", items[len(items)-1])
+}
+
+func describeMove(p Position, m Move) Phrase {
 	switch m.Kind {
 	case Take:
 		if len(p.Heaps) == 1 {
-			return fmt.Sprintf("takes %d", m.Take)
+			return P(pMoveTakes, "Take", m.Take)
 		}
-		return fmt.Sprintf("takes %d from %s", m.Take, HeapLabel(m.Heap))
+		return P(pMoveTakesFrom, "Take", m.Take, "Heap", HeapLabel(m.Heap))
 	case Diagonal:
-		return fmt.Sprintf("takes %d from A and B", m.Take)
+		return P(pMoveTakesAB, "Take", m.Take)
 	case Multi:
-		var heaps, parts []string
+		var heaps, parts []Phrase
 		same := true
 		var first int64
 		for i, t := range m.Takes {
@@ -499,20 +541,20 @@ func describeMove(p Position, m Move) string {
 			} else if t != first {
 				same = false
 			}
-			heaps = append(heaps, HeapLabel(i))
-			parts = append(parts, fmt.Sprintf("%d from %s", t, HeapLabel(i)))
+			heaps = append(heaps, Lit(HeapLabel(i)))
+			parts = append(parts, P(pMovePart, "Take", t, "Heap", HeapLabel(i)))
 		}
 		if same && first > 0 {
-			return fmt.Sprintf("takes %d from %s", first, andList(heaps))
+			return P(pMoveTakesFrom, "Take", first, "Heap", andPhrase(heaps))
 		}
-		return "takes " + andList(parts)
+		return P(pMoveTakesList, "Parts", andPhrase(parts))
 	case Split:
-		return fmt.Sprintf("splits %s into %d and %d", HeapLabel(m.Heap), m.Parts[0], m.Parts[1])
+		return P(pMoveSplits, "Heap", HeapLabel(m.Heap), "A", m.Parts[0], "B", m.Parts[1])
 	case Knock:
 		if m.Take == 2 {
-			return fmt.Sprintf("knocks down pins %d and %d of row %s", m.Parts[0]+1, m.Parts[0]+2, HeapLabel(m.Heap))
+			return P(pMoveKnocks2, "First", m.Parts[0]+1, "Second", m.Parts[0]+2, "Row", HeapLabel(m.Heap))
 		}
-		return fmt.Sprintf("knocks down pin %d of row %s", m.Parts[0]+1, HeapLabel(m.Heap))
+		return P(pMoveKnocks1, "Pin", m.Parts[0]+1, "Row", HeapLabel(m.Heap))
 	}
-	return "makes an unknown move"
+	return P(pMoveUnknown)
 }

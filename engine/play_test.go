@@ -367,18 +367,18 @@ func TestHintNim345(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !h.MoverWins || !reflect.DeepEqual(h.Move, Move{Kind: Take, Heap: 0, Take: 2}) || !strings.Contains(h.Verdict, "nim-sum is 2") {
+	if !h.MoverWins || !reflect.DeepEqual(h.Move, Move{Kind: Take, Heap: 0, Take: 2}) || !strings.Contains(h.Verdict.String(), "nim-sum is 2") {
 		t.Fatalf("hint %+v", h)
 	}
-	want := &Table{
-		Header: []string{"heap", "decimal", "binary"},
-		Rows:   [][]string{{"heap A", "3", "011"}, {"heap B", "4", "100"}, {"heap C", "5", "101"}},
-		Total:  []string{"nim-sum", "2", "010"},
+	want := [][]string{
+		{"heap", "decimal", "binary"},
+		{"heap A", "3", "011"}, {"heap B", "4", "100"}, {"heap C", "5", "101"},
+		{"nim-sum", "2", "010"},
 	}
-	if h.Explanation.Theory != "nim-sum" || !reflect.DeepEqual(h.Explanation.Table, want) {
+	if h.Explanation.Theory.String() != "nim-sum" || !reflect.DeepEqual(tableText(h.Explanation.Table), want) {
 		t.Fatalf("explanation %+v, table %+v", h.Explanation, h.Explanation.Table)
 	}
-	if !slices.ContainsFunc(h.Explanation.Steps, func(s string) bool { return strings.Contains(s, "3 ⊕ 2 = 1") }) {
+	if !slices.ContainsFunc(texts(h.Explanation.Steps), func(s string) bool { return strings.Contains(s, "3 ⊕ 2 = 1") }) {
 		t.Fatalf("steps %q lack the seed's A ⊕ X = 3 ⊕ 2 = 1", h.Explanation.Steps)
 	}
 }
@@ -409,10 +409,10 @@ func TestHintExplanations(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if h.Verdict == "" || h.Explanation.Theory != tt.theory {
+			if h.Verdict.String() == "" || h.Explanation.Theory.String() != tt.theory {
 				t.Fatalf("verdict %q theory %q", h.Verdict, h.Explanation.Theory)
 			}
-			all := h.Verdict + "\n" + strings.Join(h.Explanation.Steps, "\n")
+			all := h.Verdict.String() + "\n" + strings.Join(texts(h.Explanation.Steps), "\n")
 			for _, c := range tt.contains {
 				if !strings.Contains(all, c) {
 					t.Errorf("explanation lacks %q:\n%s", c, all)
@@ -555,7 +555,7 @@ func TestEveryVariantPlays(t *testing.T) {
 						t.Fatal(err)
 					}
 					h, err := r.Hint(q)
-					if err != nil || h.MoverWins != a.MoverWins || h.Verdict == "" || len(h.Explanation.Steps) == 0 {
+					if err != nil || h.MoverWins != a.MoverWins || h.Verdict.String() == "" || len(h.Explanation.Steps) == 0 {
 						t.Fatalf("%v: hint %+v, %v; analysis %+v", q, h, err, a)
 					}
 					d := Perfect
@@ -769,4 +769,31 @@ func TestChooseRandomHuge(t *testing.T) {
 			}
 		}
 	}
+}
+
+// texts is each phrase in English.
+func texts(ps []Phrase) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.String()
+	}
+	return out
+}
+
+// tableText is a table's cells in English, header, rows and total in order.
+func tableText(t *Table) [][]string {
+	if t == nil {
+		return nil
+	}
+	var out [][]string
+	if len(t.Header) > 0 {
+		out = append(out, texts(t.Header))
+	}
+	for _, r := range t.Rows {
+		out = append(out, texts(r))
+	}
+	if len(t.Total) > 0 {
+		out = append(out, texts(t.Total))
+	}
+	return out
 }

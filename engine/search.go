@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"sync"
@@ -376,16 +375,28 @@ func kaylesSearchWinning(p Position, max int) ([]Move, int64) {
 	return ms, count
 }
 
+// Misère Kayles's explanation.
+var (
+	pTheorySearch    = def("explain.theory.search", "", "exhaustive search")
+	pKMOver          = def("explain.kayles_misere.over", "", "No pins are left: the game is over, and in misère play the player who cannot move wins.")
+	pKMSearch        = def("explain.kayles_misere.search", "", "Misère Kayles (whoever knocks down the last pin loses) has no formula a player can apply, so the engine solves it by exhaustive search: it plays out the positions reachable from here (rows as a set, since their order does not matter), remembering each one's outcome.")
+	pKMNimWrongWins  = def("explain.kayles_misere.nim_wrong_wins", "", "The Grundy values above decide normal play (XOR {{.XOR}}), but the misère Nim rule on them is wrong for Kayles: it calls a row of 8 a loss and rows of 1 and 5 a win, and the search finds the opposite. Here it would say the player to move wins.")
+	pKMNimWrongLoses = def("explain.kayles_misere.nim_wrong_loses", "", "The Grundy values above decide normal play (XOR {{.XOR}}), but the misère Nim rule on them is wrong for Kayles: it calls a row of 8 a loss and rows of 1 and 5 a win, and the search finds the opposite. Here it would say the player to move loses.")
+	pKMLoses         = def("explain.kayles_misere.loses", "", "The search found that the player to move loses: every knock leads to a position from which the opponent wins.")
+	pKMWins          = def("explain.kayles_misere.wins", "", "The search found that the player to move wins: {{.Count}} of the possible knocks lead to a position where every reply loses.")
+	pKMMove          = def("explain.kayles_misere.move", "", "Knock down {{.Pins}} of row {{.Row}}, leaving {{.A}} and {{.B}}.")
+)
+
 // kaylesMisereExplain says what the search found, and why the rule that
 // works for tame games is not used.
 func kaylesMisereExplain(p Position) Explanation {
-	ex := Explanation{Theory: "exhaustive search", Table: kaylesGrundyTable(p.Heaps)}
-	step := func(format string, args ...any) { ex.Steps = append(ex.Steps, fmt.Sprintf(format, args...)) }
+	ex := Explanation{Theory: P(pTheorySearch), Table: kaylesGrundyTable(p.Heaps)}
+	step := func(id string, args ...any) { ex.Steps = append(ex.Steps, P(id, args...)) }
 	if allZero(p.Heaps) {
-		step("No pins are left: the game is over, and in misère play the player who cannot move wins.")
+		step(pKMOver)
 		return ex
 	}
-	step("Misère Kayles (whoever knocks down the last pin loses) has no formula a player can apply, so the engine solves it by exhaustive search: it plays out the positions reachable from here (rows as a set, since their order does not matter), remembering each one's outcome.")
+	step(pKMSearch)
 	x := kaylesXOR(p.Heaps)
 	big := false
 	ones := 0
@@ -397,16 +408,20 @@ func kaylesMisereExplain(p Position) Explanation {
 		}
 	}
 	nimSays := (big && x != 0) || (!big && ones%2 == 0)
-	step("The Grundy values above decide normal play (XOR %d), but the misère Nim rule on them is wrong for Kayles: it calls a row of 8 a loss and rows of 1 and 5 a win, and the search finds the opposite. Here it would say the player to move %s.",
-		x, map[bool]string{true: "wins", false: "loses"}[nimSays])
+	if nimSays {
+		step(pKMNimWrongWins, "XOR", x)
+	} else {
+		step(pKMNimWrongLoses, "XOR", x)
+	}
 	ms, n := kaylesMisereWinning(p, 3)
 	if n == 0 {
-		step("The search found that the player to move loses: every knock leads to a position from which the opponent wins.")
+		step(pKMLoses)
 		return ex
 	}
-	step("The search found that the player to move wins: %d of the possible knocks lead to a position where every reply loses.", n)
+	step(pKMWins, "Count", n)
 	for _, m := range ms {
-		step("Knock down %s of row %s, leaving %s and %s.", kaylesPins(m), HeapLabel(m.Heap), strconv.FormatInt(m.Parts[0], 10), strconv.FormatInt(m.Parts[1], 10))
+		// Row lengths are notation here (the rows left), shown as written.
+		step(pKMMove, "Pins", kaylesPinsPhrase(m), "Row", HeapLabel(m.Heap), "A", strconv.FormatInt(m.Parts[0], 10), "B", strconv.FormatInt(m.Parts[1], 10))
 	}
 	return ex
 }

@@ -99,13 +99,13 @@ func TestVariantHints(t *testing.T) {
 			if a.MoverWins {
 				word = "Winning"
 			}
-			if h.MoverWins != a.MoverWins || !strings.HasPrefix(h.Verdict, word) {
+			if h.MoverWins != a.MoverWins || !strings.HasPrefix(h.Verdict.String(), word) {
 				t.Errorf("verdict %q (wins=%v), analysis says wins=%v", h.Verdict, h.MoverWins, a.MoverWins)
 			}
-			if h.Explanation.Theory != tc.theory || len(h.Explanation.Steps) == 0 {
+			if h.Explanation.Theory.String() != tc.theory || len(h.Explanation.Steps) == 0 {
 				t.Errorf("explanation %+v, want theory %q", h.Explanation, tc.theory)
 			}
-			all := h.Verdict + "\n" + strings.Join(h.Explanation.Steps, "\n")
+			all := h.Verdict.String() + "\n" + strings.Join(texts(h.Explanation.Steps), "\n")
 			if !strings.Contains(all, tc.says) {
 				t.Errorf("hint does not say %q:\n%s", tc.says, all)
 			}

@@ -254,32 +254,60 @@ func (g *subGame) winning(p Position, max int) ([]Move, int64) {
 	return ms, n
 }
 
-func (g *subGame) theory() string {
+// The subtraction game's verdicts and explanation. A period of Grundy
+// values ("0101232") and a subtraction set ("{1,3,4}") are notation, passed
+// as literals.
+var (
+	pTheoryResidues         = def("explain.theory.residues", "", "residues mod {{.Mod}}")
+	pVerdictSubOnesEven     = def("verdict.subtraction.ones_even", "", "Winning: every heap's value is 0 or 1 and {{.Count}} of them are 1 (even); leave an odd number.")
+	pVerdictSubOnesOdd      = def("verdict.subtraction.ones_odd", "", "Losing: every heap's value is 0 or 1 and {{.Count}} of them are 1 (odd).")
+	pVerdictSubSwitch       = def("verdict.subtraction.switch", "", "Winning: only one heap has a value of 2 or more; move it to value 0 or 1 so that an odd number of values 1 is left (the misère endgame switch).")
+	pVerdictSubResidues     = def("verdict.subtraction.residues", "", "Winning: the nim-sum of the residues is {{.Sum}}, not 0.")
+	pVerdictSubGrundy       = def("verdict.subtraction.grundy", "", "Winning: the nim-sum of the Grundy values is {{.Sum}}, not 0.")
+	pVerdictSubResiduesZero = def("verdict.subtraction.residues_zero", "", "Losing: the nim-sum of the residues is 0, so every move hands your opponent a win.")
+	pVerdictSubGrundyZero   = def("verdict.subtraction.grundy_zero", "", "Losing: the nim-sum of the Grundy values is 0, so every move hands your opponent a win.")
+	pColMod                 = def("table.mod", "", "mod {{.Mod}}")
+	pColGrundyShort         = def("table.grundy", "", "Grundy")
+	pSubResidues            = def("explain.subtraction.residues", "", "Taking 1 to {{.K}} from a heap is Nim on each heap's residue mod {{.Mod}}: whatever your opponent takes, t, you can take {{.Mod}} − t and restore the residue.")
+	pSubPeriod              = def("explain.subtraction.period", "", "A heap's Grundy value is the smallest number not among the values of the heaps one move away (mex); under {{.Set}} they repeat with period {{.Period}} from heap {{.Start}}: {{.Values}}.")
+	pSubBefore              = def("explain.subtraction.before", "", "Before that, heaps 0 to {{.Last}} have the values {{.Values}}.")
+	pSubSpragueGrundy       = def("explain.subtraction.sprague_grundy", "", "A sum of heaps is won for the player to move exactly when the nim-sum (XOR) of the Grundy values is not 0 (Sprague–Grundy).")
+	pSubSum                 = def("explain.subtraction.sum", "", "The nim-sum of the values is {{.Sum}}.")
+	pSubMisere              = def("explain.subtraction.misere", "", "In misère play, play Nim on the values while some value is 2 or more; when every value is 0 or 1, leave an odd number of 1s so your opponent makes the last move.")
+	pSubUnproven            = def("explain.subtraction.unproven", "", "(For subtraction sets other than 1..k this misère rule is checked by exhaustive search on small positions but not proven.)")
+	pSubAllZero             = def("explain.subtraction.all_zero", "", "If every residue is 0, take {{.K}} from any heap: that leaves one residue of 1.")
+	pSubLost                = def("explain.subtraction.lost", "", "No move leaves a lost position for your opponent: the player to move loses against perfect play.")
+	pSubMove                = def("explain.subtraction.move", "", "Take {{.Take}} from {{.Heap}}: {{.Size}} becomes {{.Left}}, value {{.Value}}, and your opponent is left in a lost position.")
+)
+
+func (g *subGame) theory() Phrase {
 	if g.set == nil {
-		return fmt.Sprintf("residues mod %d", g.k+1)
+		return P(pTheoryResidues, "Mod", g.k+1)
 	}
-	return "Grundy values"
+	return P(pTheoryGrundy)
 }
 
-func (g *subGame) verdict(p Position) string {
+func (g *subGame) verdict(p Position) Phrase {
 	s := g.stats(p)
-	what := "the nim-sum of the residues"
-	if g.set != nil {
-		what = "the nim-sum of the Grundy values"
-	}
 	if g.misere && s.big == 0 {
 		if s.ones%2 == 0 {
-			return fmt.Sprintf("Winning: every heap's value is 0 or 1 and %d of them are 1 (even); leave an odd number.", s.ones)
+			return P(pVerdictSubOnesEven, "Count", s.ones)
 		}
-		return fmt.Sprintf("Losing: every heap's value is 0 or 1 and %d of them are 1 (odd).", s.ones)
+		return P(pVerdictSubOnesOdd, "Count", s.ones)
 	}
 	if g.misere && s.big == 1 {
-		return "Winning: only one heap has a value of 2 or more; move it to value 0 or 1 so that an odd number of values 1 is left (the misère endgame switch)."
+		return P(pVerdictSubSwitch)
 	}
 	if s.x != 0 {
-		return fmt.Sprintf("Winning: %s is %d, not 0.", what, s.x)
+		if g.set != nil {
+			return P(pVerdictSubGrundy, "Sum", s.x)
+		}
+		return P(pVerdictSubResidues, "Sum", s.x)
 	}
-	return fmt.Sprintf("Losing: %s is 0, so every move hands your opponent a win.", what)
+	if g.set != nil {
+		return P(pVerdictSubGrundyZero)
+	}
+	return P(pVerdictSubResiduesZero)
 }
 
 // sequence shows one period of the Grundy values compactly: "0101232" when
@@ -308,12 +336,12 @@ func (t *grundyT) sequence(from, n int64) string {
 func (g *subGame) explain(p Position) Explanation {
 	s := g.stats(p)
 	e := Explanation{Theory: g.theory()}
-	col := fmt.Sprintf("mod %d", g.k+1)
+	col := P(pColMod, "Mod", g.k+1)
 	if g.set != nil {
-		col = "Grundy"
+		col = P(pColGrundyShort)
 	}
 	if len(p.Heaps) <= maxTableRows {
-		t := &Table{Header: []string{"heap", "size", col, "binary"}}
+		t := &Table{Header: []Phrase{P(pColHeap), P(pColSize), col, P(pColBinary)}}
 		width := len(strconv.FormatInt(max(s.x, 1), 2))
 		for _, h := range p.Heaps {
 			width = max(width, len(strconv.FormatInt(g.grundy(h), 2)))
@@ -324,37 +352,36 @@ func (g *subGame) explain(p Position) Explanation {
 		}
 		for i, h := range p.Heaps {
 			v := g.grundy(h)
-			t.Rows = append(t.Rows, []string{HeapLabel(i), strconv.FormatInt(h, 10), strconv.FormatInt(v, 10), bin(v)})
+			t.Rows = append(t.Rows, lit(HeapLabel(i), strconv.FormatInt(h, 10), strconv.FormatInt(v, 10), bin(v)))
 		}
-		t.Total = []string{"nim-sum", "", strconv.FormatInt(s.x, 10), bin(s.x)}
+		t.Total = row(P(pColNimSum), "", strconv.FormatInt(s.x, 10), bin(s.x))
 		e.Table = t
 	}
 	if g.set == nil {
-		e.Steps = append(e.Steps, fmt.Sprintf("Taking 1 to %d from a heap is Nim on each heap's residue mod %d: whatever your opponent takes, t, you can take %d − t and restore the residue.", g.k, g.k+1, g.k+1))
+		e.Steps = append(e.Steps, P(pSubResidues, "K", g.k, "Mod", g.k+1))
 	} else {
-		e.Steps = append(e.Steps, fmt.Sprintf("A heap's Grundy value is the smallest number not among the values of the heaps one move away (mex); under %s they repeat with period %d from heap %d: %s.",
-			setString(int64sToInts(g.set)), g.tab.period, g.tab.start, g.tab.sequence(g.tab.start, g.tab.period)))
+		e.Steps = append(e.Steps, P(pSubPeriod, "Set", Lit(setString(int64sToInts(g.set))), "Period", g.tab.period, "Start", g.tab.start, "Values", Lit(g.tab.sequence(g.tab.start, g.tab.period))))
 		if g.tab.start > 0 {
-			e.Steps = append(e.Steps, fmt.Sprintf("Before that, heaps 0 to %d have the values %s.", g.tab.start-1, g.tab.sequence(0, g.tab.start)))
+			e.Steps = append(e.Steps, P(pSubBefore, "Last", g.tab.start-1, "Values", Lit(g.tab.sequence(0, g.tab.start))))
 		}
-		e.Steps = append(e.Steps, "A sum of heaps is won for the player to move exactly when the nim-sum (XOR) of the Grundy values is not 0 (Sprague–Grundy).")
+		e.Steps = append(e.Steps, P(pSubSpragueGrundy))
 	}
-	e.Steps = append(e.Steps, fmt.Sprintf("The nim-sum of the values is %d.", s.x))
+	e.Steps = append(e.Steps, P(pSubSum, "Sum", s.x))
 	if g.misere {
-		e.Steps = append(e.Steps, "In misère play, play Nim on the values while some value is 2 or more; when every value is 0 or 1, leave an odd number of 1s so your opponent makes the last move.")
+		e.Steps = append(e.Steps, P(pSubMisere))
 		if g.set != nil {
-			e.Steps = append(e.Steps, "(For subtraction sets other than 1..k this misère rule is checked by exhaustive search on small positions but not proven.)")
+			e.Steps = append(e.Steps, P(pSubUnproven))
 		} else {
-			e.Steps = append(e.Steps, fmt.Sprintf("If every residue is 0, take %d from any heap: that leaves one residue of 1.", g.k))
+			e.Steps = append(e.Steps, P(pSubAllZero, "K", g.k))
 		}
 	}
 	ms, _ := g.winning(p, 3)
 	if len(ms) == 0 {
-		e.Steps = append(e.Steps, "No move leaves a lost position for your opponent: the player to move loses against perfect play.")
+		e.Steps = append(e.Steps, P(pSubLost))
 	}
 	for _, m := range ms {
 		h := p.Heaps[m.Heap]
-		e.Steps = append(e.Steps, fmt.Sprintf("Take %d from %s: %d becomes %d, value %d, and your opponent is left in a lost position.", m.Take, HeapLabel(m.Heap), h, h-m.Take, g.grundy(h-m.Take)))
+		e.Steps = append(e.Steps, P(pSubMove, "Take", m.Take, "Heap", HeapLabel(m.Heap), "Size", h, "Left", h-m.Take, "Value", g.grundy(h-m.Take)))
 	}
 	return e
 }

@@ -13,9 +13,9 @@ func TestTableLines(t *testing.T) {
 		want  []string
 	}{
 		{"NimSum", Table{
-			Header: []string{"heap", "size", "binary"},
-			Rows:   [][]string{{"A", "3", "011"}, {"B", "12", "1100"}},
-			Total:  []string{"nim-sum", "15", "1111"},
+			Header: []Phrase{P(pColHeap), P(pColSize), P(pColBinary)},
+			Rows:   [][]Phrase{lit("A", "3", "011"), lit("B", "12", "1100")},
+			Total:  []Phrase{P(pColNimSum), Lit("15"), Lit("1111")},
 		}, []string{
 			"heap     size  binary",
 			"---------------------",
@@ -24,7 +24,7 @@ func TestTableLines(t *testing.T) {
 			"---------------------",
 			"nim-sum    15    1111",
 		}},
-		{"RowsOnly", Table{Rows: [][]string{{"ä", "1"}, {"bb", "22"}}}, []string{
+		{"RowsOnly", Table{Rows: [][]Phrase{lit("ä", "1"), lit("bb", "22")}}, []string{
 			"ä    1",
 			"bb  22",
 		}},
@@ -32,7 +32,7 @@ func TestTableLines(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := tt.table.Lines(); !slices.Equal(got, tt.want) {
+			if got := tt.table.Lines(nil); !slices.Equal(got, tt.want) {
 				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
 			}
 		})

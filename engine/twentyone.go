@@ -81,40 +81,55 @@ func (g *twentyOneGame) losingRemainder() int64 {
 	return 0
 }
 
-func (g *twentyOneGame) verdict(p Position) string {
+// The 21 game's verdicts and explanation.
+var (
+	pVerdict21Win  = def("verdict.21.win", "", "Winning: say {{.Say}}, and keep leaving your opponent a count whose distance to {{.Target}} is {{.Rem}} mod {{.Mod}}.")
+	pVerdict21Lose = def("verdict.21.lose", "", "Losing: the count {{.Count}} is {{.ToGo}} short of {{.Target}}, which is {{.Rem}} mod {{.Mod}}, so whatever you say your opponent can answer.")
+	p21Misere      = def("explain.21.misere", "", "Whoever says {{.Target}} loses, so you want to say {{.Before}} yourself and leave your opponent one short of it.")
+	p21Normal      = def("explain.21.normal", "", "Whoever says {{.Target}} wins.")
+	p21Answer      = def("explain.21.answer", "", "Whatever your opponent says, 1 to {{.K}} more, you can answer so the two together add {{.Mod}}: the counts that are {{.Rem}} short of {{.Target}} modulo {{.Mod}} are the ones to say.")
+	pColCount      = def("table.count", "", "count")
+	pColToGo       = def("table.to_go", "", "to go")
+	pColToGoMod    = def("table.to_go_mod", "", "to go mod {{.Mod}}")
+	p21Lost        = def("explain.21.lost", "", "The count {{.Count}} is already such a number for your opponent's benefit: the player to move loses against perfect play.")
+	p21Say         = def("explain.21.say", "", "Say {{.Say}} ({{.More}} more).")
+	p21SayThen     = def("explain.21.say_then", "", "Say {{.Say}} ({{.More}} more); then say {{.Then}} in turn.")
+)
+
+func (g *twentyOneGame) verdict(p Position) Phrase {
 	c, m := g.count(p), g.sub.k+1
 	ms, _ := g.sub.winning(p, 1)
 	if len(ms) > 0 {
-		return fmt.Sprintf("Winning: say %d, and keep leaving your opponent a count whose distance to %d is %d mod %d.", c+ms[0].Take, g.target, g.losingRemainder(), m)
+		return P(pVerdict21Win, "Say", c+ms[0].Take, "Target", g.target, "Rem", g.losingRemainder(), "Mod", m)
 	}
-	return fmt.Sprintf("Losing: the count %d is %d short of %d, which is %d mod %d, so whatever you say your opponent can answer.", c, g.target-c, g.target, g.losingRemainder(), m)
+	return P(pVerdict21Lose, "Count", c, "ToGo", g.target-c, "Target", g.target, "Rem", g.losingRemainder(), "Mod", m)
 }
 
 func (g *twentyOneGame) explain(p Position) Explanation {
 	c, m, lr := g.count(p), g.sub.k+1, g.losingRemainder()
-	e := Explanation{Theory: fmt.Sprintf("residues mod %d", m)}
+	e := Explanation{Theory: P(pTheoryResidues, "Mod", m)}
 	if g.misere {
-		e.Steps = append(e.Steps, fmt.Sprintf("Whoever says %d loses, so you want to say %d yourself and leave your opponent one short of it.", g.target, g.target-1))
+		e.Steps = append(e.Steps, P(p21Misere, "Target", g.target, "Before", g.target-1))
 	} else {
-		e.Steps = append(e.Steps, fmt.Sprintf("Whoever says %d wins.", g.target))
+		e.Steps = append(e.Steps, P(p21Normal, "Target", g.target))
 	}
-	e.Steps = append(e.Steps, fmt.Sprintf("Whatever your opponent says, 1 to %d more, you can answer so the two together add %d: the counts that are %d short of %d modulo %d are the ones to say.", g.sub.k, m, lr, g.target, m))
-	t := &Table{Header: []string{"count", "to go", fmt.Sprintf("to go mod %d", m)}}
-	t.Rows = append(t.Rows, []string{fmt.Sprint(c), fmt.Sprint(g.target - c), fmt.Sprint((g.target - c) % m)})
+	e.Steps = append(e.Steps, P(p21Answer, "K", g.sub.k, "Mod", m, "Rem", lr, "Target", g.target))
+	t := &Table{Header: []Phrase{P(pColCount), P(pColToGo), P(pColToGoMod, "Mod", m)}}
+	t.Rows = append(t.Rows, lit(fmt.Sprint(c), fmt.Sprint(g.target-c), fmt.Sprint((g.target-c)%m)))
 	e.Table = t
 	ms, _ := g.sub.winning(p, 1)
 	if len(ms) == 0 {
-		e.Steps = append(e.Steps, fmt.Sprintf("The count %d is already such a number for your opponent's benefit: the player to move loses against perfect play.", c))
+		e.Steps = append(e.Steps, P(p21Lost, "Count", c))
 	} else {
-		var safe []string
+		var safe []Phrase
 		for x := c + ms[0].Take; x <= g.target && len(safe) < 6; x += m {
-			safe = append(safe, fmt.Sprint(x))
+			safe = append(safe, Lit(fmt.Sprint(x)))
 		}
-		step := fmt.Sprintf("Say %d (%d more)", c+ms[0].Take, ms[0].Take)
 		if len(safe) > 1 {
-			step += "; then say " + andList(safe[1:]) + " in turn"
+			e.Steps = append(e.Steps, P(p21SayThen, "Say", c+ms[0].Take, "More", ms[0].Take, "Then", andPhrase(safe[1:])))
+		} else {
+			e.Steps = append(e.Steps, P(p21Say, "Say", c+ms[0].Take, "More", ms[0].Take))
 		}
-		e.Steps = append(e.Steps, step+".")
 	}
 	return e
 }

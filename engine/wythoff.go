@@ -212,22 +212,40 @@ func absDiff(a, b int64) int64 {
 	return b - a
 }
 
-func (g wythoffGame) verdict(p Position) string {
+// Wythoff's verdicts and explanation. A pair "(3, 5)" is notation, passed
+// as a literal.
+var (
+	pVerdictWythoffWin  = def("verdict.wythoff.win", "", "Winning: {{.Pair}} is not a Wythoff pair, so you can move to one.")
+	pVerdictWythoffLose = def("verdict.wythoff.lose", "", "Losing: {{.Pair}} is a Wythoff pair, so every move leaves a position that is not.")
+	pTheoryWythoff      = def("explain.theory.wythoff_pairs", "", "Wythoff pairs")
+	pWythoffPairs       = def("explain.wythoff.pairs", "", "The losing positions for the player to move are the Wythoff pairs (a_k, b_k): a_k is the smallest number not in any earlier pair and b_k = a_k + k, so the k-th pair differs by k (a_k = ⌊kφ⌋, φ the golden ratio).")
+	pWythoffMisere      = def("explain.wythoff.misere", "", "In misère play the first two pairs change: (0, 1) and (2, 2) lose instead of (0, 0) and (1, 2); from (3, 5) on the pairs are the same.")
+	pColPair            = def("table.pair", "", "pair")
+	pWythoffOver        = def("explain.wythoff.over", "", "Both heaps are empty: the game is over.")
+	pWythoffLoses       = def("explain.wythoff.loses", "", "{{.Pair}} is a Wythoff pair, so the player to move loses: every move changes one heap (leaving a number whose partner is different) or keeps the difference (and only one pair has it), so it leaves a non-pair, from which the opponent can return to a pair.")
+	pWythoffWins        = def("explain.wythoff.wins", "", "{{.Pair}} is not a Wythoff pair, so the player to move wins by moving to one.")
+	pWythoffDiagonal    = def("explain.wythoff.diagonal", "", "Take {{.Take}} from both heaps: the difference stays {{.Diff}} and {{.Pair}} is the pair with that difference.")
+	pWythoffTake        = def("explain.wythoff.take", "", "Take {{.Take}} from heap {{.Heap}}: {{.Pair}} is a pair.")
+)
+
+// pairLit writes a pair of heaps smaller first: "(3, 5)".
+func pairLit(x, y int64) Phrase { return Lit(fmt.Sprintf("(%d, %d)", min(x, y), max(x, y))) }
+
+func (g wythoffGame) verdict(p Position) Phrase {
 	x, y := p.Heaps[0], p.Heaps[1]
-	pair := fmt.Sprintf("(%d, %d)", min(x, y), max(x, y))
 	if g.moverWins(p) {
-		return fmt.Sprintf("Winning: %s is not a Wythoff pair, so you can move to one.", pair)
+		return P(pVerdictWythoffWin, "Pair", pairLit(x, y))
 	}
-	return fmt.Sprintf("Losing: %s is a Wythoff pair, so every move leaves a position that is not.", pair)
+	return P(pVerdictWythoffLose, "Pair", pairLit(x, y))
 }
 
 func (g wythoffGame) explain(p Position) Explanation {
 	x, y := p.Heaps[0], p.Heaps[1]
-	ex := Explanation{Theory: "Wythoff pairs"}
-	step := func(format string, args ...any) { ex.Steps = append(ex.Steps, fmt.Sprintf(format, args...)) }
-	step("The losing positions for the player to move are the Wythoff pairs (a_k, b_k): a_k is the smallest number not in any earlier pair and b_k = a_k + k, so the k-th pair differs by k (a_k = ⌊kφ⌋, φ the golden ratio).")
+	ex := Explanation{Theory: P(pTheoryWythoff)}
+	step := func(id string, args ...any) { ex.Steps = append(ex.Steps, P(id, args...)) }
+	step(pWythoffPairs)
 	if g.misere {
-		step("In misère play the first two pairs change: (0, 1) and (2, 2) lose instead of (0, 0) and (1, 2); from (3, 5) on the pairs are the same.")
+		step(pWythoffMisere)
 	}
 	// The pairs worth showing: the one with this difference, and those
 	// holding each heap size.
@@ -241,29 +259,29 @@ func (g wythoffGame) explain(p Position) Explanation {
 		order = append(order, k)
 	}
 	slices.Sort(order)
-	tab := &Table{Header: []string{"k", "pair"}}
+	tab := &Table{Header: []Phrase{Lit("k"), P(pColPair)}}
 	for _, k := range order {
 		a, b := g.pair(k)
-		tab.Rows = append(tab.Rows, []string{strconv.FormatInt(k, 10), fmt.Sprintf("(%d, %d)", a, b)})
+		tab.Rows = append(tab.Rows, row(strconv.FormatInt(k, 10), pairLit(a, b)))
 	}
 	ex.Table = tab
 	if !g.moverWins(p) {
 		if x == 0 && y == 0 {
-			step("Both heaps are empty: the game is over.")
+			step(pWythoffOver)
 			return ex
 		}
-		step("(%d, %d) is a Wythoff pair, so the player to move loses: every move changes one heap (leaving a number whose partner is different) or keeps the difference (and only one pair has it), so it leaves a non-pair, from which the opponent can return to a pair.", min(x, y), max(x, y))
+		step(pWythoffLoses, "Pair", pairLit(x, y))
 		return ex
 	}
-	step("(%d, %d) is not a Wythoff pair, so the player to move wins by moving to one.", min(x, y), max(x, y))
+	step(pWythoffWins, "Pair", pairLit(x, y))
 	ms, _ := g.winning(p, MaxListedMoves)
 	for _, m := range ms {
 		q := g.apply(Position{Heaps: []int64{x, y}}, m)
 		switch m.Kind {
 		case Diagonal:
-			step("Take %d from both heaps: the difference stays %d and (%d, %d) is the pair with that difference.", m.Take, absDiff(x, y), min(q.Heaps[0], q.Heaps[1]), max(q.Heaps[0], q.Heaps[1]))
+			step(pWythoffDiagonal, "Take", m.Take, "Diff", absDiff(x, y), "Pair", pairLit(q.Heaps[0], q.Heaps[1]))
 		default:
-			step("Take %d from heap %s: (%d, %d) is a pair.", m.Take, HeapLabel(m.Heap), min(q.Heaps[0], q.Heaps[1]), max(q.Heaps[0], q.Heaps[1]))
+			step(pWythoffTake, "Take", m.Take, "Heap", HeapLabel(m.Heap), "Pair", pairLit(q.Heaps[0], q.Heaps[1]))
 		}
 	}
 	return ex

@@ -521,15 +521,15 @@ func writeExplanation(w io.Writer, e engine.Explanation) {
 		return
 	}
 	title := "Why"
-	if e.Theory != "" {
-		title += " (" + e.Theory + ")"
+	if theory := e.Theory.String(); theory != "" {
+		title += " (" + theory + ")"
 	}
 	fmt.Fprintln(w, title+":")
 	for i, s := range e.Steps {
 		fmt.Fprintf(w, "  %d. %s\n", i+1, s)
 	}
 	if e.Table != nil {
-		for _, line := range e.Table.Lines() {
+		for _, line := range e.Table.Lines(nil) {
 			fmt.Fprintln(w, "  "+line)
 		}
 	}
