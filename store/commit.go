@@ -103,16 +103,17 @@ func applyChange(ctx context.Context, tx *txn, now time.Time, c prepared) (*matc
 			return nil, fmt.Errorf("game %d ply %d: %w", g.ID, ply, err)
 		}
 	}
-	// The UPDATE returns the game as it now is (the moves' triggers have
-	// advanced its ply): one statement instead of an UPDATE and a re-read.
-	var out *match.Game
 	if c.keepPosition {
-		out, err = scanGame(tx.QueryRowContext(ctx, `UPDATE games SET status = ?, winner = ?, deadline = ?, updated_at = ? WHERE id = ? RETURNING `+gameColumns,
-			string(c.Status), c.Winner, toNullMillis(c.Deadline), toMillis(now), g.ID))
+		_, err = tx.ExecContext(ctx, `UPDATE games SET status = ?, winner = ?, deadline = ?, updated_at = ? WHERE id = ?`,
+			string(c.Status), c.Winner, toNullMillis(c.Deadline), toMillis(now), g.ID)
 	} else {
-		out, err = scanGame(tx.QueryRowContext(ctx, `UPDATE games SET position = ?, status = ?, winner = ?, deadline = ?, updated_at = ? WHERE id = ? RETURNING `+gameColumns,
-			c.position, string(c.Status), c.Winner, toNullMillis(c.Deadline), toMillis(now), g.ID))
+		_, err = tx.ExecContext(ctx, `UPDATE games SET position = ?, status = ?, winner = ?, deadline = ?, updated_at = ? WHERE id = ?`,
+			c.position, string(c.Status), c.Winner, toNullMillis(c.Deadline), toMillis(now), g.ID)
 	}
+	if err != nil {
+		return nil, err
+	}
+	out, err := getGame(ctx, tx, g.ID)
 	if err != nil {
 		return nil, err
 	}
