@@ -7,6 +7,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"nimbot/engine"
+	"nimbot/match"
 )
 
 // rules answers /nim rules [variant].
@@ -48,7 +49,7 @@ func (s *Service) stats(r *request) (*discordgo.InteractionResponse, error) {
 		user = r.userID()
 	}
 	v := engine.Variant(o.str(optVariant))
-	st, err := s.db.Stats(r.ctx, r.i.GuildID, user, v)
+	st, err := s.db.Stats(r.ctx, match.Scope(r.i.GuildID, r.i.ChannelID), user, v)
 	if err != nil {
 		return nil, fmt.Errorf("stats: %w", err)
 	}
@@ -85,7 +86,7 @@ const leaderboardSize = 10
 // leaderboard answers /nim leaderboard [variant] for this server.
 func (s *Service) leaderboard(r *request) (*discordgo.InteractionResponse, error) {
 	v := engine.Variant(subOptions(r.i).str(optVariant))
-	rows, err := s.db.Leaderboard(r.ctx, r.i.GuildID, v, leaderboardSize)
+	rows, err := s.db.Leaderboard(r.ctx, match.Scope(r.i.GuildID, r.i.ChannelID), v, leaderboardSize)
 	if err != nil {
 		return nil, fmt.Errorf("leaderboard: %w", err)
 	}

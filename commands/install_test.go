@@ -204,3 +204,60 @@ func TestUserInstallGroupDM(t *testing.T) {
 		wantUserError(t, p.press(alice, HeapControl{Game: g.ID, Ply: g.Ply, Heap: 0}.CustomID()), "over")
 	})
 }
+
+// TestEndRightsAndScopes: /nim end is the players' in a DM or group DM (a
+// payload claiming Manage Messages there changes nothing), the players' and
+// moderators' in a server; /nim stats and /nim leaderboard count per server
+// and, outside servers, per DM or group DM channel.
+func TestEndRightsAndScopes(t *testing.T) {
+	h := newHarness(t, 1)
+	p := groupDM(h)
+	h.channel = chanB
+	p.run(alice, "start", "opponent", user(bob), "first", "me")
+	g := h.game()
+	p.press(bob, AcceptControl{Game: g.ID}.CustomID())
+	wantUserError(t, p.run(carol, "end"), "Only the players")
+	// A hostile payload: a member with Manage Messages in a group DM.
+	i := h.interaction(p.command, fields{UserID: carol, Sub: "end", Options: "[]", Type: 2})
+	i.Member = &discordgo.Member{User: i.User, Permissions: discordgo.PermissionManageMessages}
+	wantUserError(t, h.handle(i), "Only the players")
+	if s := h.gameByID(g.ID).Status; s != match.Active {
+		t.Fatalf("carol ended the game: %s", s)
+	}
+	if resp := p.run(bob, "end"); isEphemeral(resp) || h.gameByID(g.ID).Status != match.Ended {
+		t.Fatalf("a player ends: %s", text(resp))
+	}
+
+	// In a server, a member with Manage Messages may end someone's game.
+	h.channel = chanA
+	h.command(alice, "start")
+	gg := h.game()
+	h.commandWith("application_command.json", fields{UserID: modID, Sub: "end", Permissions: "8192"})
+	if s := h.gameByID(gg.ID).Status; s != match.Ended {
+		t.Fatalf("a moderator could not end a server game: %s", s)
+	}
+
+	// alice wins once in the group DM: its table, not the server's nor
+	// another DM's, counts it.
+	h.channel = chanB
+	h.now = h.now.Add(time.Hour) // past the challenge cooldown
+	p.run(alice, "start", "opponent", user(bob), "first", "me", "heaps", "1")
+	g = h.game()
+	p.press(bob, AcceptControl{Game: g.ID}.CustomID())
+	if g = playOutIn(t, p, h.game()); g.Winner != alice {
+		t.Fatalf("winner %q", g.Winner)
+	}
+	if lb := text(p.run(carol, "leaderboard")); !strings.Contains(lb, "<@"+alice+">") || !strings.Contains(lb, "<@"+bob+">") {
+		t.Fatalf("group DM leaderboard: %s", lb)
+	}
+	if st := text(p.run(carol, "stats", "user", user(alice))); !strings.Contains(st, "**1** wins") {
+		t.Fatalf("group DM stats: %s", st)
+	}
+	if lb := text(h.command(carol, "leaderboard")); strings.Contains(lb, "<@"+alice+">") {
+		t.Fatalf("the server's leaderboard counts a group DM's game: %s", lb)
+	}
+	h.channel = chanDM
+	if lb := text(userDM(h).run(alice, "leaderboard")); strings.Contains(lb, "<@"+bob+">") {
+		t.Fatalf("another DM's leaderboard counts the group DM's game: %s", lb)
+	}
+}

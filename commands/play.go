@@ -474,7 +474,9 @@ func (s *Service) end(r *request) (*answer, error) {
 		return nil, err
 	}
 	user := r.userID()
-	mod := r.i.Member != nil && r.i.Member.Permissions&discordgo.PermissionManageMessages != 0
+	// Manage Messages is a server's permission: outside a server only the
+	// players may end a game, whatever member a payload claims.
+	mod := r.i.GuildID != "" && r.i.Member != nil && r.i.Member.Permissions&discordgo.PermissionManageMessages != 0
 	if user != g.Players[0] && user != g.Players[1] && user != g.CreatedBy && !mod {
 		return nil, userErrorf("Only the players, or members who can manage messages, can end this game.")
 	}

@@ -40,3 +40,19 @@ func EloDelta(winner, loser int) int {
 	expected := 1 / (1 + math.Pow(10, float64(loser-winner)/400))
 	return int(math.Round(RatingK * (1 - expected)))
 }
+
+// Scope names the table a game's results, ratings and records count in,
+// which /nim stats and /nim leaderboard read: its server, or outside any
+// server its channel (a DM, or a group DM: "dm:" and the channel id, never
+// a server's snowflake). A table per private channel rather than one for
+// all of them: a global table would show people from other private
+// conversations to strangers, while a group DM's table is its friends'.
+func Scope(guildID, channelID string) string {
+	if guildID != "" {
+		return guildID
+	}
+	return "dm:" + channelID
+}
+
+// Scope is the table g's result counts in (see Scope).
+func (g *Game) Scope() string { return Scope(g.GuildID, g.ChannelID) }

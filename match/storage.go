@@ -75,13 +75,14 @@ type Storage interface {
 	// PruneInteractions forgets interactions answered before before, in
 	// transactions of at most PruneBatch rows, and returns how many.
 	PruneInteractions(ctx context.Context, before time.Time) (int64, error)
-	// Stats returns the user's record in the guild for variant ("" = all
-	// variants). A user with no games gets zero counts and InitialRating.
-	Stats(ctx context.Context, guildID, userID string, variant engine.Variant) (Stats, error)
-	// Leaderboard returns up to limit users of the guild with at least one
-	// decided game in variant ("" = all variants), best first: by rating,
+	// Stats returns the user's record in scope (a server, or a DM's or
+	// group DM's channel: see Scope; a game's result counts in its Scope)
+	// for variant ("" = all variants). A user with no games gets zero counts and InitialRating.
+	Stats(ctx context.Context, scope, userID string, variant engine.Variant) (Stats, error)
+	// Leaderboard returns up to limit users of scope (see Scope) with at
+	// least one decided game in variant ("" = all variants), best first: by rating,
 	// then wins, then fewest losses.
-	Leaderboard(ctx context.Context, guildID string, variant engine.Variant, limit int) ([]Stats, error)
+	Leaderboard(ctx context.Context, scope string, variant engine.Variant, limit int) ([]Stats, error)
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the database.

@@ -38,7 +38,7 @@ func recordResult(ctx context.Context, tx *txn, g *match.Game, now time.Time) er
 						streak = CASE WHEN excluded.wins > 0 THEN streak + 1 ELSE 0 END,
 						best_streak = MAX(best_streak, CASE WHEN excluded.wins > 0 THEN streak + 1 ELSE 0 END),
 						updated_at = excluded.updated_at`,
-					g.GuildID, user, v, won, toMillis(now)); err != nil {
+					g.Scope(), user, v, won, toMillis(now)); err != nil {
 					return err
 				}
 				if !rated && difficulty != "" {
@@ -46,7 +46,7 @@ func recordResult(ctx context.Context, tx *txn, g *match.Game, now time.Time) er
 						VALUES (?1, ?2, ?3, ?4, ?5, 1 - ?5)
 						ON CONFLICT (guild_id, user_id, variant, difficulty) DO UPDATE SET
 							wins = wins + excluded.wins, losses = losses + excluded.losses`,
-						g.GuildID, user, v, difficulty, won); err != nil {
+						g.Scope(), user, v, difficulty, won); err != nil {
 						return err
 					}
 				}
@@ -57,11 +57,11 @@ func recordResult(ctx context.Context, tx *txn, g *match.Game, now time.Time) er
 		for i, v := range variants {
 			var rw, rl int
 			if err := tx.QueryRowContext(ctx, `SELECT rating FROM stats WHERE guild_id = ? AND user_id = ? AND variant = ?`,
-				g.GuildID, winner, v).Scan(&rw); err != nil {
+				g.Scope(), winner, v).Scan(&rw); err != nil {
 				return err
 			}
 			if err := tx.QueryRowContext(ctx, `SELECT rating FROM stats WHERE guild_id = ? AND user_id = ? AND variant = ?`,
-				g.GuildID, loser, v).Scan(&rl); err != nil {
+				g.Scope(), loser, v).Scan(&rl); err != nil {
 				return err
 			}
 			d := match.EloDelta(rw, rl)
@@ -73,7 +73,7 @@ func recordResult(ctx context.Context, tx *txn, g *match.Game, now time.Time) er
 				d  int
 			}{{winner, d}, {loser, -d}} {
 				if _, err := tx.ExecContext(ctx, `UPDATE stats SET rating = rating + ?, rated_games = rated_games + 1
-					WHERE guild_id = ? AND user_id = ? AND variant = ?`, u.d, g.GuildID, u.id, v); err != nil {
+					WHERE guild_id = ? AND user_id = ? AND variant = ?`, u.d, g.Scope(), u.id, v); err != nil {
 					return err
 				}
 			}
@@ -81,7 +81,7 @@ func recordResult(ctx context.Context, tx *txn, g *match.Game, now time.Time) er
 	}
 	_, err := tx.ExecContext(ctx, `INSERT INTO results (game_id, guild_id, variant, status, winner, loser, difficulty, plies, rating_delta, finished_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		g.ID, g.GuildID, string(g.Rules.Variant), string(g.Status), winner, loser, difficulty, g.Ply, delta, toMillis(now))
+		g.ID, g.Scope(), string(g.Rules.Variant), string(g.Status), winner, loser, difficulty, g.Ply, delta, toMillis(now))
 	return err
 }
 

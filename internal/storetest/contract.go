@@ -38,6 +38,29 @@ func RunContract(t *testing.T, open Opener) {
 	t.Run("Idempotency", func(t *testing.T) { testIdempotency(t, mustOpen(t)) })
 	t.Run("Stats", func(t *testing.T) { testStats(t, mustOpen(t)) })
 	t.Run("Queries", func(t *testing.T) { testQueries(t, mustOpen) })
+	t.Run("StatsScope", func(t *testing.T) { testStatsScope(t, mustOpen(t)) })
+}
+
+// testStatsScope: outside a server, a game's result counts in its channel's
+// table (match.Scope), apart from every other DM's and from the servers'.
+func testStatsScope(t *testing.T, db match.Storage) {
+	ctx := context.Background()
+	for _, c := range []struct{ guild, channel string }{{"", "dm1"}, {"", "dm1"}, {"", "dm2"}, {"guild", "c1"}} {
+		g := NewGame(c.channel, [2]string{"alice", "bob"}, 1)
+		g.GuildID = c.guild
+		if g = Play(t, db, MustCreate(t, db, g), Take(0, 1)); g.Winner != "alice" {
+			t.Fatalf("won by %q", g.Winner)
+		}
+	}
+	for scope, wins := range map[string]int{match.Scope("", "dm1"): 2, match.Scope("", "dm2"): 1, "guild": 1, "": 0, match.Scope("", "dm3"): 0} {
+		if st, err := db.Stats(ctx, scope, "alice", ""); err != nil || st.Wins != wins {
+			t.Errorf("alice in %q: %+v, %v; want %d wins", scope, st, err, wins)
+		}
+		lb, err := db.Leaderboard(ctx, scope, "", 10)
+		if err != nil || (wins > 0) != (len(lb) == 2) {
+			t.Errorf("leaderboard of %q: %+v, %v", scope, lb, err)
+		}
+	}
 }
 
 func testCreateGame(t *testing.T, open func(*testing.T) match.Storage) {

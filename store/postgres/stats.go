@@ -45,7 +45,7 @@ func recordResult(ctx context.Context, tx pgx.Tx, g *match.Game, now time.Time) 
 						streak = CASE WHEN excluded.wins > 0 THEN stats.streak + 1 ELSE 0 END,
 						best_streak = GREATEST(stats.best_streak, CASE WHEN excluded.wins > 0 THEN stats.streak + 1 ELSE 0 END),
 						updated_at = excluded.updated_at`,
-					g.GuildID, user, v, won, toMillis(now)); err != nil {
+					g.Scope(), user, v, won, toMillis(now)); err != nil {
 					return err
 				}
 				if !rated && difficulty != "" {
@@ -53,7 +53,7 @@ func recordResult(ctx context.Context, tx pgx.Tx, g *match.Game, now time.Time) 
 						VALUES ($1, $2, $3, $4, $5, 1 - $5)
 						ON CONFLICT (guild_id, user_id, variant, difficulty) DO UPDATE SET
 							wins = bot_record.wins + excluded.wins, losses = bot_record.losses + excluded.losses`,
-						g.GuildID, user, v, difficulty, won); err != nil {
+						g.Scope(), user, v, difficulty, won); err != nil {
 						return err
 					}
 				}
@@ -66,11 +66,11 @@ func recordResult(ctx context.Context, tx pgx.Tx, g *match.Game, now time.Time) 
 		for i, v := range variants {
 			var rw, rl int
 			if err := tx.QueryRow(ctx, `SELECT rating FROM stats WHERE guild_id = $1 AND user_id = $2 AND variant = $3`,
-				g.GuildID, winner, v).Scan(&rw); err != nil {
+				g.Scope(), winner, v).Scan(&rw); err != nil {
 				return err
 			}
 			if err := tx.QueryRow(ctx, `SELECT rating FROM stats WHERE guild_id = $1 AND user_id = $2 AND variant = $3`,
-				g.GuildID, loser, v).Scan(&rl); err != nil {
+				g.Scope(), loser, v).Scan(&rl); err != nil {
 				return err
 			}
 			d := match.EloDelta(rw, rl)
@@ -81,14 +81,14 @@ func recordResult(ctx context.Context, tx pgx.Tx, g *match.Game, now time.Time) 
 					rating = rating + CASE WHEN user_id = $1 THEN $3::integer ELSE -$3::integer END,
 					rated_games = rated_games + 1
 				WHERE guild_id = $4 AND user_id IN ($1, $2) AND variant = $5`,
-				winner, loser, d, g.GuildID, v); err != nil {
+				winner, loser, d, g.Scope(), v); err != nil {
 				return err
 			}
 		}
 	}
 	_, err := tx.Exec(ctx, `INSERT INTO results (game_id, guild_id, variant, status, winner, loser, difficulty, plies, rating_delta, finished_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-		g.ID, g.GuildID, string(g.Rules.Variant), string(g.Status), winner, loser, difficulty, g.Ply, delta, toMillis(now))
+		g.ID, g.Scope(), string(g.Rules.Variant), string(g.Status), winner, loser, difficulty, g.Ply, delta, toMillis(now))
 	return err
 }
 
