@@ -11,38 +11,68 @@ import (
 // large are played by their rule alone: no search ever walks them.
 const MaxHeapSize int64 = 1_000_000_000_000
 
-// invalidf returns an error wrapping ErrInvalid with a message a player can act on.
-func invalidf(format string, args ...any) error {
-	return &invalidError{msg: fmt.Sprintf(format, args...)}
+// invalid returns an error wrapping ErrInvalid that says phrase id, a
+// message a player can act on, in any language (PhraseError).
+func invalid(id string, nameValues ...any) error {
+	return &invalidError{ph: P(id, nameValues...)}
 }
 
-// invalidError carries a human message and matches ErrInvalid with errors.Is,
-// without prefixing the message with "invalid:" (players read it as is).
-type invalidError struct{ msg string }
+// invalidf is invalid for a message not yet in the catalog: its phrase is
+// the English as a literal.
+func invalidf(format string, args ...any) error {
+	return &invalidError{ph: Lit(fmt.Sprintf(format, args...))}
+}
 
-func (e *invalidError) Error() string        { return e.msg }
+// invalidError carries a phrase and matches ErrInvalid with errors.Is,
+// without prefixing the message with "invalid:" (players read it as is).
+type invalidError struct{ ph Phrase }
+
+func (e *invalidError) Error() string        { return e.ph.String() }
 func (e *invalidError) Is(target error) bool { return target == ErrInvalid }
 
-// tooLargef returns an error wrapping ErrTooLarge with a message naming the limit.
-func tooLargef(format string, args ...any) error {
-	return &tooLargeError{msg: fmt.Sprintf(format, args...)}
+// Phrase says the error in any language (PhraseError).
+func (e *invalidError) Phrase() Phrase { return e.ph }
+
+// tooLarge returns an error wrapping ErrTooLarge that says phrase id, which
+// names the limit.
+func tooLarge(id string, nameValues ...any) error {
+	return &tooLargeError{ph: P(id, nameValues...)}
 }
 
 type tooLargeError struct {
-	msg     string
+	ph      Phrase
 	invalid bool // also matches ErrInvalid (a notation that names too much)
 }
 
-func (e *tooLargeError) Error() string { return e.msg }
+func (e *tooLargeError) Error() string { return e.ph.String() }
 func (e *tooLargeError) Is(target error) bool {
 	return target == ErrTooLarge || (e.invalid && target == ErrInvalid)
 }
 
-// tooLargeInputf is for text that asks for more than any game holds: the
+// Phrase says the error in any language (PhraseError).
+func (e *tooLargeError) Phrase() Phrase { return e.ph }
+
+// tooLargeInput is for text that asks for more than any game holds: the
 // notation is wrong (ErrInvalid) and the position would be too large (ErrTooLarge).
-func tooLargeInputf(format string, args ...any) error {
-	return &tooLargeError{msg: fmt.Sprintf(format, args...), invalid: true}
+func tooLargeInput(id string, nameValues ...any) error {
+	return &tooLargeError{ph: P(id, nameValues...), invalid: true}
 }
+
+// quoted is user text quoted as %q quotes it, a literal in every language.
+func quoted(s string) Phrase { return Lit(strconv.Quote(s)) }
+
+// The refusals of positions a player gave (Start, Check, Playable).
+var (
+	pErrGiveHeap      = def("err.position.give_heap", "", "{{.Game}}: give at least one heap")
+	pErrGrow          = def("err.position.grow", "", "{{.Game}}: play could grow this position to {{.Heaps}} heaps, past the {{.Max}} that can be played perfectly")
+	pErrLimitHeaps    = def("err.position.limit_heaps", "", "{{.Game}}: at most {{.Max}} heaps can be played perfectly, this has {{.Heaps}}")
+	pErrLimitHeap     = def("err.position.limit_heap", "", "{{.Game}}: heaps of at most {{.Max}} can be played perfectly, heap {{.Heap}} has {{.Has}}")
+	pErrLimitTotal    = def("err.position.limit_total", "", "{{.Game}}: at most {{.Max}} in all can be played perfectly, this has {{.Total}}")
+	pErrShapeHeaps    = def("err.position.max_heaps", "", "{{.Game}}: at most {{.Max}} heaps, not {{.Heaps}}")
+	pErrShapeNegative = def("err.position.negative", "", "{{.Game}}: heap {{.Heap}} has {{.Has}}; heaps cannot be negative")
+	pErrShapeHeap     = def("err.position.max_heap", "", "{{.Game}}: heap {{.Heap}} has {{.Has}}; heaps hold at most {{.Max}}")
+	pErrShapeLimit    = def("err.position.no_limit", "", "{{.Game}} has no move limit")
+)
 
 // Normalize fills in the variant's defaults (its Description's Settings:
 // Subtraction K=3 unless Set is given; TwentyOne K=3, Target=21; Moore K=2)
@@ -189,6 +219,51 @@ func variantTitle(v Variant) string {
 	return string(v)
 }
 
+// The parts of a game's name (NamePhrase).
+var (
+	pNameMisere   = def("game.name.misere", "", "Misère {{.Game}}")
+	pNameParams   = def("game.name.params", "", "{{.Game}} {{.Params}}")
+	pName21Target = def("game.name.21.target", "", "The {{.Target}} game")
+	pName21K      = def("game.name.21.k", "", "{{.Game}} (say 1 to {{.K}} more)")
+	pName21Normal = def("game.name.21.normal", "", "{{.Game}}, normal play (saying {{.Target}} wins)")
+)
+
+// NamePhrase is Name as a phrase: the variant's title (TitlePhrase), its
+// parameters in notation, and the convention where it is not the usual one.
+func (r Rules) NamePhrase() Phrase {
+	d, ok := describe(r.Variant)
+	if !ok {
+		return Lit(string(r.Variant))
+	}
+	n := d.TitlePhrase()
+	switch r.Variant {
+	case Subtraction:
+		if len(r.Set) > 0 {
+			n = P(pNameParams, "Game", n, "Params", Lit(setString(r.Set)))
+		} else {
+			n = P(pNameParams, "Game", n, "Params", Lit(fmt.Sprintf("S(1..%d)", kOr(r.K, settingDefault(r.Variant, "k")))))
+		}
+	case TwentyOne:
+		k, t := kOr(r.K, settingDefault(r.Variant, "k")), kOr(r.Target, settingDefault(r.Variant, "target"))
+		if t != 21 {
+			n = P(pName21Target, "Target", t)
+		}
+		if k != 3 {
+			n = P(pName21K, "Game", n, "K", k)
+		}
+		if !r.Misere {
+			n = P(pName21Normal, "Game", n, "Target", t)
+		}
+		return n
+	case Moore:
+		n = P(pNameParams, "Game", n, "Params", Lit(fmt.Sprintf("(k=%d)", kOr(r.K, settingDefault(r.Variant, "k")))))
+	}
+	if r.Misere {
+		n = P(pNameMisere, "Game", n)
+	}
+	return n
+}
+
 // Name is the display name of the game, with its parameters and convention:
 // "Nim", "Misère Nim", "Subtraction S(1..3)", "Subtraction {1,3,4}",
 // "The 21 game", "Moore's Nim (k=2)". The 21 game is misère by tradition, so
@@ -296,7 +371,7 @@ func (r Rules) Start(heaps []int64) (Position, error) {
 		}
 	} else {
 		if len(heaps) == 0 {
-			return Position{}, invalidf("%s: give at least one heap", r.Name())
+			return Position{}, invalid(pErrGiveHeap, "Game", r.NamePhrase())
 		}
 		p = Position{Heaps: slices.Clone(heaps)}
 		if r.Variant == Fibonacci && len(heaps) == 1 && heaps[0] > 0 {
@@ -345,7 +420,7 @@ func (r Rules) Playable(p Position) error {
 		return nil
 	}
 	if n, max := gr.reachable(p), int64(g.limits().MaxHeaps); max > 0 && n > max {
-		return tooLargef("%s: play could grow this position to %d heaps, past the %d that can be played perfectly", r.Name(), n, max)
+		return tooLarge(pErrGrow, "Game", r.NamePhrase(), "Heaps", n, "Max", max)
 	}
 	return nil
 }
@@ -369,40 +444,42 @@ func checkAll(r Rules, g game, p Position) error {
 
 func checkLimits(r Rules, l Limits, p Position) error {
 	if l.MaxHeaps > 0 && len(p.Heaps) > l.MaxHeaps {
-		return tooLargef("%s: at most %d heaps can be played perfectly, this has %d", r.Name(), l.MaxHeaps, len(p.Heaps))
+		return tooLarge(pErrLimitHeaps, "Game", r.NamePhrase(), "Max", l.MaxHeaps, "Heaps", len(p.Heaps))
 	}
 	var total int64
 	for i, h := range p.Heaps {
 		if l.MaxHeap > 0 && h > l.MaxHeap {
-			return tooLargef("%s: heaps of at most %d can be played perfectly, heap %s has %d", r.Name(), l.MaxHeap, HeapLabel(i), h)
+			return tooLarge(pErrLimitHeap, "Game", r.NamePhrase(), "Max", l.MaxHeap, "Heap", HeapLabel(i), "Has", h)
 		}
 		total += h
 	}
 	if l.MaxTotal > 0 && total > l.MaxTotal {
-		return tooLargef("%s: at most %d in all can be played perfectly, this has %d", r.Name(), l.MaxTotal, total)
+		return tooLarge(pErrLimitTotal, "Game", r.NamePhrase(), "Max", l.MaxTotal, "Total", total)
 	}
 	return nil
 }
 
 // checkShape is the common shape check for games on a list of heaps: between
-// 1 and maxHeaps heaps, each between 0 and maxHeap, and no Limit.
+// 1 and maxHeaps heaps, each between 0 and maxHeap, and no Limit. name is
+// the game's name (a literal: the games name themselves in English).
 func checkShape(name string, p Position, maxHeaps int, maxHeap int64) error {
+	game := Lit(name)
 	if len(p.Heaps) == 0 {
-		return invalidf("%s: give at least one heap", name)
+		return invalid(pErrGiveHeap, "Game", game)
 	}
 	if len(p.Heaps) > maxHeaps {
-		return tooLargef("%s: at most %d heaps, not %d", name, maxHeaps, len(p.Heaps))
+		return tooLarge(pErrShapeHeaps, "Game", game, "Max", maxHeaps, "Heaps", len(p.Heaps))
 	}
 	for i, h := range p.Heaps {
 		if h < 0 {
-			return invalidf("%s: heap %s has %d; heaps cannot be negative", name, HeapLabel(i), h)
+			return invalid(pErrShapeNegative, "Game", game, "Heap", HeapLabel(i), "Has", h)
 		}
 		if h > maxHeap {
-			return tooLargef("%s: heap %s has %d; heaps hold at most %d", name, HeapLabel(i), h, maxHeap)
+			return tooLarge(pErrShapeHeap, "Game", game, "Heap", HeapLabel(i), "Has", h, "Max", maxHeap)
 		}
 	}
 	if p.Limit != 0 {
-		return invalidf("%s has no move limit", name)
+		return invalid(pErrShapeLimit, "Game", game)
 	}
 	return nil
 }

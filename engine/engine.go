@@ -127,10 +127,19 @@ var (
 // ("heap C has 3, you asked for 5"; "Greedy Nim: take from a largest heap, A or D").
 type MoveError struct {
 	Move   Move
-	Reason string
+	Reason string // in English
+	phrase Phrase // Reason as a phrase
 }
 
 func (e *MoveError) Error() string { return e.Reason }
+
+// Phrase is Reason in any language (PhraseError).
+func (e *MoveError) Phrase() Phrase {
+	if e.phrase.ID == "" && e.phrase.Text == "" {
+		return Lit(e.Reason)
+	}
+	return e.phrase
+}
 
 // Limits are the largest positions the engine guarantees to solve perfectly
 // within 50 ms on one core, for one variant and convention.

@@ -97,7 +97,7 @@ func (g kaylesGame) validate(p Position, m Move) error {
 		return moveErr(m, "%s: knock down one pin or two neighbouring pins of one row (like B4 or B4-5)", g.name())
 	}
 	if m.Heap < 0 || m.Heap >= len(p.Heaps) {
-		return moveErr(m, "%s: there is no row %s (%s)", g.name(), HeapLabel(m.Heap), strings.ReplaceAll(labelRange(len(p.Heaps)), "heap", "row"))
+		return moveErr(m, "%s: there is no row %s (%s)", g.name(), HeapLabel(m.Heap), strings.ReplaceAll(labelRange(len(p.Heaps)).String(), "heap", "row"))
 	}
 	row, n := HeapLabel(m.Heap), p.Heaps[m.Heap]
 	if n == 0 {

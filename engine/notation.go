@@ -211,25 +211,25 @@ func ParseHeaps(s string) ([]int64, error) {
 		return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == '-'
 	})
 	if len(parts) == 0 {
-		return nil, invalidf("give the heap sizes, like 3 4 5")
+		return nil, invalid(pErrHeapsEmpty)
 	}
 	if strings.HasPrefix(strings.TrimSpace(s), "-") {
-		return nil, invalidf("heaps cannot be negative")
+		return nil, invalid(pErrHeapsNegative)
 	}
 	if len(parts) > maxHeapsClosed {
-		return nil, tooLargeInputf("at most %d heaps, not %d", maxHeapsClosed, len(parts))
+		return nil, tooLargeInput(pErrHeapsMany, "Max", maxHeapsClosed, "Heaps", len(parts))
 	}
 	heaps := make([]int64, len(parts))
 	for i, p := range parts {
 		n, err := strconv.ParseInt(p, 10, 64)
 		if err != nil || n < 0 {
 			if isDigits(p) {
-				return nil, tooLargeInputf("heap %s: %s is too large; heaps hold at most %d", HeapLabel(i), p, MaxHeapSize)
+				return nil, tooLargeInput(pErrHeapsLarge, "Heap", HeapLabel(i), "Size", Lit(p), "Max", MaxHeapSize)
 			}
-			return nil, invalidf("heap %s: %q is not a heap size; write whole numbers like 3 4 5", HeapLabel(i), p)
+			return nil, invalid(pErrHeapsNotSize, "Heap", HeapLabel(i), "Text", quoted(p))
 		}
 		if n > MaxHeapSize {
-			return nil, tooLargeInputf("heap %s: %d is too large; heaps hold at most %d", HeapLabel(i), n, MaxHeapSize)
+			return nil, tooLargeInput(pErrHeapsLarge, "Heap", HeapLabel(i), "Size", n, "Max", MaxHeapSize)
 		}
 		heaps[i] = n
 	}
@@ -259,9 +259,9 @@ func parseAmount(s, move string) (int64, error) {
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
 		if isDigits(s) {
-			return 0, invalidf("%q: %s is more than any heap holds", move, s)
+			return 0, invalid(pErrMoveAmountLarge, "Move", quoted(move), "Amount", Lit(s))
 		}
-		return 0, invalidf("%q is not a move: write a heap and an amount, like B3", move)
+		return 0, invalid(pErrMoveNotMove, "Move", quoted(move))
 	}
 	return n, nil
 }
@@ -270,7 +270,7 @@ func parseAmount(s, move string) (int64, error) {
 func heapIndex(p Position, label, move string) (int, error) {
 	i := labelIndex(label)
 	if i < 0 || i >= len(p.Heaps) {
-		return 0, invalidf("no heap %s: %s", strings.ToUpper(label), labelRange(len(p.Heaps)))
+		return 0, invalid(pErrNoHeap, "Heap", strings.ToUpper(label), "Heaps", labelRange(len(p.Heaps)))
 	}
 	return i, nil
 }
@@ -288,11 +288,11 @@ func (r Rules) ParseMove(p Position, s string) (Move, error) {
 	r = n
 	s = strings.TrimSpace(s)
 	if s == "" {
-		return Move{}, invalidf("give a move, like %s", moveExample(r))
+		return Move{}, invalid(pErrMoveGive, "Example", moveExample(r))
 	}
 	tokens := strings.Fields(strings.ReplaceAll(s, ",", " "))
 	if len(tokens) == 0 {
-		return Move{}, invalidf("give a move, like %s", moveExample(r))
+		return Move{}, invalid(pErrMoveGive, "Example", moveExample(r))
 	}
 	if len(tokens) > 1 {
 		return parseMulti(p, tokens, s)
@@ -300,7 +300,7 @@ func (r Rules) ParseMove(p Position, s string) (Move, error) {
 	tok := tokens[0]
 	if rest, ok := strings.CutPrefix(tok, "+"); ok || isDigits(tok) {
 		if len(p.Heaps) != 1 {
-			return Move{}, invalidf("%q: name the heap too, like %s", s, moveExample(r))
+			return Move{}, invalid(pErrMoveNameHeap, "Move", quoted(s), "Example", moveExample(r))
 		}
 		if !ok {
 			rest = tok
@@ -316,7 +316,7 @@ func (r Rules) ParseMove(p Position, s string) (Move, error) {
 	}
 	label, rest := splitLabel(tok)
 	if label == "" || rest == "" {
-		return Move{}, invalidf("%q is not a move: write it like %s", s, moveExample(r))
+		return Move{}, invalid(pErrMoveWriteLike, "Move", quoted(s), "Example", moveExample(r))
 	}
 	if lab := strings.ToLower(label); (lab == "ab" || lab == "ba") && len(p.Heaps) < 28 {
 		t, err := parseAmount(rest, s)
@@ -332,12 +332,12 @@ func (r Rules) ParseMove(p Position, s string) (Move, error) {
 	if parts, ok := strings.CutPrefix(rest, "="); ok {
 		a, b, ok := strings.Cut(parts, "+")
 		if !ok {
-			return Move{}, invalidf("%q: write a split like %s=2+3", s, strings.ToUpper(label))
+			return Move{}, invalid(pErrMoveSplit, "Move", quoted(s), "Heap", strings.ToUpper(label))
 		}
 		x, err1 := parseAmount(a, s)
 		y, err2 := parseAmount(b, s)
 		if err1 != nil || err2 != nil {
-			return Move{}, invalidf("%q: write a split like %s=2+3", s, strings.ToUpper(label))
+			return Move{}, invalid(pErrMoveSplit, "Move", quoted(s), "Heap", strings.ToUpper(label))
 		}
 		return Move{Kind: Split, Heap: i, Parts: [2]int64{x, y}}, nil
 	}
@@ -366,13 +366,13 @@ func parseKnock(p Position, i int, rest, s string) (Move, error) {
 	}
 	row := p.Heaps[i]
 	if last != first && last != first+1 {
-		return Move{}, invalidf("%q: knock down one pin or two side by side, like %s4 or %s4-5", s, HeapLabel(i), HeapLabel(i))
+		return Move{}, invalid(pErrMoveKnock, "Move", quoted(s), "Row", HeapLabel(i))
 	}
 	if first < 1 || last > row {
 		if row == 0 {
-			return Move{}, invalidf("row %s has no pins left", HeapLabel(i))
+			return Move{}, invalid(pErrMoveRowEmpty, "Row", HeapLabel(i))
 		}
-		return Move{}, invalidf("row %s has pins 1 to %d, not %s", HeapLabel(i), row, rest)
+		return Move{}, invalid(pErrMovePins, "Row", HeapLabel(i), "Pins", row, "Text", Lit(rest))
 	}
 	return Move{Kind: Knock, Heap: i, Take: last - first + 1, Parts: [2]int64{first - 1, row - last}}, nil
 }
@@ -383,7 +383,7 @@ func parseMulti(p Position, tokens []string, s string) (Move, error) {
 	for _, tok := range tokens {
 		label, rest := splitLabel(tok)
 		if label == "" || rest == "" {
-			return Move{}, invalidf("%q is not a move: write each heap and amount, like A2 C1", s)
+			return Move{}, invalid(pErrMoveMulti, "Move", quoted(s))
 		}
 		i, err := heapIndex(p, label, s)
 		if err != nil {
@@ -394,31 +394,56 @@ func parseMulti(p Position, tokens []string, s string) (Move, error) {
 			return Move{}, err
 		}
 		if t < 1 {
-			return Move{}, invalidf("%q: take at least 1 from each heap you name", s)
+			return Move{}, invalid(pErrMoveMultiOne, "Move", quoted(s))
 		}
 		if m.Takes[i] != 0 {
-			return Move{}, invalidf("%q names heap %s twice", s, HeapLabel(i))
+			return Move{}, invalid(pErrMoveMultiTwice, "Move", quoted(s), "Heap", HeapLabel(i))
 		}
 		m.Takes[i] = t
 	}
 	return m, nil
 }
 
-func moveExample(r Rules) string {
+func moveExample(r Rules) Phrase {
+	or := func(a, b string) Phrase { return P(pErrOr, "A", Lit(a), "B", Lit(b)) }
 	switch r.Variant {
 	case TwentyOne:
-		return "+3"
+		return Lit("+3")
 	case Wythoff:
-		return "B3 or AB3"
+		return or("B3", "AB3")
 	case Moore:
-		return "B3 or A2 C1"
+		return or("B3", "A2 C1")
 	case Lasker:
-		return "B3 or B=2+3"
+		return or("B3", "B=2+3")
 	case Kayles:
-		return "B4 or B4-5"
+		return or("B4", "B4-5")
 	}
-	return "B3"
+	return Lit("B3")
 }
+
+// The refusals of heaps and moves a player typed. Move and Text are the
+// player's text, quoted or as typed; heap letters and examples are
+// notation.
+var (
+	pErrOr              = def("err.or", "", "{{.A}} or {{.B}}")
+	pErrHeapsEmpty      = def("err.heaps.empty", "", "give the heap sizes, like 3 4 5")
+	pErrHeapsNegative   = def("err.heaps.negative", "", "heaps cannot be negative")
+	pErrHeapsMany       = def("err.heaps.many", "", "at most {{.Max}} heaps, not {{.Heaps}}")
+	pErrHeapsLarge      = def("err.heaps.large", "", "heap {{.Heap}}: {{.Size}} is too large; heaps hold at most {{.Max}}")
+	pErrHeapsNotSize    = def("err.heaps.not_size", "", "heap {{.Heap}}: {{.Text}} is not a heap size; write whole numbers like 3 4 5")
+	pErrMoveAmountLarge = def("err.move.amount_large", "", "{{.Move}}: {{.Amount}} is more than any heap holds")
+	pErrMoveNotMove     = def("err.move.not_move", "", "{{.Move}} is not a move: write a heap and an amount, like B3")
+	pErrMoveGive        = def("err.move.give", "", "give a move, like {{.Example}}")
+	pErrMoveNameHeap    = def("err.move.name_heap", "", "{{.Move}}: name the heap too, like {{.Example}}")
+	pErrMoveWriteLike   = def("err.move.write_like", "", "{{.Move}} is not a move: write it like {{.Example}}")
+	pErrMoveSplit       = def("err.move.split", "", "{{.Move}}: write a split like {{.Heap}}=2+3")
+	pErrMoveKnock       = def("err.move.knock", "", "{{.Move}}: knock down one pin or two side by side, like {{.Row}}4 or {{.Row}}4-5")
+	pErrMoveRowEmpty    = def("err.move.row_empty", "", "row {{.Row}} has no pins left")
+	pErrMovePins        = def("err.move.pins", "", "row {{.Row}} has pins 1 to {{.Pins}}, not {{.Text}}")
+	pErrMoveMulti       = def("err.move.multi", "", "{{.Move}} is not a move: write each heap and amount, like A2 C1")
+	pErrMoveMultiOne    = def("err.move.multi_one", "", "{{.Move}}: take at least 1 from each heap you name")
+	pErrMoveMultiTwice  = def("err.move.multi_twice", "", "{{.Move}} names heap {{.Heap}} twice")
+)
 
 // FormatMove writes m, a move in position p, in the notation ParseMove reads.
 func (r Rules) FormatMove(p Position, m Move) string {

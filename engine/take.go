@@ -41,15 +41,21 @@ func labelIndex(s string) int {
 }
 
 // labelRange says which heaps exist: "the heaps are A to C", "the only heap is A".
-func labelRange(n int) string {
+func labelRange(n int) Phrase {
 	switch n {
 	case 0:
-		return "there are no heaps"
+		return P(pHeapsNone)
 	case 1:
-		return "the only heap is A"
+		return P(pHeapsOne)
 	}
-	return fmt.Sprintf("the heaps are A to %s", HeapLabel(n-1))
+	return P(pHeapsRange, "Last", HeapLabel(n-1))
 }
+
+var (
+	pHeapsNone  = def("err.heaps.none", "", "there are no heaps")
+	pHeapsOne   = def("err.heaps.only", "", "the only heap is A")
+	pHeapsRange = def("err.heaps.range", "", "the heaps are A to {{.Last}}")
+)
 
 // orList joins labels as "A", "A or D", "A, B or D".
 func orList(items []string) string {
@@ -73,30 +79,48 @@ func andList(items []string) string {
 	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }
 
-// moveErr builds the *MoveError every validator returns.
+// moveErr builds the *MoveError a validator returns, for a reason not yet
+// in the catalog (its phrase is the English as a literal).
 func moveErr(m Move, format string, args ...any) error {
-	return &MoveError{Move: m, Reason: fmt.Sprintf(format, args...)}
+	r := fmt.Sprintf(format, args...)
+	return &MoveError{Move: m, Reason: r, phrase: Lit(r)}
 }
+
+// movePhrase builds the *MoveError a validator returns: why m is refused,
+// as phrase id with its arguments.
+func movePhrase(m Move, id string, nameValues ...any) error {
+	ph := P(id, nameValues...)
+	return &MoveError{Move: m, Reason: ph.String(), phrase: ph}
+}
+
+// The refusals of a move every heap game shares.
+var (
+	pErrNoHeap      = def("err.move.no_heap", "", "no heap {{.Heap}}: {{.Heaps}}")
+	pErrOneHeap     = def("err.move.one_heap", "", "{{.Game}}: take from one heap at a time (like B3)")
+	pErrTakeOne     = def("err.move.take_one", "", "take at least 1")
+	pErrHeapEmpty   = def("err.move.heap_empty", "", "heap {{.Heap}} is empty")
+	pErrHeapTooMany = def("err.move.too_many", "", "heap {{.Heap}} has {{.Has}}, you asked for {{.Take}}")
+)
 
 // validateTake checks a Take move against the heaps: the heap exists, the
 // amount is at least 1 and at most what the heap holds. Variant rules (which
 // amounts, which heaps) are checked by the caller afterwards.
 func validateTake(name string, p Position, m Move) error {
 	if m.Kind != Take {
-		return moveErr(m, "%s: take from one heap at a time (like B3)", name)
+		return movePhrase(m, pErrOneHeap, "Game", Lit(name))
 	}
 	if m.Heap < 0 || m.Heap >= len(p.Heaps) {
-		return moveErr(m, "no heap %s: %s", HeapLabel(m.Heap), labelRange(len(p.Heaps)))
+		return movePhrase(m, pErrNoHeap, "Heap", HeapLabel(m.Heap), "Heaps", labelRange(len(p.Heaps)))
 	}
 	if m.Take < 1 {
-		return moveErr(m, "take at least 1")
+		return movePhrase(m, pErrTakeOne)
 	}
 	h := p.Heaps[m.Heap]
 	if h == 0 {
-		return moveErr(m, "heap %s is empty", HeapLabel(m.Heap))
+		return movePhrase(m, pErrHeapEmpty, "Heap", HeapLabel(m.Heap))
 	}
 	if m.Take > h {
-		return moveErr(m, "heap %s has %d, you asked for %d", HeapLabel(m.Heap), h, m.Take)
+		return movePhrase(m, pErrHeapTooMany, "Heap", HeapLabel(m.Heap), "Has", h, "Take", m.Take)
 	}
 	return nil
 }
