@@ -241,16 +241,16 @@ func (s *Service) analyze(r *request) (*discordgo.InteractionResponse, error) {
 	rules, pos, err := engine.ParseGame(text)
 	if err != nil {
 		if errors.Is(err, engine.ErrTooLarge) {
-			return nil, userErrorf("That position is too large to solve perfectly: %s.", escapeMarkdown(err.Error()))
+			return nil, userErr("refusal.position.too_large", "Reason", engineReason(err))
 		}
-		return nil, userErrorf("nimbot cannot read the position %q: %s. Write it like \"3 4 5\" or \"nim misere 3-4-5\".", quote(text, 60), escapeMarkdown(err.Error()))
+		return nil, userErr("refusal.position.unreadable", "Position", fmt.Sprintf("%q", quote(text, 60)), "Reason", engineReason(err))
 	}
 	a, err := rules.Analyze(pos)
 	switch {
 	case errors.Is(err, engine.ErrTooLarge):
-		return nil, userErrorf("That position is too large to solve perfectly: %s. Try smaller heaps.", escapeMarkdown(err.Error()))
+		return nil, userErr("refusal.position.too_large_smaller", "Reason", engineReason(err))
 	case errors.Is(err, engine.ErrInvalid):
-		return nil, userErrorf("That position does not work: %s.", escapeMarkdown(err.Error()))
+		return nil, userErr("refusal.position.invalid", "Reason", engineReason(err))
 	case err != nil:
 		return nil, fmt.Errorf("analyze %q: %w", text, err)
 	}

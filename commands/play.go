@@ -344,11 +344,11 @@ func moveInputError(err error, text string) error {
 	var me *engine.MoveError
 	switch {
 	case errors.As(err, &me):
-		return userErrorf("That move is not allowed: %s. Pick another move.", escapeMarkdown(me.Reason))
+		return userErr("refusal.move.not_allowed", "Reason", engineReason(me))
 	case errors.Is(err, engine.ErrGameOver):
 		return userErrorf(msgOver)
 	case errors.Is(err, engine.ErrInvalid):
-		return userErrorf("nimbot cannot read the move %q: %s.", quote(text, 40), escapeMarkdown(err.Error()))
+		return userErr("refusal.move.unreadable", "Move", fmt.Sprintf("%q", quote(text, 40)), "Reason", engineReason(err))
 	}
 	return err
 }

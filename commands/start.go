@@ -252,12 +252,12 @@ func (s *Service) startPosition(o options) (engine.Rules, engine.Position, error
 		}
 		var err error
 		if rules, err = rules.With(name, vals...); err != nil {
-			return rules, engine.Position{}, userErrorf("Those rules do not work: %s.", escapeMarkdown(err.Error()))
+			return rules, engine.Position{}, userErr("refusal.rules.invalid", "Reason", engineReason(err))
 		}
 	}
 	rules, err := rules.Normalize()
 	if err != nil {
-		return rules, engine.Position{}, userErrorf("Those rules do not work: %s.", escapeMarkdown(err.Error()))
+		return rules, engine.Position{}, userErr("refusal.rules.invalid", "Reason", engineReason(err))
 	}
 	heaps, err := s.parseStartHeaps(rules, o.str(optHeaps))
 	if err != nil {
@@ -271,9 +271,9 @@ func (s *Service) startPosition(o options) (engine.Rules, engine.Position, error
 	}
 	switch {
 	case errors.Is(err, engine.ErrTooLarge):
-		return rules, pos, userErrorf("That position is too large: %s. Use fewer or smaller heaps.", escapeMarkdown(err.Error()))
+		return rules, pos, userErr("refusal.start.too_large", "Reason", engineReason(err))
 	case errors.Is(err, engine.ErrInvalid):
-		return rules, pos, userErrorf("That position does not work: %s.", escapeMarkdown(err.Error()))
+		return rules, pos, userErr("refusal.position.invalid", "Reason", engineReason(err))
 	case err != nil:
 		return rules, pos, fmt.Errorf("start position: %w", err)
 	}
