@@ -365,7 +365,7 @@ func TestBadInput(t *testing.T) {
 		{"heap too large for the board", func() *discordgo.InteractionResponse { return h.command(alice, "start", "heaps", "3 10000") }, "at most 9999"},
 		{"a game that could grow past the engine's heaps", func() *discordgo.InteractionResponse {
 			return h.command(alice, "start", "variant", "lasker", "heaps", "9999 9999")
-		}, "could grow this position to 19998 heaps"},
+		}, "could grow this position to 19,998 heaps"},
 		{"too large to solve", func() *discordgo.InteractionResponse {
 			return h.command(alice, "start", "variant", "kayles", "misere", true, "heaps", "30 30")
 		}, "too large"},
