@@ -275,7 +275,7 @@ func moveLog(lp *locale.Printer, g *match.Game, moves []match.Move) (lines []str
 			if m.Hinted {
 				id = "board.log.move_hinted"
 			}
-			lines = append(lines, lp.T(id, "N", strconv.Itoa(m.Ply+1), "Player", name(m.Player), "Move", truncate(g.Rules.Describe(p, m.Move), maxLogLine)))
+			lines = append(lines, lp.T(id, "N", strconv.Itoa(m.Ply+1), "Player", name(m.Player), "Move", truncate(lp.Phrase(g.Rules.DescribeMove(p, m.Move)), maxLogLine)))
 		}
 		if k < len(moves)-1 {
 			if q, err := g.Rules.Apply(p, m.Move); err == nil {
@@ -612,7 +612,7 @@ func moveSelect(lp *locale.Printer, g *match.Game, slot, placeholder string, mov
 	for _, m := range moves {
 		notation := g.Rules.FormatMove(g.Position, m)
 		opts = append(opts, discordgo.SelectMenuOption{
-			Label:       truncate(g.Rules.Describe(g.Position, m), 100),
+			Label:       truncate(lp.Phrase(g.Rules.DescribeMove(g.Position, m)), 100),
 			Value:       notation,
 			Description: truncate(lp.T("control.typed_as", "Move", notation), 100),
 		})
