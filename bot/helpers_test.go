@@ -22,6 +22,9 @@ type payloads struct {
 	t       *testing.T
 	channel string
 	guild   string // "": the fixtures' guild
+	// groupDM makes the payloads a group DM's, nimbot installed to alice's
+	// account: no guild, context 2, authorizing_integration_owners {"1": alice}.
+	groupDM bool
 	// n counts the interactions made, from a start of their own in each
 	// channel: ids are unique per bot, and the store answers a repeated id
 	// with the saved answer.
@@ -58,10 +61,26 @@ func (p *payloads) load(name string) map[string]any {
 	if p.guild != "" {
 		m["guild_id"] = p.guild
 	}
+	if p.groupDM {
+		for _, k := range []string{"guild_id", "guild", "guild_locale"} {
+			delete(m, k)
+		}
+		m["context"] = 2
+		m["authorizing_integration_owners"] = map[string]any{"1": alice.ID}
+		m["channel"] = map[string]any{"id": p.channel, "type": 3, "flags": 0, "name": nil, "icon": nil, "owner_id": alice.ID,
+			"recipients": []any{map[string]any{"id": alice.ID, "username": alice.Name}, map[string]any{"id": bob.ID, "username": bob.Name}}}
+		m["user"] = m["member"].(map[string]any)["user"]
+	}
 	return m
 }
 
 func setUser(m map[string]any, u user) {
+	if mu, ok := m["user"].(map[string]any); ok {
+		// A DM's payload: the user alone, no member.
+		delete(m, "member")
+		mu["id"], mu["username"], mu["global_name"] = u.ID, u.Name, u.Name
+		return
+	}
 	member := m["member"].(map[string]any)
 	mu := member["user"].(map[string]any)
 	mu["id"], mu["username"], mu["global_name"] = u.ID, u.Name, u.Name

@@ -243,6 +243,23 @@ func TestHTTPGames(t *testing.T) {
 	})
 }
 
+// TestHTTPGroupDM plays a game between two people in a group DM, nimbot
+// installed to alice's account, through the signed HTTP endpoint.
+func TestHTTPGroupDM(t *testing.T) {
+	he := newHTTPEnv(t, nil)
+	he.p.groupDM = true
+	challengeID := he.start(alice, opt{"opponent", bob}, opt{"heaps", "3 5"}, opt{"first", "me"})
+	boardID := he.accept(bob, challengeID)
+	game := he.channelGame()
+	if game.Status != match.Active || game.GuildID != "" || !game.InteractionOnly {
+		t.Fatalf("after Accept: %+v", game)
+	}
+	end := he.playOut(game.ID, boardID, alice, bob)
+	if end.Status != match.Won || (end.Winner != alice.ID && end.Winner != bob.ID) {
+		t.Errorf("status %s winner %q", end.Status, end.Winner)
+	}
+}
+
 // TestHTTPConcurrentClicks: 200 clicks on one board at once. Exactly one move
 // is applied; every click gets an answer.
 func TestHTTPConcurrentClicks(t *testing.T) {
