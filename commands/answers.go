@@ -154,9 +154,9 @@ func (a answers) commit(r *request, gameID int64, w write) (*answer, error) {
 func (a answers) stale(r *request, gameID int64) error {
 	g, err := a.db.Game(r.ctx, gameID)
 	if err == nil && g.Status.Finished() {
-		return userErrorf(msgOver)
+		return userErr(msgOver)
 	}
-	return userErrorf(msgStale)
+	return userErr(msgStale)
 }
 
 // lookup returns the answer saved for r's interaction, nil if none is.

@@ -108,7 +108,7 @@ func (s *Service) withRand(f func(*mrand.Rand)) {
 // short apology with a reference id (the details go to the log).
 func (s *Service) Handle(ctx context.Context, i *discordgo.Interaction) *discordgo.InteractionResponse {
 	if i == nil {
-		return ephemeral("nimbot received an empty interaction.")
+		return ephemeral(locale.For(locale.English).T("play.err.empty"))
 	}
 	if i.Type == discordgo.InteractionPing {
 		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}
@@ -145,7 +145,7 @@ func (s *Service) renderError(r *request, err error) *discordgo.InteractionRespo
 	if r.i.Type == discordgo.InteractionApplicationCommandAutocomplete {
 		return autocompleteResponse(nil)
 	}
-	return ephemeral(fmt.Sprintf("Sorry — something went wrong on nimbot's side, and nothing was changed. Please try again in a moment. (reference %s)", ref))
+	return ephemeral(r.t("play.err.internal", "Ref", ref))
 }
 
 // reference is a short random id that ties an apology to its log line.

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
+
+	"nimbot/commands/locale"
 )
 
 // Two clicks on one board at the same moment (two players, or one impatient
@@ -95,7 +97,7 @@ func TestRedeliveryRacingItsFirstDelivery(t *testing.T) {
 		first = h.svc.Handle(ctx, click)
 		return h.svc.moveButton(r, move)
 	})
-	r := &request{ctx: ctx, i: click, path: interactionPath(click), now: h.now}
+	r := &request{ctx: ctx, i: click, path: interactionPath(click), now: h.now, lang: locale.For(locale.English)}
 	ans, err := chain(r)
 	if err != nil {
 		t.Fatal(err)

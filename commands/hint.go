@@ -55,7 +55,7 @@ func (s *Service) hint(r *request, g *match.Game, level int, t discordgo.Interac
 	case g.Status.Finished():
 		return nil, userErrorf("This game is over, so there is nothing to hint. Click Review on the board to see the mistakes.")
 	case user != g.Players[0] && user != g.Players[1]:
-		return nil, userErrorf(msgNotPlaying)
+		return nil, userErr(msgNotPlaying)
 	case user != g.ToMove():
 		return nil, userErrorf("Hints are for the player whose turn it is, and it is %s's turn. Ask again on your turn.", name(g.ToMove()))
 	case !hintsAllowed(g):
@@ -64,7 +64,7 @@ func (s *Service) hint(r *request, g *match.Game, level int, t discordgo.Interac
 	h, err := g.Rules.Hint(g.Position)
 	if err != nil {
 		if errors.Is(err, engine.ErrGameOver) {
-			return nil, userErrorf(msgOver)
+			return nil, userErr(msgOver)
 		}
 		return nil, fmt.Errorf("hint for game %d: %w", g.ID, err)
 	}

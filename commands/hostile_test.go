@@ -324,7 +324,7 @@ func TestFieldsDiscordAlwaysSendsAreChecked(t *testing.T) {
 		{"k=2.5", `[{"name":"variant","type":3,"value":"subtraction"},{"name":"k","type":4,"value":2.5}]`, nil, "The option k must be a whole number"},
 		{"k as text", `[{"name":"variant","type":3,"value":"subtraction"},{"name":"k","type":3,"value":"3"}]`, nil, "The option k must be a whole number"},
 		{`misere:"yes"`, `[{"name":"misere","type":5,"value":"yes"}]`, nil, "The option misere must be True or False"},
-		{"target=1", `[{"name":"variant","type":3,"value":"21"},{"name":"target","type":4,"value":1}]`, nil, "The option target must be from 2 to 1000"},
+		{"target=1", `[{"name":"variant","type":3,"value":"21"},{"name":"target","type":4,"value":1}]`, nil, "The option target must be from 2 to 1,000"},
 		{"an unknown variant", `[{"name":"variant","type":3,"value":"chess"}]`, nil, "The option variant must be one of"},
 		{"an unknown first mover", `[{"name":"first","type":3,"value":"nobody"}]`, nil, "The option first must be one of"},
 		{"heaps over max_length", `[{"name":"heaps","type":3,"value":"` + strings.Repeat("1 ", 60) + `"}]`, nil, "at most 100 characters"},
@@ -353,7 +353,7 @@ func TestFieldsDiscordAlwaysSendsAreChecked(t *testing.T) {
 		wantUserError(t, h.command(alice, "hint", "level", 4), "The option level must be one of 1, 2, 3")
 	})
 	t.Run("take below its minimum", func(t *testing.T) {
-		wantUserError(t, h.command(alice, "move", "heap", "A", "take", 0), "The option take must be from 1 to 9007199254740992")
+		wantUserError(t, h.command(alice, "move", "heap", "A", "take", 0), "The option take must be from 1 to 9,007,199,254,740,992")
 	})
 	noLogs(t, h)
 }

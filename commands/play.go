@@ -13,13 +13,13 @@ import (
 	"nimbot/match"
 )
 
-// Messages shared by several handlers.
+// Messages shared by several handlers: catalog ids (play.en.json).
 const (
-	msgNoGame       = "There is no game in this channel. Start one with /nim start."
-	msgStale        = "That board is out of date: the game has moved on since it was drawn, so nothing was changed. Use the newest board, or /nim status to post it again."
-	msgNotPlaying   = "You are not playing in this game. Start your own with /nim start in another channel, or wait for this one to finish."
-	msgOver         = "This game is over. Click Rematch, or start a new one with /nim start."
-	msgOtherChannel = "That control belongs to a game in another channel, so nothing was changed. Use the board in this channel, or /nim status to post it."
+	msgNoGame       = "play.err.no_game"
+	msgStale        = "play.err.stale"
+	msgNotPlaying   = "play.err.not_playing"
+	msgOver         = "play.err.over"
+	msgOtherChannel = "play.err.other_channel"
 )
 
 // controlGame loads the game a board control names, and only if it is the
@@ -32,7 +32,7 @@ func (s *Service) controlGame(r *request, id int64) (*match.Game, error) {
 		return nil, err
 	}
 	if g.ChannelID != r.i.ChannelID || g.GuildID != r.i.GuildID {
-		return nil, userErrorf(msgOtherChannel)
+		return nil, userErr(msgOtherChannel)
 	}
 	return g, nil
 }
@@ -41,7 +41,7 @@ func (s *Service) controlGame(r *request, id int64) (*match.Game, error) {
 func (s *Service) anyGame(r *request, id int64) (*match.Game, error) {
 	g, err := s.db.Game(r.ctx, id)
 	if errors.Is(err, match.ErrNotFound) {
-		return nil, userErrorf("That game no longer exists. Start a new one with /nim start.")
+		return nil, userErr("play.err.game_gone")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load game %d: %w", id, err)
@@ -53,7 +53,7 @@ func (s *Service) anyGame(r *request, id int64) (*match.Game, error) {
 func (s *Service) channelGame(r *request) (*match.Game, error) {
 	g, err := s.db.ChannelGame(r.ctx, r.i.ChannelID)
 	if errors.Is(err, match.ErrNotFound) {
-		return nil, userErrorf(msgNoGame)
+		return nil, userErr(msgNoGame)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load channel game: %w", err)
@@ -75,7 +75,7 @@ func (s *Service) turnGame(r *request, id int64, ply int) (*match.Game, error) {
 		return nil, err
 	}
 	if g.Ply != ply {
-		return nil, userErrorf(msgStale)
+		return nil, userErr(msgStale)
 	}
 	return g, nil
 }
@@ -84,17 +84,17 @@ func (s *Service) turnGame(r *request, id int64, ply int) (*match.Game, error) {
 func checkTurn(g *match.Game, user string) error {
 	switch {
 	case g.Status == match.Pending:
-		return userErrorf("This game has not started: %s has not accepted the challenge yet.", name(g.Challenged()))
+		return userErr("play.err.pending", "Player", name(g.Challenged()))
 	case g.Status.Finished():
-		return userErrorf(msgOver)
+		return userErr(msgOver)
 	case !g.IsPlayer(user):
-		return userErrorf(msgNotPlaying)
+		return userErr(msgNotPlaying)
 	case user != g.ToMove() && g.ToMove() == match.BotID:
 		// Unreachable while nimbot's moves are committed with the move or
 		// start before them; said plainly should a database ever hold it.
-		return userErrorf("It is nimbot's turn, not yours.")
+		return userErr("play.err.bot_turn")
 	case user != g.ToMove():
-		return userErrorf("It is %s's turn, not yours. Wait for their move.", name(g.ToMove()))
+		return userErr("play.err.other_turn", "Player", name(g.ToMove()))
 	}
 	return nil
 }
@@ -136,20 +136,20 @@ func (s *Service) pickHeapMenu(r *request, c HeapMenuControl) (*answer, error) {
 	}
 	vals := r.i.MessageComponentData().Values
 	if len(vals) != 1 {
-		return nil, userErrorf("Pick one heap from the menu.")
+		return nil, userErr("play.err.pick_heap")
 	}
 	if n, ok := strings.CutPrefix(vals[0], "page:"); ok {
 		// A page turn of the heap menu (see heapMenu).
 		_, pages := heapPages(g.Position)
 		p, perr := strconv.Atoi(n)
 		if perr != nil || p < 0 || p >= pages {
-			return nil, userErrorf("The heap menu has no such page. Use /nim status for a fresh board.")
+			return nil, userErr("play.err.heap_page")
 		}
 		return s.showHeap(r, g, -1, p)
 	}
 	heap, err := strconv.Atoi(vals[0])
 	if err != nil || heap < 0 {
-		return nil, userErrorf("There is no such heap: %s.", heapRange(g.Position))
+		return nil, userErr("play.err.no_heap", "Heaps", heapRange(g.Position))
 	}
 	return s.showHeap(r, g, heap, -1)
 }
@@ -158,7 +158,7 @@ func (s *Service) pickHeapMenu(r *request, c HeapMenuControl) (*answer, error) {
 // page turned.
 func (s *Service) showHeap(r *request, g *match.Game, heap, page int) (*answer, error) {
 	if page < 0 && heap >= len(g.Position.Heaps) {
-		return nil, userErrorf("There is no such heap: %s.", heapRange(g.Position))
+		return nil, userErr("play.err.no_heap", "Heaps", heapRange(g.Position))
 	}
 	b, err := s.loadBoard(r, g)
 	if err != nil {
@@ -172,11 +172,12 @@ func (s *Service) showHeap(r *request, g *match.Game, heap, page int) (*answer, 
 	return unchanged(b.response(discordgo.InteractionResponseUpdateMessage)), nil
 }
 
-func heapRange(p engine.Position) string {
+// heapRange says which heaps p has, as an argument of another message.
+func heapRange(p engine.Position) engine.Phrase {
 	if len(p.Heaps) == 1 {
-		return "the only heap is A"
+		return msg("play.heaps.one")
 	}
-	return "the heaps are A to " + engine.HeapLabel(len(p.Heaps)-1)
+	return msg("play.heaps.range", "Last", engine.HeapLabel(len(p.Heaps)-1))
 }
 
 // moveButton plays "take {take} from {heap}".
@@ -197,7 +198,7 @@ func (s *Service) moveSelect(r *request, c MoveMenuControl) (*answer, error) {
 	}
 	vals := r.i.MessageComponentData().Values
 	if len(vals) != 1 {
-		return nil, userErrorf("Pick one move from the menu.")
+		return nil, userErr("play.err.pick_move")
 	}
 	m, err := g.Rules.ParseMove(g.Position, vals[0])
 	if err != nil {
@@ -215,16 +216,16 @@ func (s *Service) askAmount(r *request, c AskControl) (*answer, error) {
 	}
 	heap := c.Heap
 	if heap >= len(g.Position.Heaps) {
-		return nil, userErrorf("There is no such heap: %s.", heapRange(g.Position))
+		return nil, userErr("play.err.no_heap", "Heaps", heapRange(g.Position))
 	}
 	label := engine.HeapLabel(heap)
-	q := fmt.Sprintf("How many to take from %s (it has %d)?", label, g.Position.Heaps[heap])
-	placeholder := "a number, like 3"
+	q := r.t("play.modal.amount", "Heap", label, "Size", g.Position.Heaps[heap])
+	placeholder := r.t("play.modal.amount_placeholder")
 	if describe(g.Rules.Variant).Has(engine.Knock) {
-		q = fmt.Sprintf("Which pins of row %s (1 to %d)?", label, g.Position.Heaps[heap])
-		placeholder = `one pin like "4", or two adjacent like "4-5"`
+		q = r.t("play.modal.pins", "Row", label, "Pins", g.Position.Heaps[heap])
+		placeholder = r.t("play.modal.pins_placeholder")
 	}
-	return unchanged(modal(AmountModal{Game: g.ID, Ply: g.Ply, Heap: heap}.CustomID(), "Your move in "+label, q, placeholder, 20)), nil
+	return unchanged(modal(AmountModal{Game: g.ID, Ply: g.Ply, Heap: heap}.CustomID(), r.t("play.modal.title_heap", "Heap", label), q, placeholder, 20)), nil
 }
 
 // amountSubmit plays the amount typed into askAmount's modal.
@@ -235,7 +236,7 @@ func (s *Service) amountSubmit(r *request, c AmountModal) (*answer, error) {
 	}
 	heap := c.Heap
 	if heap >= len(g.Position.Heaps) {
-		return nil, userErrorf("There is no such heap: %s.", heapRange(g.Position))
+		return nil, userErr("play.err.no_heap", "Heaps", heapRange(g.Position))
 	}
 	text := strings.TrimSpace(modalValue(r.i))
 	if describe(g.Rules.Variant).Has(engine.Knock) {
@@ -247,7 +248,7 @@ func (s *Service) amountSubmit(r *request, c AmountModal) (*answer, error) {
 	}
 	n, err := strconv.ParseInt(text, 10, 64)
 	if err != nil || n < 1 {
-		return nil, userErrorf("%q is not a number of stones: type a whole number like 3.", quote(text, 40))
+		return nil, userErr("play.err.not_number", "Text", quote(text, 40))
 	}
 	return s.play(r, g, engine.Move{Kind: engine.Take, Heap: heap, Take: n})
 }
@@ -258,7 +259,7 @@ func (s *Service) askMove(r *request, c TypeControl) (*answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return unchanged(modal(TypedModal{Game: g.ID, Ply: g.Ply}.CustomID(), "Your move", "Your move", notationExample(g.Rules), 100)), nil
+	return unchanged(modal(TypedModal{Game: g.ID, Ply: g.Ply}.CustomID(), r.t("play.modal.title"), r.t("play.modal.title"), notationExample(g.Rules), 100)), nil
 }
 
 // typedSubmit plays the move typed into askMove's modal.
@@ -309,24 +310,24 @@ func moveNotation(g *match.Game, o options) (string, error) {
 	switch {
 	case describe(g.Rules.Variant).Counting:
 		if take <= 0 {
-			return "", userErrorf("Say how many more numbers to say with the take option, like take:2.")
+			return "", userErr("play.err.say_count")
 		}
 		return strconv.FormatInt(take, 10), nil
 	case heap == "" && len(g.Position.Heaps) == 1:
 		heap = "A"
 	case heap == "" && !o.bool(optBoth):
-		return "", userErrorf("Say which heap with the heap option (%s), and how many with take. Or type the move in notation, like %s.", heapRange(g.Position), notationExample(g.Rules))
+		return "", userErr("play.err.say_heap", "Heaps", heapRange(g.Position), "Example", notationExample(g.Rules))
 	}
 	switch {
 	case o.bool(optBoth):
 		if take <= 0 {
-			return "", userErrorf("Say how many to take from both heaps with the take option.")
+			return "", userErr("play.err.say_both")
 		}
 		return fmt.Sprintf("AB%d", take), nil
 	case o.str(optSplit) != "":
 		return heap + "=" + strings.TrimSpace(o.str(optSplit)), nil
 	case describe(g.Rules.Variant).Has(engine.Knock) && !o.has(optPin):
-		return "", userErrorf("In Kayles, say which pin to knock down with the pin option (counted from 1 at the left of row %s), and take:2 to knock it and the next one.", quote(heap, 10))
+		return "", userErr("play.err.say_pin", "Row", quote(heap, 10))
 	case o.has(optPin):
 		pin := o.int(optPin)
 		if take == 2 {
@@ -336,7 +337,7 @@ func moveNotation(g *match.Game, o options) (string, error) {
 	case take > 0:
 		return fmt.Sprintf("%s%d", heap, take), nil
 	}
-	return "", userErrorf("Say how many to take with the take option, like heap:%s take:1.", quote(heap, 10))
+	return "", userErr("play.err.say_take", "Heap", quote(heap, 10))
 }
 
 // moveInputError explains a move that could not be read or played.
@@ -346,7 +347,7 @@ func moveInputError(err error, text string) error {
 	case errors.As(err, &me):
 		return userErr("refusal.move.not_allowed", "Reason", engineReason(me))
 	case errors.Is(err, engine.ErrGameOver):
-		return userErrorf(msgOver)
+		return userErr(msgOver)
 	case errors.Is(err, engine.ErrInvalid):
 		return userErr("refusal.move.unreadable", "Move", fmt.Sprintf("%q", quote(text, 40)), "Reason", engineReason(err))
 	}
@@ -435,7 +436,7 @@ func (s *Service) resignButton(r *request, c ResignControl) (*answer, error) {
 		return nil, err
 	}
 	if g.Ply != c.Ply && !g.Status.Finished() {
-		return nil, userErrorf(msgStale)
+		return nil, userErr(msgStale)
 	}
 	return s.resign(r, g)
 }
@@ -455,11 +456,11 @@ func (s *Service) resign(r *request, g *match.Game) (*answer, error) {
 	next, err := g.Resign(r.userID())
 	switch {
 	case errors.Is(err, match.ErrOver):
-		return nil, userErrorf(msgOver)
+		return nil, userErr(msgOver)
 	case errors.Is(err, match.ErrNotPlayer):
-		return nil, userErrorf(msgNotPlaying)
+		return nil, userErr(msgNotPlaying)
 	case errors.Is(err, match.ErrNotStarted):
-		return nil, userErrorf("The challenge has not been accepted yet, so there is nothing to resign. Use /nim end to withdraw it.")
+		return nil, userErr("play.err.resign_pending")
 	case err != nil:
 		return nil, err
 	}
@@ -478,11 +479,11 @@ func (s *Service) end(r *request) (*answer, error) {
 	// players may end a game, whatever member a payload claims.
 	mod := r.i.GuildID != "" && r.i.Member != nil && r.i.Member.Permissions&discordgo.PermissionManageMessages != 0
 	if user != g.Players[0] && user != g.Players[1] && user != g.CreatedBy && !mod {
-		return nil, userErrorf("Only the players, or members who can manage messages, can end this game.")
+		return nil, userErr("play.err.end_rights")
 	}
 	next, err := g.End()
 	if errors.Is(err, match.ErrOver) {
-		return nil, userErrorf(msgOver)
+		return nil, userErr(msgOver)
 	} else if err != nil {
 		return nil, err
 	}

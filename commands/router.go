@@ -9,6 +9,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"nimbot/commands/locale"
+	"nimbot/engine"
 )
 
 // request is one interaction on its way through the router: the interaction
@@ -139,7 +140,7 @@ type mux map[discordgo.InteractionType]router
 func (m mux) serve(r *request) (*answer, error) {
 	rt := m[r.i.Type]
 	if rt == nil {
-		return nil, userErrorf("nimbot does not handle this kind of interaction (type %d), so nothing was done.", int(r.i.Type))
+		return nil, userErr("play.err.kind_unknown", "Type", int(r.i.Type))
 	}
 	h := rt.match(r.path)
 	if h == nil {
@@ -148,28 +149,28 @@ func (m mux) serve(r *request) (*answer, error) {
 				continue
 			}
 			if other.match(r.path) != nil {
-				return nil, userErrorf("Bad request: %q belongs to a %s, not to a %s, so nothing was done. Use /nim status for a fresh board.",
-					quote(r.path, 100), interactionKind(t), interactionKind(r.i.Type))
+				return nil, userErr("play.err.wrong_kind", "Path", quote(r.path, 100), "Owner", interactionKind(t), "Kind", interactionKind(r.i.Type))
 			}
 		}
-		return nil, userErrorf("nimbot does not know that control any more (it may come from an older version). Use /nim status for a fresh board.")
+		return nil, userErr("play.err.unknown_control")
 	}
 	return h(r)
 }
 
-// interactionKind names an interaction type for a user.
-func interactionKind(t discordgo.InteractionType) string {
+// interactionKind names an interaction type for a user, as an argument of
+// another message (with its article where the language has one).
+func interactionKind(t discordgo.InteractionType) engine.Phrase {
 	switch t {
 	case discordgo.InteractionApplicationCommand:
-		return "slash command"
+		return msg("play.kind.command")
 	case discordgo.InteractionApplicationCommandAutocomplete:
-		return "slash command's suggestions"
+		return msg("play.kind.autocomplete")
 	case discordgo.InteractionMessageComponent:
-		return "button or menu"
+		return msg("play.kind.component")
 	case discordgo.InteractionModalSubmit:
-		return "form (modal)"
+		return msg("play.kind.modal")
 	}
-	return fmt.Sprintf("interaction of type %d", int(t))
+	return msg("play.kind.other", "Type", int(t))
 }
 
 // interactionPath names an interaction for the router: slash commands by
@@ -232,6 +233,11 @@ func userErrorf(format string, args ...any) error {
 func userErr(id string, nameValues ...any) error {
 	return &userError{id: id, args: nameValues}
 }
+
+// msg is catalog message id with its arguments, as an argument of another
+// message: rendered in the same language as the message it is part of
+// (locale.Printer renders an engine.Phrase argument first).
+func msg(id string, nameValues ...any) engine.Phrase { return engine.P(id, nameValues...) }
 
 // isUserError reports whether err is the user's to fix (one of ours, or
 // the engine refusing their move or position), and the message to show

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"nimbot/engine"
 	"nimbot/match"
 )
 
@@ -52,7 +53,7 @@ func (d declaredOptions) option(sub, name string) *discordgo.ApplicationCommandO
 // request is told what was wrong and changes nothing.
 func (s *Service) validate(i *discordgo.Interaction) error {
 	if !isSnowflake(i.ID) {
-		return userErrorf("Bad request: the interaction has no valid id, so nothing was done.")
+		return userErr("play.err.bad_id")
 	}
 	var dataOK bool
 	switch i.Type {
@@ -63,25 +64,25 @@ func (s *Service) validate(i *discordgo.Interaction) error {
 	case discordgo.InteractionModalSubmit:
 		_, dataOK = i.Data.(discordgo.ModalSubmitInteractionData)
 	default:
-		return userErrorf("Bad request: nimbot does not handle interactions of type %d, so nothing was done.", int(i.Type))
+		return userErr("play.err.bad_type", "Type", int(i.Type))
 	}
 	if !dataOK {
-		return userErrorf("Bad request: the interaction carries no %s data, so nothing was done.", interactionKind(i.Type))
+		return userErr("play.err.bad_data", "Kind", interactionKind(i.Type))
 	}
 	user := (&request{i: i}).userID()
 	switch {
 	case user == "":
-		return userErrorf("Bad request: the interaction does not say who sent it, so nothing was done.")
+		return userErr("play.err.no_user")
 	case user == match.BotID || !isSnowflake(user):
-		return userErrorf("Bad request: %q is not a Discord user id, so nothing was done.", quote(user, 30))
+		return userErr("play.err.bad_user", "User", quote(user, 30))
 	case i.AppID != "" && user == i.AppID:
-		return userErrorf("Bad request: nimbot does not play itself, so nothing was done.")
+		return userErr("play.err.self")
 	}
 	if !isSnowflake(i.ChannelID) {
-		return userErrorf("Bad request: the interaction does not say which channel it came from, so nothing was done.")
+		return userErr("play.err.no_channel")
 	}
 	if i.GuildID != "" && !isSnowflake(i.GuildID) {
-		return userErrorf("Bad request: %q is not a Discord server id, so nothing was done.", quote(i.GuildID, 30))
+		return userErr("play.err.bad_guild", "Guild", quote(i.GuildID, 30))
 	}
 	if d, ok := i.Data.(discordgo.ApplicationCommandInteractionData); ok {
 		return s.declared.check(d, i.Type == discordgo.InteractionApplicationCommandAutocomplete)
@@ -106,22 +107,22 @@ func (d declaredOptions) check(data discordgo.ApplicationCommandInteractionData,
 	seen := map[string]bool{}
 	for _, o := range sub.Options {
 		if o == nil {
-			return userErrorf("Bad request: /nim %s carries an empty option, so nothing was done.", sub.Name)
+			return userErr("play.err.empty_option", "Sub", quote(sub.Name, 32))
 		}
 		def, ok := decl[o.Name]
 		if !ok {
-			return userErrorf("Bad request: /nim %s has no option %q, so nothing was done.", sub.Name, quote(o.Name, 32))
+			return userErr("play.err.no_option", "Sub", quote(sub.Name, 32), "Option", quote(o.Name, 32))
 		}
 		if seen[o.Name] {
-			return userErrorf("Bad request: the option %s is given twice, so nothing was done.", o.Name)
+			return userErr("play.err.option_twice", "Option", quote(o.Name, 32))
 		}
 		seen[o.Name] = true
 		if o.Type != def.Type || len(o.Options) > 0 {
-			return userErrorf("The option %s must be %s; nothing was changed.", o.Name, optionKind(def.Type))
+			return userErr("play.err.option_type", "Option", def.Name, "Kind", optionKind(def.Type))
 		}
 		if autocomplete && o.Focused {
 			if _, ok := o.Value.(string); !ok && o.Value != nil {
-				return userErrorf("Bad request: the option %s being typed must be text, so nothing was done.", o.Name)
+				return userErr("play.err.focused_text", "Option", def.Name)
 			}
 			continue
 		}
@@ -135,7 +136,7 @@ func (d declaredOptions) check(data discordgo.ApplicationCommandInteractionData,
 // checkValue checks one option's value against its declaration.
 func checkValue(def *discordgo.ApplicationCommandOption, v any) error {
 	bad := func() error {
-		return userErrorf("The option %s must be %s; nothing was changed.", def.Name, optionKind(def.Type))
+		return userErr("play.err.option_type", "Option", def.Name, "Kind", optionKind(def.Type))
 	}
 	switch def.Type {
 	case discordgo.ApplicationCommandOptionString:
@@ -144,10 +145,10 @@ func checkValue(def *discordgo.ApplicationCommandOption, v any) error {
 			return bad()
 		}
 		if def.MaxLength > 0 && utf8.RuneCountInString(s) > def.MaxLength {
-			return userErrorf("The option %s is at most %d characters long; nothing was changed.", def.Name, def.MaxLength)
+			return userErr("play.err.option_long", "Option", def.Name, "Count", def.MaxLength)
 		}
 		if def.MinLength != nil && utf8.RuneCountInString(s) < *def.MinLength {
-			return userErrorf("The option %s is at least %d characters long; nothing was changed.", def.Name, *def.MinLength)
+			return userErr("play.err.option_short", "Option", def.Name, "Count", *def.MinLength)
 		}
 	case discordgo.ApplicationCommandOptionInteger, discordgo.ApplicationCommandOptionNumber:
 		f, ok := v.(float64)
@@ -162,7 +163,7 @@ func checkValue(def *discordgo.ApplicationCommandOption, v any) error {
 			hi = min(hi, def.MaxValue)
 		}
 		if f < lo || f > hi {
-			return userErrorf("The option %s must be %s; %s is out of range, and nothing was changed.", def.Name, bounds(lo, hi), strconv.FormatFloat(f, 'f', -1, 64))
+			return userErr("play.err.option_range", "Option", def.Name, "Min", optionNumber(lo), "Max", optionNumber(hi), "Value", strconv.FormatFloat(f, 'f', -1, 64))
 		}
 	case discordgo.ApplicationCommandOptionBoolean:
 		if _, ok := v.(bool); !ok {
@@ -179,7 +180,7 @@ func checkValue(def *discordgo.ApplicationCommandOption, v any) error {
 		for _, c := range def.Choices {
 			vals = append(vals, fmt.Sprint(c.Value))
 		}
-		return userErrorf("The option %s must be one of %s; nothing was changed.", def.Name, strings.Join(vals, ", "))
+		return userErr("play.err.option_choice", "Option", def.Name, "Choices", strings.Join(vals, ", "))
 	}
 	return nil
 }
@@ -196,26 +197,31 @@ func isChoice(cs []*discordgo.ApplicationCommandOptionChoice, v any) bool {
 	return false
 }
 
-// bounds says which values a number option takes.
-func bounds(lo, hi float64) string {
-	return fmt.Sprintf("from %s to %s", strconv.FormatFloat(lo, 'f', -1, 64), strconv.FormatFloat(hi, 'f', -1, 64))
+// optionNumber is a bound of a number option as a message argument: an
+// integer (formatted per language) when it is one, else its digits.
+func optionNumber(f float64) any {
+	if f == math.Trunc(f) && math.Abs(f) <= maxExactInteger {
+		return int64(f)
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 
-// optionKind names an option type for a user.
-func optionKind(t discordgo.ApplicationCommandOptionType) string {
+// optionKind names an option type for a user, as an argument of
+// play.err.option_type.
+func optionKind(t discordgo.ApplicationCommandOptionType) engine.Phrase {
 	switch t {
 	case discordgo.ApplicationCommandOptionString:
-		return "text"
+		return msg("play.option.text")
 	case discordgo.ApplicationCommandOptionInteger:
-		return "a whole number"
+		return msg("play.option.integer")
 	case discordgo.ApplicationCommandOptionNumber:
-		return "a number"
+		return msg("play.option.number")
 	case discordgo.ApplicationCommandOptionBoolean:
-		return "True or False"
+		return msg("play.option.boolean")
 	case discordgo.ApplicationCommandOptionUser:
-		return "a user"
+		return msg("play.option.user")
 	}
-	return "of the declared type"
+	return msg("play.option.declared")
 }
 
 // isSnowflake reports whether s is a Discord id: a decimal uint64.
