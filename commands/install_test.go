@@ -11,6 +11,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"nimbot/commands/locale"
 	"nimbot/match"
 )
 
@@ -216,11 +217,13 @@ func TestEndRightsAndScopes(t *testing.T) {
 	p.run(alice, "start", "opponent", user(bob), "first", "me")
 	g := h.game()
 	p.press(bob, AcceptControl{Game: g.ID}.CustomID())
-	wantUserError(t, p.run(carol, "end"), "Only the players")
-	// A hostile payload: a member with Manage Messages in a group DM.
+	// The refusal speaks the payload's locale.
 	i := h.interaction(p.command, fields{UserID: carol, Sub: "end", Options: "[]", Type: 2})
+	onlyPlayers := locale.For(string(i.Locale)).T("play.err.end_rights")
+	wantUserError(t, p.run(carol, "end"), onlyPlayers)
+	// A hostile payload: a member with Manage Messages in a group DM.
 	i.Member = &discordgo.Member{User: i.User, Permissions: discordgo.PermissionManageMessages}
-	wantUserError(t, h.handle(i), "Only the players")
+	wantUserError(t, h.handle(i), onlyPlayers)
 	if s := h.gameByID(g.ID).Status; s != match.Active {
 		t.Fatalf("carol ended the game: %s", s)
 	}
