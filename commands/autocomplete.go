@@ -86,19 +86,19 @@ func (s *Service) autocompleteMove(r *request) (*discordgo.InteractionResponse, 
 				moves = append(moves, split...)
 			}
 			for _, m := range moves {
-				pairs = append(pairs, [2]string{g.Rules.FormatMove(g.Position, m) + " — " + g.Rules.Describe(g.Position, m), g.Rules.FormatMove(g.Position, m)})
+				pairs = append(pairs, [2]string{g.Rules.FormatMove(g.Position, m) + " — " + r.lang.Phrase(g.Rules.DescribeMove(g.Position, m)), g.Rules.FormatMove(g.Position, m)})
 			}
 		}
 		if d.Has(engine.Diagonal) {
 			moves, _ := diagonalMoves(g.Rules, g.Position)
 			for _, m := range moves {
-				pairs = append(pairs, [2]string{g.Rules.FormatMove(g.Position, m) + " — " + g.Rules.Describe(g.Position, m), g.Rules.FormatMove(g.Position, m)})
+				pairs = append(pairs, [2]string{g.Rules.FormatMove(g.Position, m) + " — " + r.lang.Phrase(g.Rules.DescribeMove(g.Position, m)), g.Rules.FormatMove(g.Position, m)})
 			}
 		}
 		if t := strings.TrimSpace(typed); t != "" {
 			if m, err := g.Rules.ParseMove(g.Position, t); err == nil {
 				if _, err := g.Rules.Apply(g.Position, m); err == nil {
-					pairs = append([][2]string{{t + " — " + g.Rules.Describe(g.Position, m), t}}, pairs...)
+					pairs = append([][2]string{{t + " — " + r.lang.Phrase(g.Rules.DescribeMove(g.Position, m)), t}}, pairs...)
 				}
 			}
 		}

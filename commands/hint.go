@@ -185,7 +185,7 @@ func (s *Service) review(r *request, c ReviewControl) (*answer, error) {
 				continue
 			}
 			lines = append(lines, fmt.Sprintf("`%d.` %s — better: %s (`%s`)", m.Ply+1,
-				g.Rules.Describe(m.Before, m.Played), g.Rules.Describe(m.Before, m.Better), g.Rules.FormatMove(m.Before, m.Better)))
+				r.lang.Phrase(g.Rules.DescribeMove(m.Before, m.Played)), r.lang.Phrase(g.Rules.DescribeMove(m.Before, m.Better)), g.Rules.FormatMove(m.Before, m.Better)))
 		}
 		head := fmt.Sprintf("**%s**", name(g.Players[seat]))
 		if len(lines) == 0 {
