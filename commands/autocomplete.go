@@ -42,7 +42,7 @@ func (s *Service) autocompleteStart(r *request) (*discordgo.InteractionResponse,
 	var pairs [][2]string
 	if t := strings.TrimSpace(typed); t != "" {
 		if heaps, err := engine.ParseHeaps(t); err == nil {
-			pairs = append(pairs, [2]string{fmt.Sprintf("%s (%d heaps)", t, len(heaps)), t})
+			pairs = append(pairs, [2]string{r.t("auto.heaps", "Heaps", t, "Count", len(heaps)), t})
 		}
 	}
 	d, ok := engine.Describe(v)
@@ -53,7 +53,7 @@ func (s *Service) autocompleteStart(r *request) (*discordgo.InteractionResponse,
 	for _, x := range sugg {
 		label := x
 		if strings.HasPrefix(x, "random") {
-			label = x + " (random heaps)"
+			label = r.t("auto.random", "Example", x)
 		}
 		pairs = append(pairs, [2]string{label, x})
 	}
@@ -112,7 +112,7 @@ func (s *Service) autocompleteAnalyze(r *request) (*discordgo.InteractionRespons
 	var pairs [][2]string
 	if t := strings.TrimSpace(typed); t != "" {
 		if rules, pos, err := engine.ParseGame(t); err == nil {
-			pairs = append(pairs, [2]string{rules.Name() + ": " + engine.FormatGame(rules, pos), t})
+			pairs = append(pairs, [2]string{r.t("auto.position", "Game", rules.NamePhrase(), "Position", engine.FormatGame(rules, pos)), t})
 		}
 	}
 	for _, d := range engine.Descriptions() {

@@ -3,10 +3,12 @@ package commands
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
 
+	"nimbot/commands/locale"
 	"nimbot/engine"
 	"nimbot/match"
 )
@@ -33,7 +35,7 @@ func (s *Service) hintButton(r *request, c HintControl) (*answer, error) {
 		return nil, err
 	}
 	if g.Status == match.Active && g.Ply != c.Ply {
-		return nil, userErrorf("That hint was for an earlier turn; the game has moved on. Ask again with 💡 on the newest board or /nim hint.")
+		return nil, userErr("hint.err.earlier_turn")
 	}
 	level, t := 1, discordgo.InteractionResponseChannelMessageWithSource
 	if c.Level != 0 {
@@ -49,17 +51,17 @@ func (s *Service) hint(r *request, g *match.Game, level int, t discordgo.Interac
 	user := r.userID()
 	switch {
 	case level < 1 || level > 3:
-		return nil, userErrorf("Hint levels are 1 (who is winning), 2 (the move) and 3 (the move and why).")
+		return nil, userErr("hint.err.level")
 	case g.Status == match.Pending:
-		return nil, userErrorf("The game has not started yet: the challenge is waiting for an answer.")
+		return nil, userErr("hint.err.pending")
 	case g.Status.Finished():
-		return nil, userErrorf("This game is over, so there is nothing to hint. Click Review on the board to see the mistakes.")
+		return nil, userErr("hint.err.over")
 	case user != g.Players[0] && user != g.Players[1]:
 		return nil, userErr(msgNotPlaying)
 	case user != g.ToMove():
-		return nil, userErrorf("Hints are for the player whose turn it is, and it is %s's turn. Ask again on your turn.", name(g.ToMove()))
+		return nil, userErr("hint.err.not_your_turn", "Player", name(g.ToMove()))
 	case !hintsAllowed(g):
-		return nil, userErrorf("Hints are off in this game: the challenger turned them off. Play it out on your own!")
+		return nil, userErr("hint.err.off")
 	}
 	h, err := g.Rules.Hint(g.Position)
 	if err != nil {
@@ -71,27 +73,27 @@ func (s *Service) hint(r *request, g *match.Game, level int, t discordgo.Interac
 	var d []string
 	d = append(d, "**"+r.lang.Phrase(h.Verdict)+"**")
 	if level >= 2 {
-		d = append(d, fmt.Sprintf("Try **`%s`**: it %s.", g.Rules.FormatMove(g.Position, h.Move), r.lang.Phrase(g.Rules.DescribeMove(g.Position, h.Move))))
+		d = append(d, r.t("hint.try", "Move", g.Rules.FormatMove(g.Position, h.Move), "Description", g.Rules.DescribeMove(g.Position, h.Move)))
 		if !h.MoverWins {
-			d[len(d)-1] += " It holds out longest; with perfect play from here your opponent wins."
+			d[len(d)-1] += " " + r.t("hint.holds_out")
 		}
 	}
 	if level >= 3 {
-		d = append(d, explanation(h.Explanation, r.lang.Phrase))
+		d = append(d, explanation(h.Explanation, r.lang))
 	}
-	d = append(d, "-# Hints used show in the move log with 💡.")
+	d = append(d, r.t("hint.log_note"))
 	embed := &discordgo.MessageEmbed{
-		Title:       fmt.Sprintf("💡 Hint — level %d", level),
+		Title:       r.t("hint.title", "Level", level),
 		Description: truncate(strings.Join(d, "\n\n"), 4096),
 		Color:       colourPending,
-		Footer:      &discordgo.MessageEmbedFooter{Text: fmt.Sprintf("Game #%d · move %d", g.ID, g.Ply+1)},
+		Footer:      &discordgo.MessageEmbedFooter{Text: r.t("hint.footer", "Game", strconv.FormatInt(g.ID, 10), "Move", g.Ply+1)},
 	}
 	var btns []discordgo.MessageComponent
 	if level < 2 {
-		btns = append(btns, discordgo.Button{Label: "Show the move", Style: discordgo.PrimaryButton, CustomID: HintControl{Game: g.ID, Ply: g.Ply, Level: 2}.CustomID()})
+		btns = append(btns, discordgo.Button{Label: r.t("hint.button.show"), Style: discordgo.PrimaryButton, CustomID: HintControl{Game: g.ID, Ply: g.Ply, Level: 2}.CustomID()})
 	}
 	if level < 3 {
-		btns = append(btns, discordgo.Button{Label: "Explain why", Style: discordgo.SecondaryButton, CustomID: HintControl{Game: g.ID, Ply: g.Ply, Level: 3}.CustomID()})
+		btns = append(btns, discordgo.Button{Label: r.t("hint.button.explain"), Style: discordgo.SecondaryButton, CustomID: HintControl{Game: g.ID, Ply: g.Ply, Level: 3}.CustomID()})
 	}
 	comps := []discordgo.MessageComponent{}
 	if len(btns) > 0 {
@@ -117,12 +119,12 @@ func (s *Service) hint(r *request, g *match.Game, level int, t discordgo.Interac
 }
 
 // explanation renders the engine's reasoning: the theory, the steps, and
-// the table as a code block, each phrase rendered by render (the reader's
-// language).
-func explanation(e engine.Explanation, render func(engine.Phrase) string) string {
+// the table as a code block, in lp's language (the reader's).
+func explanation(e engine.Explanation, lp *locale.Printer) string {
+	render := lp.Phrase
 	var b strings.Builder
 	if theory := render(e.Theory); theory != "" {
-		fmt.Fprintf(&b, "**Why** (%s):\n", theory)
+		b.WriteString(lp.T("hint.why", "Theory", theory) + "\n")
 	}
 	for _, s := range e.Steps {
 		fmt.Fprintf(&b, "• %s\n", render(s))
@@ -149,17 +151,17 @@ func (s *Service) review(r *request, c ReviewControl) (*answer, error) {
 	if !mayReview(g, r) {
 		// Game ids are sequential: without this, anyone could read every
 		// server's games by counting.
-		return nil, userErrorf("That game was played elsewhere: a review is shown only in the server it was played in (or, for a game in DMs, to its players).")
+		return nil, userErr("review.err.elsewhere")
 	}
 	if !g.Status.Finished() {
-		return nil, userErrorf("The review opens when the game is over — no peeking mid-game. Ask for a 💡 hint instead.")
+		return nil, userErr("review.err.unfinished")
 	}
 	moves, err := s.db.Moves(r.ctx, g.ID)
 	if err != nil {
 		return nil, fmt.Errorf("load moves of game %d: %w", g.ID, err)
 	}
 	if len(moves) == 0 {
-		return nil, userErrorf("No moves were played in this game, so there is nothing to review.")
+		return nil, userErr("review.err.no_moves")
 	}
 	played := make([]engine.Move, len(moves))
 	for k, m := range moves {
@@ -173,9 +175,9 @@ func (s *Service) review(r *request, c ReviewControl) (*answer, error) {
 	opening, err := g.Rules.Analyze(g.Start)
 	if err == nil {
 		if opening.MoverWins {
-			d = append(d, fmt.Sprintf("From the start, %s (moving first) could force a win.", name(g.Players[0])))
+			d = append(d, r.t("review.start_first", "Player", name(g.Players[0])))
 		} else {
-			d = append(d, fmt.Sprintf("From the start, %s (moving second) could force a win.", name(g.Players[1])))
+			d = append(d, r.t("review.start_second", "Player", name(g.Players[1])))
 		}
 	}
 	for seat := 0; seat < 2; seat++ {
@@ -184,24 +186,24 @@ func (s *Service) review(r *request, c ReviewControl) (*answer, error) {
 			if m.Ply%2 != seat {
 				continue
 			}
-			lines = append(lines, fmt.Sprintf("`%d.` %s — better: %s (`%s`)", m.Ply+1,
-				r.lang.Phrase(g.Rules.DescribeMove(m.Before, m.Played)), r.lang.Phrase(g.Rules.DescribeMove(m.Before, m.Better)), g.Rules.FormatMove(m.Before, m.Better)))
+			lines = append(lines, r.t("review.mistake", "Ply", m.Ply+1,
+				"Played", g.Rules.DescribeMove(m.Before, m.Played), "Better", g.Rules.DescribeMove(m.Before, m.Better), "Move", g.Rules.FormatMove(m.Before, m.Better)))
 		}
 		head := fmt.Sprintf("**%s**", name(g.Players[seat]))
 		if len(lines) == 0 {
-			d = append(d, head+": no mistakes — never let a won position go.")
+			d = append(d, r.t("review.no_mistakes", "Player", head))
 			continue
 		}
 		if len(lines) > 10 {
-			lines = append(lines[:10], fmt.Sprintf("…and %d more", len(lines)-10))
+			lines = append(lines[:10], r.t("review.more", "Count", len(lines)-10))
 		}
-		d = append(d, fmt.Sprintf("%s: %d mistake(s)\n%s", head, countSeat(mistakes, seat), strings.Join(lines, "\n")))
+		d = append(d, r.t("review.mistakes", "Player", head, "Count", countSeat(mistakes, seat))+"\n"+strings.Join(lines, "\n"))
 	}
 	embed := &discordgo.MessageEmbed{
-		Title:       "🔎 Review — " + g.Rules.Name(),
+		Title:       truncate(r.t("review.title", "Game", g.Rules.NamePhrase()), 256),
 		Description: truncate(strings.Join(d, "\n\n"), 4096),
 		Color:       colourActive,
-		Footer:      &discordgo.MessageEmbedFooter{Text: fmt.Sprintf("Game #%d · %s", g.ID, result(r.lang, g))},
+		Footer:      &discordgo.MessageEmbedFooter{Text: r.t("review.footer", "Game", strconv.FormatInt(g.ID, 10), "Result", result(r.lang, g))},
 	}
 	return unchanged(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
 		Embeds: []*discordgo.MessageEmbed{embed}, Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noMentions(),
@@ -236,7 +238,7 @@ func (s *Service) analyze(r *request) (*discordgo.InteractionResponse, error) {
 	o := subOptions(r.i)
 	text := strings.TrimSpace(o.str(optPosition))
 	if text == "" {
-		return nil, userErrorf(`Give a position, like "3 4 5", "nim misere 3-4-5", "wythoff 3 5" or "kayles 5 8".`)
+		return nil, userErr("analyze.err.no_position")
 	}
 	rules, pos, err := engine.ParseGame(text)
 	if err != nil {
@@ -262,11 +264,11 @@ func (s *Service) analyze(r *request) (*discordgo.InteractionResponse, error) {
 	over := rules.Over(pos)
 	switch {
 	case over:
-		d = append(d, "**No move is left: the game is over.**")
+		d = append(d, r.t("analyze.over"))
 	case a.MoverWins:
-		d = append(d, "**The player to move wins** with perfect play.")
+		d = append(d, r.t("analyze.wins"))
 	default:
-		d = append(d, "**The player to move loses** against perfect play: every move leads to a winning position for the opponent.")
+		d = append(d, r.t("analyze.loses"))
 	}
 	if len(a.Winning) > 0 {
 		var lines []string
@@ -276,22 +278,19 @@ func (s *Service) analyze(r *request) (*discordgo.InteractionResponse, error) {
 			}
 			lines = append(lines, fmt.Sprintf("`%s` — %s", rules.FormatMove(pos, m), r.lang.Phrase(rules.DescribeMove(pos, m))))
 		}
-		head := fmt.Sprintf("**Winning moves (%d):**", a.WinningCount)
-		if a.WinningCount == 1 {
-			head = "**The only winning move:**"
-		}
+		head := r.t("analyze.winning", "Count", a.WinningCount)
 		if more := a.WinningCount - int64(len(lines)); more > 0 {
-			lines = append(lines, fmt.Sprintf("…and %d more", more))
+			lines = append(lines, r.t("analyze.more", "Count", more))
 		}
 		d = append(d, head+"\n"+strings.Join(lines, "\n"))
 	}
 	if !over {
 		if h, err := rules.Hint(pos); err == nil {
-			d = append(d, explanation(h.Explanation, r.lang.Phrase))
+			d = append(d, explanation(h.Explanation, r.lang))
 		}
 	}
 	embed := &discordgo.MessageEmbed{
-		Title:       truncate("🧮 "+rules.Name()+": "+engine.FormatGame(rules, pos), 256),
+		Title:       truncate(r.t("analyze.title", "Game", rules.NamePhrase(), "Position", engine.FormatGame(rules, pos)), 256),
 		Description: truncate(strings.Join(d, "\n\n"), 4096),
 		Color:       colourActive,
 	}
