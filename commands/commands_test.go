@@ -12,6 +12,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"nimbot/commands/locale"
 	"nimbot/engine"
 	"nimbot/match"
 )
@@ -208,7 +209,7 @@ func TestGameBetweenPeople(t *testing.T) {
 		t.Fatalf("leaderboard: %s", text(lb))
 	}
 	stats := h.command(alice, "stats", "user", user(g.Winner))
-	if !strings.Contains(text(stats), "**1** wins") {
+	if !strings.Contains(text(stats), "**1** win ·") {
 		t.Fatalf("stats: %s", text(stats))
 	}
 }
@@ -362,7 +363,7 @@ func TestBadInput(t *testing.T) {
 		{"too many heaps", func() *discordgo.InteractionResponse {
 			return h.command(alice, "start", "heaps", "1 2 3 4 5 6 7 8 9 10 11 12 13")
 		}, "a board holds at most 12"},
-		{"heap too large for the board", func() *discordgo.InteractionResponse { return h.command(alice, "start", "heaps", "3 10000") }, "at most 9999"},
+		{"heap too large for the board", func() *discordgo.InteractionResponse { return h.command(alice, "start", "heaps", "3 10000") }, "at most 9,999"},
 		{"a game that could grow past the engine's heaps", func() *discordgo.InteractionResponse {
 			return h.command(alice, "start", "variant", "lasker", "heaps", "9999 9999")
 		}, "could grow this position to 19,998 heaps"},
@@ -935,7 +936,7 @@ func TestStatusTypeAndFilters(t *testing.T) {
 	wantUserError(t, h.click(bob, TypeControl{Game: g.ID, Ply: 0}.CustomID()), "You are not playing")
 	h.click(alice, ResignControl{Game: g.ID, Ply: 0}.CustomID())
 	for _, v := range engine.Variants() {
-		want := variantTitle(v)
+		want := variantTitle(locale.For(locale.English), v)
 		if strings.ContainsAny(want, "({,") || want == "" {
 			t.Fatalf("title of %s: %q", v, want)
 		}
@@ -943,7 +944,7 @@ func TestStatusTypeAndFilters(t *testing.T) {
 		if !strings.Contains(text(st), want) {
 			t.Fatalf("stats for %s: %s", v, text(st))
 		}
-		if v == engine.Nim && !strings.Contains(text(st), "**0** wins · **1** losses") {
+		if v == engine.Nim && !strings.Contains(text(st), "**0** wins · **1** loss") {
 			t.Fatalf("stats for nim after a resignation: %s", text(st))
 		}
 		lb := h.command(alice, "leaderboard", "variant", string(v))

@@ -2,10 +2,12 @@ package commands
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
 
+	"nimbot/commands/locale"
 	"nimbot/engine"
 	"nimbot/match"
 )
@@ -22,19 +24,23 @@ func (s *Service) rules(r *request) (*discordgo.InteractionResponse, error) {
 		for _, x := range engine.Variants() {
 			names = append(names, string(x))
 		}
-		return nil, userErrorf("There is no game %q. Choose one of: %s.", quote(string(v), 20), strings.Join(names, ", "))
+		return nil, userErr("info.err.no_game", "Variant", quote(string(v), 20), "Variants", strings.Join(names, ", "))
 	}
-	title := d.Title
+	title := variantTitle(r.lang, v)
 	if n, err := (engine.Rules{Variant: v}).Normalize(); err == nil {
-		title = n.Name()
+		// The parameters the name adds to the title are notation
+		// ("Subtraction S(1..3)"), the same in every language.
+		if rest, ok := strings.CutPrefix(n.Name(), d.Title); ok {
+			title += rest
+		}
 	}
-	text := d.Rules
+	text := variantRules(r.lang, d)
 	if d.Has(engine.Split) || d.Has(engine.Knock) {
 		// Splits and knocks in mid-row add heaps as the game goes.
 		text += "\n\n" + manyHeapsNote(r.lang)
 	}
-	text += "\n\n**How to play here:** `/nim start variant:" + string(v) + "` against nimbot, or add `opponent:` to challenge someone. " +
-		"Click a heap, then an amount, or type any move (" + d.Notation + ") with ⌨️ Type a move or `/nim move notation:`; 💡 Hint explains the winning idea. Any variant can be played misère (`misere:True`)."
+	text += "\n\n" + r.t("info.rules.how", "Variant", string(v), "Notation", variantNotation(r.lang, d),
+		"TypeButton", r.t("control.type"), "HintButton", r.t("control.hint"))
 	embed := &discordgo.MessageEmbed{Title: "📜 " + title, Description: truncate(text, 4096), Color: colourActive}
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
 		Embeds: []*discordgo.MessageEmbed{embed}, Flags: discordgo.MessageFlagsEphemeral,
@@ -53,28 +59,28 @@ func (s *Service) stats(r *request) (*discordgo.InteractionResponse, error) {
 	if err != nil {
 		return nil, fmt.Errorf("stats: %w", err)
 	}
-	scope := "all games"
+	scope := r.t("info.scope.all")
 	if v != "" {
-		scope = variantTitle(v)
+		scope = variantTitle(r.lang, v)
 	}
 	var d []string
 	d = append(d, fmt.Sprintf("%s · %s", name(user), scope))
 	if st.Wins+st.Losses == 0 {
-		d = append(d, "No finished games yet. Start one with /nim start!")
+		d = append(d, r.t("info.stats.none"))
 	} else {
-		d = append(d, fmt.Sprintf("**%d** wins · **%d** losses · rating **%d**", st.Wins, st.Losses, st.Rating))
-		d = append(d, fmt.Sprintf("Current streak **%d** · best streak **%d**", st.Streak, st.BestStreak))
+		d = append(d, r.t("info.stats.wins", "Count", st.Wins)+" · "+r.t("info.stats.losses", "Count", st.Losses)+" · "+r.t("info.stats.rating", "Rating", strconv.Itoa(st.Rating)))
+		d = append(d, r.t("info.stats.streak", "Streak", st.Streak, "Best", st.BestStreak))
 		var bot []string
 		for _, diff := range engine.Difficulties() {
 			if wl, ok := st.VsBot[diff]; ok && wl[0]+wl[1] > 0 {
-				bot = append(bot, fmt.Sprintf("%s %d–%d", diff, wl[0], wl[1]))
+				bot = append(bot, fmt.Sprintf("%s %s–%s", r.t("choice.difficulty."+string(diff)), r.lang.Number(int64(wl[0])), r.lang.Number(int64(wl[1]))))
 			}
 		}
 		if len(bot) > 0 {
-			d = append(d, "Against nimbot: "+strings.Join(bot, " · "))
+			d = append(d, r.t("info.stats.vs_bot", "Record", strings.Join(bot, " · ")))
 		}
 	}
-	embed := &discordgo.MessageEmbed{Title: "📊 Stats", Description: strings.Join(d, "\n"), Color: colourActive}
+	embed := &discordgo.MessageEmbed{Title: r.t("info.stats.title"), Description: strings.Join(d, "\n"), Color: colourActive}
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
 		Embeds: []*discordgo.MessageEmbed{embed}, AllowedMentions: noMentions(),
 	}}, nil
@@ -90,27 +96,42 @@ func (s *Service) leaderboard(r *request) (*discordgo.InteractionResponse, error
 	if err != nil {
 		return nil, fmt.Errorf("leaderboard: %w", err)
 	}
-	scope := "all games"
+	scope := r.t("info.scope.all")
 	if v != "" {
-		scope = variantTitle(v)
+		scope = variantTitle(r.lang, v)
 	}
 	var lines []string
 	for k, st := range rows {
-		lines = append(lines, fmt.Sprintf("`%2d.` %s — rating **%d** (%d–%d, best streak %d)", k+1, name(st.UserID), st.Rating, st.Wins, st.Losses, st.BestStreak))
+		lines = append(lines, r.t("info.leaderboard.row", "Rank", fmt.Sprintf("%2d", k+1), "Player", name(st.UserID),
+			"Rating", strconv.Itoa(st.Rating), "Wins", st.Wins, "Losses", st.Losses, "Best", st.BestStreak))
 	}
 	if len(lines) == 0 {
-		lines = append(lines, "Nobody has finished a game here yet. Be the first: /nim start!")
+		lines = append(lines, r.t("info.leaderboard.empty"))
 	}
-	embed := &discordgo.MessageEmbed{Title: "🏆 Leaderboard · " + scope, Description: strings.Join(lines, "\n"), Color: colourFinished}
+	embed := &discordgo.MessageEmbed{Title: r.t("info.leaderboard.title", "Scope", scope), Description: strings.Join(lines, "\n"), Color: colourFinished}
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
 		Embeds: []*discordgo.MessageEmbed{embed}, AllowedMentions: noMentions(),
 	}}, nil
 }
 
-// variantTitle is a variant's display name without parameters.
-func variantTitle(v engine.Variant) string {
-	if d, ok := engine.Describe(v); ok {
-		return d.Title
+// variantTitle is a variant's display name without parameters, in p's
+// language.
+func variantTitle(p *locale.Printer, v engine.Variant) string {
+	if _, ok := engine.Describe(v); ok {
+		return p.T(variantTitleID(v))
 	}
 	return string(v)
+}
+
+// variantRules is how d is played, its Markdown rules, in p's language.
+func variantRules(p *locale.Printer, d engine.Description) string {
+	// The seam for the engine's phrases of a description (variant.<id>.rules):
+	// English until they are in the catalog.
+	return d.Rules
+}
+
+// variantNotation is how a move of d is typed, in p's language.
+func variantNotation(p *locale.Printer, d engine.Description) string {
+	// The seam for variant.<id>.notation, as variantRules.
+	return d.Notation
 }

@@ -53,17 +53,17 @@ func (s *Service) start(r *request) (*answer, error) {
 			d = engine.Medium
 		}
 		if !validDifficulty(d) {
-			return nil, userErrorf("There is no difficulty %q: choose easy, medium, hard or perfect.", quote(string(d), 20))
+			return nil, userErr("start.err.difficulty", "Difficulty", quote(string(d), 20), "Choices", difficultyNames(r))
 		}
 		if o.has(optHints) && !o.bool(optHints) {
-			return nil, userErrorf("Hints are always on against nimbot (just don't ask for one); the hints option is for games between people. Leave it out.")
+			return nil, userErr("start.err.hints_vs_bot")
 		}
 		g.Difficulty, g.Hints, g.Status = d, true, match.Active
 		g.TurnTimeout = s.cfg.BotTurn
 		g.Deadline = r.now.Add(g.TurnTimeout)
 	} else {
 		if o.has(optDifficulty) {
-			return nil, userErrorf("Difficulty sets how well nimbot plays; it does not apply when you challenge a person. Leave it out.")
+			return nil, userErr("start.err.difficulty_vs_person")
 		}
 		if err := s.checkCooldown(r); err != nil {
 			return nil, err
@@ -117,7 +117,7 @@ func (s *Service) create(r *request, g *match.Game) (*answer, error) {
 		case errors.As(err, &busy):
 			return false, busyError(busy.Game)
 		case errors.Is(err, match.ErrChannelBusy):
-			return false, userErrorf("This channel already has a game. Use /nim status to see it, or /nim end to end it.")
+			return false, userErr("start.err.channel_busy")
 		case err != nil:
 			return false, fmt.Errorf("create game: %w", err)
 		}
@@ -161,9 +161,9 @@ func busyError(g *match.Game) error {
 		what = "challenge"
 	}
 	if g.MessageID == "" {
-		return userErrorf("This channel already has a %s (game #%d). Finish it, or use /nim status to see it and /nim end to end it.", what, g.ID)
+		return userErr("start.err.busy."+what, "Game", strconv.FormatInt(g.ID, 10))
 	}
-	return userErrorf("This channel already has a %s: %s — finish it first, or use /nim end to end it. One game per channel; a thread works too.", what, messageLink(g))
+	return userErr("start.err.busy_link."+what, "Link", messageLink(g))
 }
 
 // messageLink is the Discord link to a game's board.
@@ -182,7 +182,7 @@ func (s *Service) opponent(r *request, o options) (string, error) {
 		return match.BotID, nil
 	}
 	if id == r.userID() {
-		return "", userErrorf("You cannot challenge yourself. Pick someone else, or leave opponent empty to play nimbot.")
+		return "", userErr("start.err.self")
 	}
 	if id == r.i.AppID {
 		return match.BotID, nil
@@ -190,11 +190,11 @@ func (s *Service) opponent(r *request, o options) (string, error) {
 	if r.i.GuildID == "" && r.i.Context != discordgo.InteractionContextPrivateChannel {
 		// A DM with nimbot holds the user and nimbot only; a group DM or a
 		// DM between two people (context 2) is a channel both can see.
-		return "", userErrorf("Challenges are played in a server channel where both of you can see the board. Here, leave opponent empty to play nimbot.")
+		return "", userErr("start.err.challenge_in_dm")
 	}
 	if d := r.i.ApplicationCommandData(); d.Resolved != nil {
 		if u := d.Resolved.Users[id]; u != nil && u.Bot {
-			return "", userErrorf("%s is a bot and cannot play. Challenge a person, or leave opponent empty to play nimbot.", name(id))
+			return "", userErr("start.err.opponent_bot", "Player", name(id))
 		}
 	}
 	return id, nil
@@ -211,8 +211,7 @@ func (s *Service) checkCooldown(r *request) error {
 		return fmt.Errorf("last challenge by user: %w", err)
 	}
 	if wait := last.CreatedAt.Add(s.cfg.ChallengeCooldown).Sub(r.now); wait > 0 {
-		return userErrorf("You challenged someone %s ago. Wait %s before the next challenge, or play nimbot meanwhile (leave opponent empty).",
-			roundDuration(r.now.Sub(last.CreatedAt)), roundDuration(wait))
+		return userErr("start.err.cooldown", "Ago", roundDuration(r.now.Sub(last.CreatedAt)), "Wait", roundDuration(wait))
 	}
 	return nil
 }
@@ -245,7 +244,7 @@ func (s *Service) startPosition(o options) (engine.Rules, engine.Position, error
 			}
 			var err error
 			if vals, err = engine.ParseHeaps(text); err != nil {
-				return rules, engine.Position{}, userErrorf("nimbot cannot read the %s %q: write the amounts, like \"1,3,4\".", name, quote(text, 40))
+				return rules, engine.Position{}, userErr("start.err.setting_unreadable", "Setting", optionName(name), "Text", quote(text, 40))
 			}
 		} else {
 			vals = []int64{o.int(name)}
@@ -278,7 +277,7 @@ func (s *Service) startPosition(o options) (engine.Rules, engine.Position, error
 		return rules, pos, fmt.Errorf("start position: %w", err)
 	}
 	if rules.Over(pos) {
-		return rules, pos, userErrorf("That position has no move left to make. Start with at least one stone to take.")
+		return rules, pos, userErr("start.err.no_moves")
 	}
 	return rules, pos, nil
 }
@@ -303,12 +302,12 @@ func (s *Service) parseStartHeaps(rules engine.Rules, text string) ([]int64, err
 	if f := strings.Fields(text); f[0] == "random" {
 		count := 3
 		if len(f) > 2 {
-			return nil, userErrorf("Write \"random\" or \"random 4\" (a count of heaps), not %q.", quote(text, 40))
+			return nil, userErr("start.err.random_form", "Text", quote(text, 40))
 		}
 		if len(f) == 2 {
 			n, err := strconv.Atoi(f[1])
 			if err != nil || n < 1 {
-				return nil, userErrorf("%q is not a count of heaps: write \"random 4\" for four random heaps.", quote(f[1], 20))
+				return nil, userErr("start.err.random_count", "Text", quote(f[1], 20))
 			}
 			count = n
 		}
@@ -316,14 +315,14 @@ func (s *Service) parseStartHeaps(rules engine.Rules, text string) ([]int64, err
 	}
 	heaps, err := engine.ParseHeaps(text)
 	if err != nil {
-		return nil, userErrorf("nimbot cannot read the heaps %q: write sizes separated by spaces, like \"3 4 5\", or \"random 4\".", quote(text, 40))
+		return nil, userErr("start.err.heaps_unreadable", "Text", quote(text, 40))
 	}
 	if len(heaps) > maxBoardHeaps {
-		return nil, userErrorf("That is %d heaps; a board holds at most %d. Use fewer heaps.", len(heaps), maxBoardHeaps)
+		return nil, userErr("start.err.too_many_heaps", "N", len(heaps), "Max", maxBoardHeaps)
 	}
 	for i, h := range heaps {
 		if h > maxBoardHeap {
-			return nil, userErrorf("Heap %s has %d; a board shows heaps of at most %d. Use smaller heaps (try /nim analyze for big positions).", engine.HeapLabel(i), h, maxBoardHeap)
+			return nil, userErr("start.err.heap_too_big", "Heap", engine.HeapLabel(i), "Size", h, "Max", maxBoardHeap)
 		}
 	}
 	return heaps, nil
@@ -336,11 +335,11 @@ func (s *Service) randomHeaps(rules engine.Rules, count int) ([]int64, error) {
 		count = d.Heaps
 	}
 	if count > maxBoardHeaps {
-		return nil, userErrorf("That is %d heaps; a board holds at most %d. Ask for fewer, like \"random 4\".", count, maxBoardHeaps)
+		return nil, userErr("start.err.random_too_many", "N", count, "Max", maxBoardHeaps)
 	}
 	lim := rules.Limits()
 	if lim.MaxHeaps > 0 && count > lim.MaxHeaps {
-		return nil, userErrorf("%s is played perfectly with at most %d heaps. Ask for fewer.", rules.Name(), lim.MaxHeaps)
+		return nil, userErr("start.err.random_max", "Game", rules.Name(), "Max", lim.MaxHeaps)
 	}
 	lo, top := d.RandomHeap[0], d.RandomHeap[1]
 	if lim.MaxHeap > 0 {
@@ -350,7 +349,7 @@ func (s *Service) randomHeaps(rules engine.Rules, count int) ([]int64, error) {
 		top = min(top, lim.MaxTotal/int64(count))
 	}
 	if top < 1 {
-		return nil, userErrorf("%s cannot be played perfectly with %d heaps. Ask for fewer.", rules.Name(), count)
+		return nil, userErr("start.err.random_impossible", "Game", rules.Name(), "N", count)
 	}
 	lo = min(lo, top)
 	heaps := make([]int64, count)
@@ -404,13 +403,13 @@ func (s *Service) challenge(r *request, id int64) (*match.Game, error) {
 	challenged := g.Challenged()
 	switch {
 	case g.Status == match.Active:
-		return nil, userErrorf("This challenge was already accepted; the game is on.")
+		return nil, userErr("start.err.accepted")
 	case g.Status.Finished():
-		return nil, userErrorf("This challenge is over (%s). Start a new one with /nim start.", g.Status)
+		return nil, challengeOver(g.Status)
 	case r.userID() == g.CreatedBy:
-		return nil, userErrorf("This is your own challenge: only %s can accept or decline it. To withdraw it, use /nim end.", name(challenged))
+		return nil, userErr("start.err.own_challenge", "Challenged", name(challenged))
 	case r.userID() != challenged:
-		return nil, userErrorf("This challenge is for %s; only they can accept or decline it. Start your own with /nim start.", name(challenged))
+		return nil, userErr("start.err.not_challenged", "Challenged", name(challenged))
 	}
 	return g, nil
 }
@@ -425,11 +424,11 @@ func (s *Service) rematch(r *request, c RematchControl) (*answer, error) {
 	n, err := g.Rematch(r.userID(), r.i.GuildID, r.i.ChannelID, r.now, s.timing)
 	switch {
 	case errors.Is(err, match.ErrNotOver):
-		return nil, userErrorf("This game is still going; a rematch is offered when it ends.")
+		return nil, userErr("start.err.rematch_not_over")
 	case errors.Is(err, match.ErrNeverStarted):
-		return nil, userErrorf("That challenge never started, so there is nothing to rematch. Use /nim start.")
+		return nil, userErr("start.err.rematch_never_started")
 	case errors.Is(err, match.ErrNotPlayer):
-		return nil, userErrorf("Only the players can ask for a rematch. Start your own game with /nim start.")
+		return nil, userErr("start.err.rematch_not_player")
 	case err != nil:
 		return nil, err
 	}
@@ -473,3 +472,28 @@ func interactionOnly(i *discordgo.Interaction) bool {
 	_, installed := i.AuthorizingIntegrationOwners[discordgo.ApplicationIntegrationGuildInstall]
 	return !installed
 }
+
+// challengeOver refuses a click on a challenge that ended unanswered:
+// declined, expired or called off with /nim end.
+func challengeOver(st match.Status) error {
+	switch st {
+	case match.Declined, match.Expired:
+		return userErr("start.err.challenge_over." + string(st))
+	}
+	return userErr("start.err.challenge_over.ended")
+}
+
+// difficultyNames lists the difficulties as the user's /nim start menu
+// names them ("easy, medium, hard, perfect").
+func difficultyNames(r *request) string {
+	var names []string
+	for _, d := range engine.Difficulties() {
+		names = append(names, r.t("choice.difficulty."+string(d)))
+	}
+	return strings.Join(names, ", ")
+}
+
+// optionName is a /nim start option's name as the user's Discord shows it
+// (the catalog's opt.<name>.name), for errors that point at the option: a
+// phrase, rendered in whichever language the error is shown in.
+func optionName(opt string) engine.Phrase { return engine.P("opt." + opt + ".name") }
