@@ -34,12 +34,12 @@ func (s *Service) rules(r *request) (*discordgo.InteractionResponse, error) {
 			title += rest
 		}
 	}
-	text := variantRules(r.lang, d)
+	text := r.lang.Phrase(d.RulesPhrase())
 	if d.Has(engine.Split) || d.Has(engine.Knock) {
 		// Splits and knocks in mid-row add heaps as the game goes.
 		text += "\n\n" + manyHeapsNote(r.lang)
 	}
-	text += "\n\n" + r.t("info.rules.how", "Variant", string(v), "Notation", variantNotation(r.lang, d),
+	text += "\n\n" + r.t("info.rules.how", "Variant", string(v), "Notation", r.lang.Phrase(d.NotationPhrase()),
 		"TypeButton", r.t("control.type"), "HintButton", r.t("control.hint"))
 	embed := &discordgo.MessageEmbed{Title: "📜 " + title, Description: truncate(text, 4096), Color: colourActive}
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
@@ -117,21 +117,8 @@ func (s *Service) leaderboard(r *request) (*discordgo.InteractionResponse, error
 // variantTitle is a variant's display name without parameters, in p's
 // language.
 func variantTitle(p *locale.Printer, v engine.Variant) string {
-	if _, ok := engine.Describe(v); ok {
-		return p.T(variantTitleID(v))
+	if d, ok := engine.Describe(v); ok {
+		return p.Phrase(d.TitlePhrase())
 	}
 	return string(v)
-}
-
-// variantRules is how d is played, its Markdown rules, in p's language.
-func variantRules(p *locale.Printer, d engine.Description) string {
-	// The seam for the engine's phrases of a description (variant.<id>.rules):
-	// English until they are in the catalog.
-	return d.Rules
-}
-
-// variantNotation is how a move of d is typed, in p's language.
-func variantNotation(p *locale.Printer, d engine.Description) string {
-	// The seam for variant.<id>.notation, as variantRules.
-	return d.Notation
 }

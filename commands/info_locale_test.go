@@ -47,6 +47,9 @@ func TestInfoLocalized(t *testing.T) {
 			for _, v := range engine.Variants() {
 				resp := send(alice, "rules", "variant", string(v))
 				want(resp, variantTitleID(v))
+				if d, _ := engine.Describe(v); !strings.Contains(text(resp), p.Phrase(d.NotationPhrase())) {
+					t.Errorf("rules of %s: no notation %q in\n%s", v, p.Phrase(d.NotationPhrase()), text(resp))
+				}
 				if !strings.Contains(text(resp), "`/nim start variant:"+string(v)+"`") {
 					t.Errorf("rules of %s: no start command in\n%s", v, text(resp))
 				}
