@@ -132,7 +132,7 @@ func TestUserInstallDM(t *testing.T) {
 	h := newHarness(t, 3)
 	h.channel = chanDM
 	p := userDM(h)
-	wantUserError(t, p.run(alice, "start", "opponent", user(bob)), "Challenges are played in a server channel")
+	wantUserError(t, p.run(alice, "start", "opponent", user(bob)), locale.For("fr").T("start.err.challenge_in_dm"))
 	resp := p.run(alice, "start", "first", "me", "difficulty", "hard")
 	if isEphemeral(resp) || resp.Type != discordgo.InteractionResponseChannelMessageWithSource {
 		t.Fatalf("start: %s", text(resp))
@@ -144,7 +144,7 @@ func TestUserInstallDM(t *testing.T) {
 	if g = playOutIn(t, p, g); g.Status != match.Won || g.Winner != alice {
 		t.Fatalf("perfect play from 3 4 5 moving first wins: %s %q", g.Status, g.Winner)
 	}
-	if resp := p.run(alice, "stats"); !strings.Contains(text(resp), "**1** wins") {
+	if resp := p.run(alice, "stats"); !strings.Contains(text(resp), locale.For("fr").T("info.stats.wins", "Count", 1)) {
 		t.Fatalf("stats in the DM: %s", text(resp))
 	}
 }
