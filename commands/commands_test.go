@@ -437,7 +437,7 @@ func TestDeadlines(t *testing.T) {
 	people := h.game()
 	h.click(bob, AcceptControl{Game: people.ID}.CustomID())
 	h.channel = chanDM
-	wantUserError(t, h.commandWith("application_command_dm.json", fields{UserID: alice, Sub: "start", Options: opts("opponent", user(bob))}), "Challenges are played in a server channel")
+	wantUserError(t, h.commandWith("application_command_dm.json", fields{UserID: alice, Sub: "start", Options: opts("opponent", user(bob))}), "Challenges are played where both of you can see the board")
 	h.commandWith("application_command_dm.json", fields{UserID: alice, Sub: "start", Options: opts("first", "me")})
 	vsBot := h.game()
 	if vsBot.GuildID != "" {
