@@ -17,6 +17,7 @@ import (
 	"crypto/ed25519"
 	"encoding/hex"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -50,6 +51,7 @@ const usageText = `Usage:
   nimbot              run the bot on Discord's gateway (needs DISCORD_TOKEN)
   nimbot serve        run as an HTTP Interactions Endpoint on HTTP_ADDR (default :8080)
   nimbot play         play in the terminal: no Discord account or token needed
+                      (-lang de: in German; also NIMBOT_LANG; en, de, fr, es-ES, pt-BR, ja)
   nimbot analyze ...  who wins a position, every winning move and why (nimbot analyze -h)
   nimbot backup PATH  copy the SQLite database to PATH, safely, while the bot runs
                       (PostgreSQL, DATABASE_URL: use pg_dump)
@@ -77,14 +79,16 @@ To try nimbot without Discord, play in the terminal:
 
 type config struct {
 	Token, AppID, PublicKey, DevGuildID string
-	DatabasePath, Synchronous           string
-	DatabaseURL                         string
-	HTTPAddr, HealthAddr                string
-	ShardCount                          int   // 0: Discord's recommendation
-	ShardIDs                            []int // nil: every shard
-	BotTurn, PeopleTurn                 time.Duration
-	Retention                           time.Duration
-	LogLevel                            slog.Level
+	// Lang is the terminal's language (play -lang, NIMBOT_LANG).
+	Lang                      string
+	DatabasePath, Synchronous string
+	DatabaseURL               string
+	HTTPAddr, HealthAddr      string
+	ShardCount                int   // 0: Discord's recommendation
+	ShardIDs                  []int // nil: every shard
+	BotTurn, PeopleTurn       time.Duration
+	Retention                 time.Duration
+	LogLevel                  slog.Level
 }
 
 func main() {
@@ -116,6 +120,22 @@ func run(args []string, in io.Reader, out, errOut io.Writer) int {
 	case "serve":
 		return exit(errOut, runServe(ctx, cfg, log))
 	case "play":
+		fs := flag.NewFlagSet("play", flag.ContinueOnError)
+		fs.SetOutput(errOut)
+		lang := fs.String("lang", os.Getenv("NIMBOT_LANG"), "the language to play in: en, de, fr, es-ES, pt-BR or ja (default NIMBOT_LANG, else en)")
+		if err := fs.Parse(args); err != nil {
+			return 2
+		}
+		if fs.NArg() > 0 {
+			fmt.Fprintf(errOut, "nimbot: play takes no arguments, only -lang: %q\n", fs.Args())
+			return 2
+		}
+		// An unknown language is refused before the store is opened.
+		if _, err := terminal.Lang(*lang); err != nil {
+			fmt.Fprintf(errOut, "nimbot: play: %v\n", err)
+			return 2
+		}
+		cfg.Lang = *lang
 		return exit(errOut, play(ctx, cfg, in, out))
 	case "analyze":
 		return analyze(args, out, errOut)
@@ -442,7 +462,7 @@ func play(ctx context.Context, cfg config, in io.Reader, out io.Writer) error {
 	}
 	defer db.Close()
 	svc := newService(db, cfg, slog.New(slog.DiscardHandler))
-	return terminal.Play(ctx, terminal.Config{Service: svc}, in, out)
+	return terminal.Play(ctx, terminal.Config{Service: svc, Lang: cfg.Lang}, in, out)
 }
 
 func analyze(args []string, out, errOut io.Writer) int {

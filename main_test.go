@@ -61,12 +61,15 @@ func TestRun(t *testing.T) {
 		{"Backup", []string{"backup", filepath.Join(dir, "copy.db")}, "", nil, 0, "backed up"},
 		{"Analyze", []string{"analyze", "3 4 5"}, "", nil, 0, "A2"},
 		{"Play", []string{"play"}, "/nim start heaps:1 2 first:me\n", nil, 0, "@player1 to move"},
+		{"PlayGerman", []string{"play", "-lang", "de"}, "/nim start heaps:1 2 first:me\n", nil, 0, "In diesem Kanal läuft schon ein Spiel"},
+		{"PlayGermanEnv", []string{"play"}, "/nim start heaps:1 2 first:me\n", map[string]string{"NIMBOT_LANG": "de"}, 0, "In diesem Kanal läuft schon ein Spiel"},
+		{"PlayBadLang", []string{"play", "-lang", "xx"}, "", nil, 2, `unknown language "xx"`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			for _, k := range []string{"DISCORD_TOKEN", "DISCORD_APP_ID", "DISCORD_PUBLIC_KEY", "DEV_GUILD_ID",
 				"DATABASE_SYNCHRONOUS", "DATABASE_URL", "HTTP_ADDR", "BOT_TURN_TIMEOUT", "PEOPLE_TURN_TIMEOUT", "LOG_LEVEL",
-				"SHARD_COUNT", "SHARD_IDS"} {
+				"SHARD_COUNT", "SHARD_IDS", "NIMBOT_LANG"} {
 				t.Setenv(k, "")
 			}
 			t.Setenv("DATABASE_PATH", filepath.Join(dir, "nimbot.db"))

@@ -16,6 +16,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"nimbot/commands"
+	"nimbot/commands/locale"
 	"nimbot/match"
 )
 
@@ -29,18 +30,46 @@ type Config struct {
 	// Now is the clock of the interactions' timestamps and ids (default
 	// time.Now); the service has its own.
 	Now func() time.Time
+	// Lang is the language the player reads: the locale of every
+	// interaction built, so boards, hints and errors come in it, as they do
+	// for a Discord user with that language. "" is English; else one of
+	// locale.Languages() (see Lang).
+	Lang string
+}
+
+// Lang checks a language setting (the play -lang flag, NIMBOT_LANG) and
+// returns the Discord locale the terminal's interactions carry: "" or
+// "en" is English ("en-US"), else one of the shipped languages, spelled as
+// Discord does ("de", "pt-BR"). Anything else is an error naming them, not
+// a silent fallback to English.
+func Lang(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if s == "" || s == locale.English {
+		return string(discordgo.EnglishUS), nil
+	}
+	for _, l := range locale.Languages() {
+		if strings.EqualFold(s, l) {
+			return l, nil
+		}
+	}
+	return "", fmt.Errorf("unknown language %q: nimbot speaks %s", s, strings.Join(locale.Languages(), ", "))
 }
 
 // Play runs an interactive session: it reads typed commands from in, hands
 // each to the commands service as the interaction Discord would send, and
 // prints the responses to out. It returns nil at the end of input, on quit,
-// or when ctx is done, and an error only without a Service.
+// or when ctx is done, and an error only without a Service or with a
+// language it does not speak.
 func Play(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 	if cfg.Service == nil {
 		return errors.New("terminal: no commands.Service to play against")
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	lang, err := Lang(cfg.Lang)
+	if err != nil {
+		return fmt.Errorf("terminal: %w", err)
 	}
 	// Cancelled on return, so the goroutine reading in stops too.
 	ctx, cancel := context.WithCancel(ctx)
@@ -53,6 +82,7 @@ func Play(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 		out:  out,
 		in:   lines(ctx, in),
 		now:  cfg.Now,
+		lang: lang,
 		ids:  newIDs(cfg.Now),
 		r: renderer{names: map[string]string{
 			localPlayers[0].ID: localPlayers[0].Name,
@@ -73,6 +103,7 @@ type session struct {
 	out  io.Writer
 	in   <-chan string
 	now  func() time.Time
+	lang string // the interactions' locale (Lang)
 	ids  *ids
 	r    renderer
 
@@ -373,7 +404,7 @@ func (s *session) send(typ discordgo.InteractionType, data map[string]any, msg *
 			"permissions": strconv.FormatInt(allPermissions, 10), "nick": nil, "deaf": false, "mute": false, "flags": 0,
 		},
 		"app_permissions":                strconv.FormatInt(allPermissions, 10),
-		"locale":                         "en-US",
+		"locale":                         s.lang,
 		"guild_locale":                   "en-US",
 		"token":                          "terminal-" + s.ids.next(),
 		"version":                        1,

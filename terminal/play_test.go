@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"nimbot/commands"
+	"nimbot/commands/locale"
 	"nimbot/engine"
 	"nimbot/match"
 	"nimbot/store"
@@ -460,5 +461,35 @@ func TestParseRealDefinitions(t *testing.T) {
 		if _, err := parseLine(line, defs, localPlayers, nimbotUser); err != nil {
 			t.Errorf("%s: %v", line, err)
 		}
+	}
+}
+
+// TestPlayLang plays a short game with Lang "de": the board and the
+// service's refusals come in German (the catalog's text, as a Discord user
+// with German sees them); an unknown language is an error before anything
+// is played.
+func TestPlayLang(t *testing.T) {
+	c := newTestConfig(filepath.Join(t.TempDir(), "nimbot.db"))
+	db, err := store.Open(context.Background(), store.Config{Path: c.path, Now: c.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	svc := commands.New(commands.Config{DB: db, Now: c.Now, Rand: rand.New(rand.NewPCG(1, 2)), Log: slog.New(slog.DiscardHandler)})
+	var out bytes.Buffer
+	in := strings.NewReader("/nim start heaps:1 2 first:me\n/nim start\n")
+	if err := Play(context.Background(), Config{Service: svc, Now: c.Now, Lang: "de"}, in, &out); err != nil {
+		t.Fatal(err)
+	}
+	de := locale.For("de")
+	for _, want := range []string{de.T("control.resign"), de.T("start.err.channel_busy")[:20]} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("want %q in the German session:\n%s", want, out.String())
+		}
+	}
+	out.Reset()
+	err = Play(context.Background(), Config{Service: svc, Now: c.Now, Lang: "xx"}, strings.NewReader("/nim start\n"), &out)
+	if err == nil || !strings.Contains(err.Error(), `unknown language "xx"`) || out.Len() != 0 {
+		t.Fatalf("Lang xx: %v, printed %q", err, out.String())
 	}
 }
