@@ -253,7 +253,7 @@ func TestEndRightsAndScopes(t *testing.T) {
 	if lb := text(p.run(carol, "leaderboard")); !strings.Contains(lb, "<@"+alice+">") || !strings.Contains(lb, "<@"+bob+">") {
 		t.Fatalf("group DM leaderboard: %s", lb)
 	}
-	if st := text(p.run(carol, "stats", "user", user(alice))); !strings.Contains(st, "**1** wins") {
+	if st := text(p.run(carol, "stats", "user", user(alice))); !strings.Contains(st, locale.For("de").T("info.stats.wins", "Count", 1)) {
 		t.Fatalf("group DM stats: %s", st)
 	}
 	if lb := text(h.command(carol, "leaderboard")); strings.Contains(lb, "<@"+alice+">") {
