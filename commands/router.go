@@ -3,7 +3,6 @@ package commands
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -209,24 +208,13 @@ func interactionPath(i *discordgo.Interaction) string {
 }
 
 // userError is a mistake the user can fix, shown in their language: a
-// catalog message id and its arguments (msg is the older, fixed-English
-// form, until every error is in the catalog).
+// catalog message id and its arguments. Error is the English, for logs.
 type userError struct {
-	msg  string
 	id   string
 	args []any
 }
 
-func (e *userError) Error() string {
-	if e.id != "" {
-		return locale.For(locale.English).T(e.id, e.args...)
-	}
-	return e.msg
-}
-
-func userErrorf(format string, args ...any) error {
-	return &userError{msg: fmt.Sprintf(format, args...)}
-}
+func (e *userError) Error() string { return locale.For(locale.English).T(e.id, e.args...) }
 
 // userErr is the user's error, catalog message id with its arguments as
 // name, value pairs (locale.Printer.T).
@@ -245,10 +233,7 @@ func msg(id string, nameValues ...any) engine.Phrase { return engine.P(id, nameV
 func isUserError(err error, lang *locale.Printer) (string, bool) {
 	var ue *userError
 	if errors.As(err, &ue) {
-		if ue.id != "" {
-			return lang.T(ue.id, ue.args...), true
-		}
-		return ue.msg, true
+		return lang.T(ue.id, ue.args...), true
 	}
 	return "", false
 }
