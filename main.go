@@ -116,8 +116,10 @@ func run(args []string, in io.Reader, out, errOut io.Writer) int {
 	}
 	switch cmd {
 	case "":
+		tuneGC(os.Getenv)
 		return exit(errOut, runGateway(ctx, cfg, log, errOut))
 	case "serve":
+		tuneGC(os.Getenv)
 		return exit(errOut, runServe(ctx, cfg, log))
 	case "play":
 		fs := flag.NewFlagSet("play", flag.ContinueOnError)
