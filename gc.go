@@ -6,8 +6,8 @@ import (
 
 // The bot's heap is small and short-lived: each interaction allocates its
 // board, JSON and SQL rows and drops them. With Go's default (GOGC=100) the
-// collector ran after every ~20 MB of allocation, about 10 % of serve's CPU
-// under load (BENCHMARKS.md, "GC"). serverGCPercent lets the heap grow
+// collector's work was about 10 % of serve's CPU under load (BENCHMARKS.md,
+// issue 13's profiles). serverGCPercent lets the heap grow
 // further between collections, and serverMemoryLimit bounds what that costs:
 // near the limit the collector runs as often as it must, so the process stays
 // well under the 100 MB peak RSS issue 13 allows (SQLite's page caches and
