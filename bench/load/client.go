@@ -181,6 +181,7 @@ func (l *loader) pass(ctx context.Context, rate float64, d time.Duration) passRe
 	var cpuFrom time.Duration
 	time.AfterFunc(time.Until(w.from), func() { cpuFrom = cpuTime() })
 	serverCPU := l.server.window(ctx, w)
+	clientCPU := cpuWindow(ctx, selfCPU, w)
 	for i, p := range l.players {
 		st := &passStats{win: w}
 		stats[i] = st
@@ -198,7 +199,10 @@ func (l *loader) pass(ctx context.Context, rate float64, d time.Duration) passRe
 		r.cpuPerRequest = (cpuTime() - cpuFrom) / time.Duration(r.requests)
 	}
 	if cpu, ok := <-serverCPU; ok {
-		r.server = l.server.figures(cpu, r.requests, r.moves)
+		r.server = cpuFigures(cpu, r.requests, r.moves)
+	}
+	if cpu, ok := <-clientCPU; ok {
+		r.client = cpuFigures(cpu, r.requests, r.moves)
 	}
 	return r
 }

@@ -17,8 +17,11 @@
 // With -spawn (or -addr with -server-pid) the server is another process,
 // and the report adds its own CPU, from /proc/<pid>/stat (utime+stime, all
 // threads) read at the start and end of each pass's window: µs per request,
-// µs per move, requests per move. In process, the CPU figure is the
-// process's, load generator included. Peak RSS is then the server's VmHWM.
+// µs per move, requests per move. Beside it the report gives this tool's
+// own CPU over the same window (/proc/self/stat), and the two together per
+// move: on one machine the load generator's CPU is taken from the server's.
+// In process, the CPU figure is the process's, load generator included.
+// Peak RSS is then the server's VmHWM.
 // A serve not built in this process keeps its default challenge cooldown,
 // so there each game between people has two new users and no rematch.
 //

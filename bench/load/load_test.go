@@ -123,3 +123,34 @@ func TestProcCPU(t *testing.T) {
 		t.Error("no error for a process that cannot exist")
 	}
 }
+
+// TestSelfCPUWindow reads this process's CPU over a window, as a pass does
+// beside the server's, while the test burns CPU in it; and the report
+// prints the load tool's CPU per move beside the server's.
+func TestSelfCPUWindow(t *testing.T) {
+	now := time.Now()
+	w := window{from: now.Add(20 * time.Millisecond), to: now.Add(120 * time.Millisecond)}
+	got := cpuWindow(context.Background(), selfCPU, w)
+	x := 0
+	for time.Now().Before(w.to.Add(20 * time.Millisecond)) {
+		x++
+	}
+	cpu, ok := <-got
+	// A busy loop over 100 ms: at least a few ticks of 10 ms, and no more
+	// than the two CPUs this machine has over the window, plus a tick.
+	if !ok || cpu < 30*time.Millisecond || cpu > 210*time.Millisecond {
+		t.Fatalf("CPU over a 100 ms busy window: %v (read %v)", cpu, ok)
+	}
+
+	r := &report{procs: 2, server: &serverProc{pid: 1}, passes: []passResult{{
+		rate: 500, secs: 10, requests: 6000, moves: 5000,
+		server: cpuFigures(7500*time.Millisecond, 6000, 5000),
+		client: cpuFigures(2000*time.Millisecond, 6000, 5000),
+	}}}
+	var out bytes.Buffer
+	r.printServer(&out)
+	want := "pass 500 moves/s: 333 µs per request, 400 µs per move; 0.20 CPUs busy; with the server's, 1900 µs per move: 2 CPUs fully used by both would give about 1053 moves/s"
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("report:\n%s\nlacks %q", &out, want)
+	}
+}

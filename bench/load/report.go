@@ -82,7 +82,11 @@ type passResult struct {
 	cpuPerRequest time.Duration
 	// server is the server process's own CPU, when it is another process
 	// this tool can read (-spawn, or -addr with -server-pid).
-	server serverFigures
+	server procFigures
+	// client is this process's own CPU over the same window, from
+	// /proc/self/stat: with the server in another process, the load tool's
+	// share of the machine.
+	client procFigures
 }
 
 func merge(rate float64, w window, stats []*passStats) passResult {

@@ -147,16 +147,17 @@ func splitEnv(s string) ([]string, error) {
 	return f, nil
 }
 
-// serverFigures are the server's own CPU figures of one pass.
-type serverFigures struct {
+// procFigures are one process's own CPU figures of one pass: the
+// server's, or the load tool's.
+type procFigures struct {
 	cpu             time.Duration // user+system over the window
 	perRequest      time.Duration
 	perMove         time.Duration
 	requestsPerMove float64
 }
 
-func (s *serverProc) figures(cpu time.Duration, requests, moves int) serverFigures {
-	f := serverFigures{cpu: cpu}
+func cpuFigures(cpu time.Duration, requests, moves int) procFigures {
+	f := procFigures{cpu: cpu}
 	if requests > 0 {
 		f.perRequest = cpu / time.Duration(requests)
 	}
@@ -173,26 +174,39 @@ func us(d time.Duration) string { return fmt.Sprintf("%.0f µs", float64(d)/floa
 // difference, or closes the channel at once if there is no server process
 // to read (in-process, or -addr without -server-pid).
 func (s *serverProc) window(ctx context.Context, w window) <-chan time.Duration {
-	out := make(chan time.Duration, 1)
 	if s == nil {
+		out := make(chan time.Duration)
 		close(out)
 		return out
 	}
+	return cpuWindow(ctx, s.cpu, w)
+}
+
+// cpuWindow reads a process's CPU time with cpu at w.from and w.to and sends
+// the difference; it closes the channel without sending if either read
+// fails or ctx ends first.
+func cpuWindow(ctx context.Context, cpu func() (time.Duration, error), w window) <-chan time.Duration {
+	out := make(chan time.Duration, 1)
 	go func() {
 		defer close(out)
 		if !sleepUntil(ctx, w.from) {
 			return
 		}
-		from, err := s.cpu()
+		from, err := cpu()
 		if err != nil || !sleepUntil(ctx, w.to) {
 			return
 		}
-		if to, err := s.cpu(); err == nil {
+		if to, err := cpu(); err == nil {
 			out <- to - from
 		}
 	}()
 	return out
 }
+
+// selfCPU is this process's user+system CPU time, all its threads, from
+// /proc/self/stat: read the same way as the server's, so the two figures
+// compare.
+func selfCPU() (time.Duration, error) { return procCPU(os.Getpid()) }
 
 func sleepUntil(ctx context.Context, t time.Time) bool {
 	tm := time.NewTimer(time.Until(t))
@@ -231,6 +245,20 @@ func (r *report) printServer(out io.Writer) {
 	since := "while serving"
 	if !r.server.rssReset {
 		since = "since its start (clear_refs refused)"
+	}
+	for _, p := range r.passes {
+		f, sf := p.client, p.server
+		if f.cpu == 0 || sf.cpu == 0 {
+			continue
+		}
+		name := "max"
+		if p.rate > 0 {
+			name = fmt.Sprintf("%.0f moves/s", p.rate)
+		}
+		both := f.perMove + sf.perMove
+		fmt.Fprintf(out, "load tool CPU (pid %d, this process; /proc/self/stat utime+stime), pass %s: %s per request, %s per move; %.2f CPUs busy; with the server's, %s per move: %d CPUs fully used by both would give about %.0f moves/s\n",
+			os.Getpid(), name, us(f.perRequest), us(f.perMove), f.cpu.Seconds()/p.secs,
+			us(both), r.procs, float64(r.procs)*float64(time.Second)/float64(max(both, 1)))
 	}
 	fmt.Fprintf(out, "server peak RSS %s (VmHWM of pid %d alone): %s\n", since, r.server.pid, r.serverPeakRSS)
 }
