@@ -19,7 +19,7 @@ var (
 // payloads builds interaction payloads from the documented fixtures in
 // testdata/, each with a fresh id and token.
 type payloads struct {
-	t       *testing.T
+	t       testing.TB
 	channel string
 	guild   string // "": the fixtures' guild
 	// groupDM makes the payloads a group DM's, nimbot installed to alice's
@@ -31,7 +31,7 @@ type payloads struct {
 	n atomic.Int64
 }
 
-func newPayloads(t *testing.T, channel string) *payloads {
+func newPayloads(t testing.TB, channel string) *payloads {
 	return &payloads{t: t, channel: channel}
 }
 
