@@ -72,7 +72,7 @@ func BenchmarkHTTPMove(b *testing.B) {
 			if err := json.Unmarshal(p.command(alice, "start", opt{"heaps", "3 4 5"}, opt{"first", "me"}, opt{"difficulty", "perfect"}), &i); err != nil {
 				b.Fatal(err)
 			}
-			if resp := svc.Handle(context.Background(), &i); resp.Type != discordgo.InteractionResponseChannelMessageWithSource {
+			if resp, _ := svc.Handle(context.Background(), &i); resp.Type != discordgo.InteractionResponseChannelMessageWithSource {
 				b.Fatalf("start: type %d", resp.Type)
 			}
 			if g, err = db.ChannelGame(context.Background(), testChannel); err != nil {

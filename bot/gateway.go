@@ -323,12 +323,14 @@ func (g *Gateway) onInteraction(s *discordgo.Session, ic *discordgo.InteractionC
 	}()
 
 	i := ic.Interaction
+	// The callback goes through discordgo, which encodes first.resp itself;
+	// first.encoded serves the HTTP endpoint.
 	first, late := g.r.answer(i)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := s.InteractionRespond(i, first, discordgo.WithContext(ctx)); err != nil {
+	if err := s.InteractionRespond(i, first.resp, discordgo.WithContext(ctx)); err != nil {
 		g.cfg.Log.Error("answering an interaction", "interaction", i.ID, "err", safeErr(err))
 		return
 	}
-	g.r.after(i, first, late)
+	g.r.after(i, first.resp, late)
 }

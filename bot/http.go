@@ -118,16 +118,16 @@ func (h *HTTP) interactions(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if i.Type == discordgo.InteractionPing {
-		writeJSON(w, &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong})
+		writeJSON(w, &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}, nil)
 		return
 	}
 	first, late := h.r.answer(&i)
-	writeJSON(w, first)
+	writeJSON(w, first.resp, first.encoded)
 	// Flush so Discord has the answer before any follow-up work starts.
 	if f, ok := w.(http.Flusher); ok {
 		f.Flush()
 	}
-	h.r.after(&i, first, late)
+	h.r.after(&i, first.resp, late)
 }
 
 // verify returns why r is not a genuine, fresh request from Discord, or "".
@@ -165,11 +165,16 @@ func (h *HTTP) verify(r *http.Request, body []byte) string {
 	return ""
 }
 
-func writeJSON(w http.ResponseWriter, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		http.Error(w, "encoding response", http.StatusInternalServerError)
-		return
+// writeJSON writes resp as JSON: encoded, when the service had the bytes
+// already, else resp encoded here.
+func writeJSON(w http.ResponseWriter, resp *discordgo.InteractionResponse, encoded []byte) {
+	b := encoded
+	if b == nil {
+		var err error
+		if b, err = json.Marshal(resp); err != nil {
+			http.Error(w, "encoding response", http.StatusInternalServerError)
+			return
+		}
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Write(b)

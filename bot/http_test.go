@@ -608,3 +608,51 @@ func TestHTTPPendingBound(t *testing.T) {
 		t.Errorf("Wait took %v with a 100 ms context", took)
 	}
 }
+
+// TestHTTPAnswerBytes: the endpoint answers a committed move with the bytes
+// saved with it (encoded once, for the store and for Discord), and a
+// redelivery of the click gets those bytes again and changes nothing.
+func TestHTTPAnswerBytes(t *testing.T) {
+	he := newHTTPEnv(t, nil)
+	boardID := he.start(alice, opt{"heaps", "3 4 5"}, opt{"first", "me"}, opt{"difficulty", "perfect"})
+	g := he.channelGame()
+	notation := g.Rules.FormatMove(g.Position, g.Rules.Legal(g.Position)[0])
+	payload := he.p.click(alice, he.fd.Message(t, boardID), commands.MoveMenuControl{Game: g.ID, Ply: g.Ply, Slot: "a"}.CustomID(), notation)
+	var ids struct{ ID string }
+	if err := json.Unmarshal(payload, &ids); err != nil {
+		t.Fatal(err)
+	}
+	post := func() []byte {
+		t.Helper()
+		status, body := he.post(he.key.request(t, he.srv.URL+"/interactions", payload, he.clock.Now()))
+		if status != http.StatusOK {
+			t.Fatalf("status %d: %s", status, body)
+		}
+		return body
+	}
+	first := post()
+	if !bytes.HasPrefix(first, []byte(`{"type":7,`)) {
+		t.Fatalf("the move was not answered with the board: %s", first)
+	}
+	saved, err := he.db.Response(context.Background(), ids.ID)
+	if err != nil {
+		t.Fatalf("saved answer: %v", err)
+	}
+	if !bytes.Equal(first, saved) {
+		t.Fatalf("HTTP answer differs from the saved one:\n%s\n%s", first, saved)
+	}
+	after := he.game(g.ID)
+	if after.Ply != g.Ply+2 {
+		t.Fatalf("ply %d after the move and nimbot's reply, want %d", after.Ply, g.Ply+2)
+	}
+	if again := post(); !bytes.Equal(again, first) {
+		t.Fatalf("redelivery answered differently:\n%s\n%s", again, first)
+	}
+	ms, err := he.db.Moves(context.Background(), g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g2 := he.game(g.ID); g2.Ply != after.Ply || g2.Status != after.Status || len(ms) != after.Ply {
+		t.Fatalf("redelivery changed the game: ply %d status %s, %d moves", g2.Ply, g2.Status, len(ms))
+	}
+}

@@ -71,10 +71,17 @@ type responder struct {
 const handlerIdle = 10 * time.Second
 
 // handleJob is one interaction for a handler goroutine, and where its
-// response goes.
+// reply goes.
 type handleJob struct {
 	i    *discordgo.Interaction
-	done chan<- *discordgo.InteractionResponse
+	done chan<- reply
+}
+
+// reply is what Service.Handle answered: the response, and its JSON when
+// the service had it already (nil otherwise).
+type reply struct {
+	resp    *discordgo.InteractionResponse
+	encoded []byte
 }
 
 func newResponder(svc Service, rest *discordgo.Session, log *slog.Logger, deferAfter time.Duration, maxPending int) *responder {
@@ -92,11 +99,11 @@ func newResponder(svc Service, rest *discordgo.Session, log *slog.Logger, deferA
 		pending: make(chan struct{}, maxPending), base: base, cancel: cancel, idle: make(chan handleJob)}
 }
 
-// answer runs Handle for i and returns the response to send now. When Handle
-// has not finished within deferAfter, that response is a deferral and late
+// answer runs Handle for i and returns the reply to send now. When Handle
+// has not finished within deferAfter, that reply is a deferral and late
 // yields the real one; pass both to after once the first was delivered.
-func (r *responder) answer(i *discordgo.Interaction) (first *discordgo.InteractionResponse, late <-chan *discordgo.InteractionResponse) {
-	done := make(chan *discordgo.InteractionResponse, 1)
+func (r *responder) answer(i *discordgo.Interaction) (first reply, late <-chan reply) {
+	done := make(chan reply, 1)
 	r.run(handleJob{i: i, done: done})
 	if i.Type == discordgo.InteractionApplicationCommandAutocomplete {
 		// Autocomplete cannot be deferred: a late list is simply ignored.
@@ -105,11 +112,11 @@ func (r *responder) answer(i *discordgo.Interaction) (first *discordgo.Interacti
 	t := time.NewTimer(r.deferAfter)
 	defer t.Stop()
 	select {
-	case resp := <-done:
-		return resp, nil
+	case rep := <-done:
+		return rep, nil
 	case <-t.C:
 		r.log.Warn("deferring slow interaction", "interaction", i.ID, "after", r.deferAfter)
-		return deferral(i), done
+		return reply{resp: deferral(i)}, done
 	}
 }
 
@@ -143,26 +150,26 @@ func (r *responder) run(j handleJob) {
 // handle calls Service.Handle on its own context: the work must not stop
 // because the request that delivered the interaction went away, and a panic
 // must become an apology rather than a crash or a stack trace in a reply.
-func (r *responder) handle(i *discordgo.Interaction) (resp *discordgo.InteractionResponse) {
+func (r *responder) handle(i *discordgo.Interaction) (rep reply) {
 	ctx, cancel := context.WithTimeout(context.Background(), workTimeout)
 	defer cancel()
 	defer func() {
 		if p := recover(); p != nil {
 			r.log.Error("handler panicked", "interaction", i.ID, "panic", fmt.Sprint(p))
-			resp = apology(i)
+			rep = reply{resp: apology(i)}
 		}
 	}()
-	resp = r.svc.Handle(ctx, i)
-	if resp == nil {
+	rep.resp, rep.encoded = r.svc.Handle(ctx, i)
+	if rep.resp == nil {
 		r.log.Error("handler returned no response", "interaction", i.ID)
-		resp = apology(i)
+		rep = reply{resp: apology(i)}
 	}
-	return resp
+	return rep
 }
 
 // after does what follows a delivered first response, in the background:
 // finishing a deferred answer, or fetching the message a response created.
-func (r *responder) after(i *discordgo.Interaction, first *discordgo.InteractionResponse, late <-chan *discordgo.InteractionResponse) {
+func (r *responder) after(i *discordgo.Interaction, first *discordgo.InteractionResponse, late <-chan reply) {
 	if late == nil && !createsMessage(first) {
 		return
 	}
@@ -185,7 +192,7 @@ func (r *responder) after(i *discordgo.Interaction, first *discordgo.Interaction
 		ctx, cancel := context.WithTimeout(r.base, workTimeout)
 		defer cancel()
 		if late != nil {
-			r.finish(ctx, i, first, <-late)
+			r.finish(ctx, i, first, (<-late).resp)
 			return
 		}
 		m, err := r.original(ctx, i)

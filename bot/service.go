@@ -12,9 +12,12 @@ import (
 // bot declares only these three methods so that the transports depend on the
 // shape of the product, not on its internals.
 type Service interface {
-	// Handle answers one interaction. It never returns nil and renders every
-	// error itself, so bot only delivers what it gets.
-	Handle(ctx context.Context, i *discordgo.Interaction) *discordgo.InteractionResponse
+	// Handle answers one interaction. It never returns a nil resp and
+	// renders every error itself, so bot only delivers what it gets. encoded
+	// is resp in JSON when the service has it already (an answer it saved),
+	// else nil: the HTTP endpoint writes it as it is rather than encode resp
+	// a second time.
+	Handle(ctx context.Context, i *discordgo.Interaction) (resp *discordgo.InteractionResponse, encoded []byte)
 	// BoardSent reports the message that a response to i created, fetched
 	// from Discord (@original), so a board's message id can be recorded.
 	BoardSent(ctx context.Context, i *discordgo.Interaction, m *discordgo.Message) error

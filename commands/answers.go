@@ -36,12 +36,16 @@ type answers struct {
 	log *slog.Logger
 }
 
-// answer is what a handler answers: the response, and whether it was saved
-// with the change it made (by answers.commit), so that it needs no saving of
-// its own.
+// answer is what a handler answers: the response, its JSON when that was
+// made already, and whether it was saved with the change it made (by
+// answers.commit), so that it needs no saving of its own.
 type answer struct {
-	resp  *discordgo.InteractionResponse
-	saved bool
+	resp *discordgo.InteractionResponse
+	// encoded is resp as saved (encodeResponse), or nil if it was not
+	// encoded. The HTTP transport writes these bytes as they are (Handle):
+	// encoding a board again is a tenth of the server's CPU.
+	encoded []byte
+	saved   bool
 }
 
 // unchanged is the answer of a handler that changed nothing.
@@ -79,7 +83,7 @@ func (a answers) once(next handler) handler {
 		if err != nil || ans == nil || ans.saved {
 			return ans, err
 		}
-		return a.save(r, ans.resp)
+		return a.save(r, ans)
 	}
 }
 
@@ -123,12 +127,13 @@ type write func(interactionID string, keep func(*discordgo.InteractionResponse) 
 // said with the game's state (gameID; 0 for a write that makes a new game).
 func (a answers) commit(r *request, gameID int64, w write) (*answer, error) {
 	var resp *discordgo.InteractionResponse
+	var encoded []byte
 	keep := func(x *discordgo.InteractionResponse) ([]byte, error) {
-		resp = x
 		b, err := encodeResponse(x)
 		if err != nil {
 			return nil, fmt.Errorf("encode response: %w", err)
 		}
+		resp, encoded = x, b
 		return b, nil
 	}
 	changed, err := w(r.i.ID, keep)
@@ -147,7 +152,7 @@ func (a answers) commit(r *request, gameID int64, w write) (*answer, error) {
 	case err != nil:
 		return nil, err
 	}
-	return &answer{resp: resp, saved: changed}, nil
+	return &answer{resp: resp, encoded: encoded, saved: changed}, nil
 }
 
 // stale explains why a write found the game changed under it.
@@ -172,20 +177,23 @@ func (a answers) lookup(r *request) (*answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &answer{resp: resp, saved: true}, nil
+	return &answer{resp: resp, encoded: b, saved: true}, nil
 }
 
-// save stores resp, an answer that changed nothing, under r's interaction.
+// save stores ans, an answer that changed nothing, under r's interaction.
 // A concurrent delivery that saved first is answered as it was; a failure
 // to save is logged, and the answer given all the same.
-func (a answers) save(r *request, resp *discordgo.InteractionResponse) (*answer, error) {
-	b, err := encodeResponse(resp)
-	if err != nil {
-		return nil, fmt.Errorf("encode response: %w", err)
+func (a answers) save(r *request, ans *answer) (*answer, error) {
+	b := ans.encoded
+	if b == nil {
+		var err error
+		if b, err = encodeResponse(ans.resp); err != nil {
+			return nil, fmt.Errorf("encode response: %w", err)
+		}
 	}
 	serr := a.db.SaveResponse(r.ctx, r.i.ID, b)
 	if serr == nil {
-		return &answer{resp: resp, saved: true}, nil
+		return &answer{resp: ans.resp, encoded: b, saved: true}, nil
 	}
 	if errors.Is(serr, match.ErrDuplicate) {
 		if saved, _ := a.lookup(r); saved != nil {
@@ -193,7 +201,7 @@ func (a answers) save(r *request, resp *discordgo.InteractionResponse) (*answer,
 		}
 	}
 	a.log.WarnContext(r.ctx, "save response", "interaction", r.i.ID, "err", serr)
-	return unchanged(resp), nil
+	return &answer{resp: ans.resp, encoded: b}, nil
 }
 
 // encodeResponse is the stored form of a response.

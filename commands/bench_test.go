@@ -64,7 +64,7 @@ func BenchmarkSelectMove(b *testing.B) {
 					Values:        []string{g.Rules.FormatMove(g.Position, m)},
 				}
 				b.StartTimer()
-				resp := h.svc.Handle(context.Background(), &i)
+				resp, _ := h.svc.Handle(context.Background(), &i)
 				b.StopTimer()
 				if resp.Type != discordgo.InteractionResponseUpdateMessage {
 					b.Fatalf("move: %s", text(resp))

@@ -103,28 +103,33 @@ func (s *Service) withRand(f func(*mrand.Rand)) {
 	f(s.rng)
 }
 
-// Handle answers one interaction. It never returns nil: every error becomes
-// an ephemeral message, the user's own mistakes saying what to do, ours a
-// short apology with a reference id (the details go to the log).
-func (s *Service) Handle(ctx context.Context, i *discordgo.Interaction) *discordgo.InteractionResponse {
+// Handle answers one interaction. It never returns a nil resp: every error
+// becomes an ephemeral message, the user's own mistakes saying what to do,
+// ours a short apology with a reference id (the details go to the log).
+//
+// encoded is resp in JSON when Handle has it already, else nil: the answer
+// saved with a change, or a redelivery's saved answer (its first answer,
+// byte for byte). A transport that sends JSON sends these bytes rather than
+// encode resp again; they are what json.Marshal makes of resp.
+func (s *Service) Handle(ctx context.Context, i *discordgo.Interaction) (resp *discordgo.InteractionResponse, encoded []byte) {
 	if i == nil {
-		return ephemeral(locale.For(locale.English).T("play.err.empty"))
+		return ephemeral(locale.For(locale.English).T("play.err.empty")), nil
 	}
 	if i.Type == discordgo.InteractionPing {
-		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}
+		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}, nil
 	}
 	r := &request{ctx: ctx, i: i, path: interactionPath(i), now: s.now(), lang: locale.For(string(i.Locale))}
 	if err := s.validate(i); err != nil {
-		return s.renderError(r, err)
+		return s.renderError(r, err), nil
 	}
 	ans, err := s.chain(r)
 	if err != nil {
-		return s.renderError(r, err)
+		return s.renderError(r, err), nil
 	}
 	if ans == nil || ans.resp == nil {
-		return s.renderError(r, fmt.Errorf("route %q answered nothing", r.path))
+		return s.renderError(r, fmt.Errorf("route %q answered nothing", r.path)), nil
 	}
-	return ans.resp
+	return ans.resp, ans.encoded
 }
 
 // renderError is the one error handler.

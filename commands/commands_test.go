@@ -823,7 +823,7 @@ func TestInternalErrorIsAnApologyWithReference(t *testing.T) {
 		t.Fatal(err)
 	}
 	i := h.interaction("application_command.json", fields{UserID: alice, Sub: "status", Type: 2})
-	resp := h.svc.Handle(context.Background(), i)
+	resp, _ := h.svc.Handle(context.Background(), i)
 	if !isEphemeral(resp) || !strings.Contains(resp.Data.Content, "Sorry") || !strings.Contains(resp.Data.Content, "reference ") {
 		t.Fatalf("internal error answer: %q", resp.Data.Content)
 	}
@@ -909,7 +909,7 @@ func TestMalformedInteractions(t *testing.T) {
 		"nil":                    nil,
 	} {
 		t.Run(name, func(t *testing.T) {
-			resp := h.svc.Handle(context.Background(), i)
+			resp, _ := h.svc.Handle(context.Background(), i)
 			if resp == nil || !isEphemeral(resp) {
 				t.Fatalf("want an ephemeral answer, got %+v", resp)
 			}

@@ -167,11 +167,15 @@ func (h *harness) interaction(fixture string, f fields) *discordgo.Interaction {
 // Discord's limits.
 func (h *harness) handle(i *discordgo.Interaction) *discordgo.InteractionResponse {
 	h.t.Helper()
-	resp := h.svc.Handle(context.Background(), i)
+	resp, encoded := h.svc.Handle(context.Background(), i)
 	if resp == nil {
 		h.t.Fatalf("Handle returned nil")
 	}
 	checkResponse(h.t, resp)
+	// The bytes the HTTP endpoint sends in place of resp must be resp.
+	if enc, _ := encodeResponse(resp); encoded != nil && !bytes.Equal(encoded, enc) {
+		h.t.Fatalf("Handle's JSON is not its response:\n%s\n%s", encoded, enc)
+	}
 	return resp
 }
 

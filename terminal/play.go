@@ -425,7 +425,7 @@ func (s *session) send(typ discordgo.InteractionType, data map[string]any, msg *
 		fmt.Fprintf(s.out, "! cannot decode the interaction: %v\n", err)
 		return
 	}
-	resp := s.svc.Handle(s.ctx, &i)
+	resp, _ := s.svc.Handle(s.ctx, &i)
 	s.show(&i, resp)
 	s.followTurn()
 }
