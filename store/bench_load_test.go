@@ -1,0 +1,87 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"nimbot/engine"
+	"nimbot/match"
+)
+
+// loadResponse stands for a saved board answer as the load tool's games
+// save it: about 2.5 KB of JSON.
+var loadResponse = []byte(`{"type":7,"data":{"embeds":[{"description":"` + strings.Repeat("x", 2400) + `"}]}}`)
+
+// BenchmarkCommitLoad is the store's share of the load tool's work, per
+// committed move: many channels at once (8 goroutines per CPU), each
+// playing games of Nim 3-4-5 against nimbot to the end, a human move and
+// nimbot's reply per Commit with a 2.5 KB saved answer, the game that
+// ends recording its result, and a new game created (with its 2.5 KB
+// answer) when one ends; synchronous=FULL on a file in b.TempDir. Besides
+// ns/op it reports the process's CPU time per committed move (cpu-µs/op,
+// from getrusage: the writer, the callers and the garbage collector
+// together).
+func BenchmarkCommitLoad(b *testing.B) {
+	ctx := context.Background()
+	db := mustOpenPath(b, filepath.Join(b.TempDir(), "nimbot.db"), "FULL")
+	var channel, interaction atomic.Int64
+	newLoadGame := func(ch string) (*match.Game, error) {
+		g := newGame(ch, [2]string{"alice", match.BotID}, 3, 4, 5)
+		g.Difficulty = engine.Easy
+		err := db.CreateGame(ctx, g, match.Respond(fmt.Sprint("create-", interaction.Add(1)),
+			func(*match.Game) ([]byte, error) { return loadResponse, nil }))
+		return g, err
+	}
+	b.SetParallelism(8)
+	b.ReportAllocs()
+	cpu := startCPU()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		ch := fmt.Sprint("c", channel.Add(1))
+		g, err := newLoadGame(ch)
+		if err != nil {
+			b.Error(err)
+			return
+		}
+		for pb.Next() {
+			if g.Status.Finished() {
+				if g, err = newLoadGame(ch); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+			// Take one from the first heap that has any, twice.
+			var moves []engine.Move
+			p := g.Position
+			for range 2 {
+				for h, n := range p.Heaps {
+					if n > 0 {
+						m := take(h, 1)
+						moves = append(moves, m)
+						p, _ = apply(p, m)
+						break
+					}
+				}
+			}
+			c, err := change(g, moves...)
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			c.InteractionID = fmt.Sprint("move-", interaction.Add(1))
+			c.Response = loadResponse
+			if g, err = db.Commit(ctx, c); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	b.StopTimer()
+	cpu.report(b)
+	batches, jobs := db.writes.stats()
+	b.ReportMetric(float64(jobs)/float64(max(batches, 1)), "jobs/commit")
+}
