@@ -250,7 +250,7 @@ func mustJSON(t *testing.T, v any) string {
 
 // TestConnectionSettings checks the DSN reaches every pooled connection,
 // not just the first: foreign keys, WAL, the busy timeout, synchronous,
-// and read connections that cannot write.
+// temporary files kept in memory, and read connections that cannot write.
 func TestConnectionSettings(t *testing.T) {
 	ctx := context.Background()
 	for _, tt := range []struct {
@@ -274,6 +274,8 @@ func TestConnectionSettings(t *testing.T) {
 				{"w synchronous", pragma(db.writeConn, "synchronous"), fmt.Sprint(tt.want)},
 				{"r journal_mode", pragma(db.readers, "journal_mode"), "wal"},
 				{"r query_only", pragma(db.readers, "query_only"), "1"},
+				{"w temp_store", pragma(db.writeConn, "temp_store"), "2"},
+				{"r temp_store", pragma(db.readers, "temp_store"), "2"},
 			} {
 				if p.got != p.want {
 					t.Errorf("%s = %s, want %s", p.name, p.got, p.want)
@@ -287,9 +289,12 @@ func TestConnectionSettings(t *testing.T) {
 					t.Fatal(err)
 				}
 				conns = append(conns, c)
-				var fk int
+				var fk, temp int
 				if err := c.QueryRowContext(ctx, `PRAGMA foreign_keys`).Scan(&fk); err != nil || fk != 1 {
 					t.Errorf("read connection: foreign_keys %d, %v", fk, err)
+				}
+				if err := c.QueryRowContext(ctx, `PRAGMA temp_store`).Scan(&temp); err != nil || temp != 2 {
+					t.Errorf("read connection: temp_store %d, %v", temp, err)
 				}
 			}
 			for _, c := range conns {
