@@ -204,11 +204,6 @@ func (a answers) save(r *request, ans *answer) (*answer, error) {
 	return &answer{resp: ans.resp, encoded: b}, nil
 }
 
-// encodeResponse is the stored form of a response.
-func encodeResponse(resp *discordgo.InteractionResponse) ([]byte, error) {
-	return json.Marshal(resp)
-}
-
 // decodeResponse reverses encodeResponse. discordgo cannot unmarshal
 // InteractionResponseData's component interfaces, so they are decoded one by
 // one with MessageComponentFromJSON.

@@ -2,11 +2,13 @@ package commands
 
 import (
 	"context"
-
+	"sort"
 	"testing"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
+	"nimbot/engine"
 	"nimbot/match"
 )
 
@@ -71,6 +73,96 @@ func BenchmarkSelectMove(b *testing.B) {
 				}
 				g = h.gameByID(g.ID)
 				b.StartTimer()
+			}
+		})
+	}
+}
+
+// benchBoards are typical boards of a click's answer: Nim 3-4-5 (the
+// one-click menu) fresh and a few moves in, against a person and against
+// nimbot, a misère game, a German one, and variants with other controls
+// (Wythoff's diagonal menu, Kayles' knocks, a 21 counting game).
+func benchBoards(tb testing.TB) map[string]board {
+	tb.Helper()
+	players := [2]string{"123456789012345678", "987654321098765432"}
+	mk := func(game string, plies int, vsBot bool, lang string, selected int) board {
+		r, p, err := engine.ParseGame(game)
+		if err != nil {
+			tb.Fatalf("%s: %v", game, err)
+		}
+		g := &match.Game{ID: 4321, Rules: r, Start: p, Position: p, Players: players, Status: match.Active,
+			CreatedBy: players[0], Hints: true, Locale: lang,
+			Deadline: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
+		if vsBot {
+			g.Players[1] = match.BotID
+		}
+		var moves []match.Move
+		for k := range plies {
+			legal := r.Legal(g.Position)
+			if len(legal) == 0 || r.Over(g.Position) {
+				tb.Fatalf("%s: over after %d moves", game, k)
+			}
+			m := legal[len(legal)/3]
+			moves = append(moves, match.Move{GameID: g.ID, Ply: k, Player: g.Players[k%2], Move: m})
+			q, err := r.Apply(g.Position, m)
+			if err != nil {
+				tb.Fatalf("%s: %v", game, err)
+			}
+			g.Position, g.Ply = q, k+1
+		}
+		return board{g: g, moves: moves, selected: selected}
+	}
+	return map[string]board{
+		"nim345":          mk("nim 3 4 5", 0, false, "", -1),
+		"nim345-vsbot-4":  mk("nim 3 4 5", 4, true, "", -1),
+		"nim345-picked":   mk("nim 3 4 5", 2, false, "", 2),
+		"nim345-misere-3": mk("nim misere 3 4 5", 3, false, "", -1),
+		"nim345-de-4":     mk("nim 3 4 5", 4, true, "de", -1),
+		"wythoff-3":       mk("wythoff 7 9", 3, true, "", -1),
+		"kayles-2":        mk("kayles 5 3 4", 2, false, "", 1),
+		"21-5":            mk("21", 5, true, "", -1),
+	}
+}
+
+// BenchmarkBoardResponse renders a board as a click's answer
+// (UPDATE_MESSAGE) and encodes it as it is saved and sent.
+func BenchmarkBoardResponse(b *testing.B) {
+	boards := benchBoards(b)
+	names := make([]string, 0, len(boards))
+	for n := range boards {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		bd := boards[n]
+		b.Run(n, func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				if _, err := encodeResponse(bd.response(discordgo.InteractionResponseUpdateMessage)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkBoardEncode is BenchmarkBoardResponse's encoding alone: the
+// same boards rendered once, encoded as they are saved and sent.
+func BenchmarkBoardEncode(b *testing.B) {
+	boards := benchBoards(b)
+	names := make([]string, 0, len(boards))
+	for n := range boards {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		resp := boards[n].response(discordgo.InteractionResponseUpdateMessage)
+		b.Run(n, func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				if _, err := encodeResponse(resp); err != nil {
+					b.Fatal(err)
+				}
 			}
 		})
 	}

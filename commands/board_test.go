@@ -405,6 +405,7 @@ func TestBoardsStayWithinDiscordLimits(t *testing.T) {
 					rt = discordgo.InteractionResponseChannelMessageWithSource
 				}
 				resp := s.response(rt)
+				checkEncoding(t, resp)
 				for _, v := range limitViolations(resp) {
 					t.Errorf("%s: %s", sname, v)
 				}

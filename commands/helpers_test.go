@@ -424,6 +424,8 @@ func checkResponse(t testing.TB, resp *discordgo.InteractionResponse) {
 	if again, _ := encodeResponse(dec); string(again) != string(enc) {
 		t.Fatalf("saved response changes on the way back:\n%s\n%s", enc, again)
 	}
+	checkEncoding(t, resp)
+	checkEncoding(t, dec)
 	d := resp.Data
 	if d == nil {
 		return
