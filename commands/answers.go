@@ -90,25 +90,48 @@ func (a answers) once(next handler) handler {
 // replay answers a redelivery with the saved answer when there is one (the
 // route changed something the first time), and otherwise afresh: next's
 // answers that change nothing are not saved.
+//
+// It looks the saved answer up only once next has refused, never before:
+// that lookup was a read on every click, and a redelivery cannot get past
+// next to a different answer anyway. A replay route changes something only
+// through commit, in the transaction that saves the answer, so:
+//
+//   - if the first delivery's change is committed when the redelivery reads
+//     the game, the redelivery finds it moved on (its control is drawn for
+//     an earlier ply, the game is over, it is the other player's turn) and
+//     is refused, or answered with the settled board; then the saved answer,
+//     committed with the change, is found here;
+//   - if not, the redelivery runs alongside the first and its own commit
+//     finds the interaction answered (match.ErrDuplicate) or the game moved
+//     on (match.ErrStale): commit answers from the saved answer, or refuses
+//     and the lookup here finds it;
+//   - a write that changed nothing (a hint recorded already: the store sees
+//     that before it sees the interaction answered) is looked up in commit.
+//
+// What the first delivery answered without changing anything was never
+// saved, and is answered afresh as before.
 func (a answers) replay(next handler) handler {
 	return func(r *request) (*answer, error) {
-		if r.i.ID == "" {
-			return next(r)
-		}
-		if saved, err := a.lookup(r); saved != nil || err != nil {
-			return saved, err
-		}
 		ans, err := next(r)
-		if msg, refused := isUserError(err, r.lang); refused {
-			// A concurrent delivery of this interaction may have changed
-			// the game since the lookup above (so this one found the board
-			// stale): answer as it did.
-			if saved, _ := a.lookup(r); saved != nil {
-				return saved, nil
-			}
+		if r.i.ID == "" || err == nil {
+			return ans, err
+		}
+		msg, refused := isUserError(err, r.lang)
+		if !refused && settledAnswer(err) == nil {
+			return nil, err
+		}
+		// A refusal may be a redelivery's, the first delivery having changed
+		// the game: answer as it did.
+		saved, lerr := a.lookup(r)
+		switch {
+		case lerr != nil:
+			return nil, lerr
+		case saved != nil:
+			return saved, nil
+		case refused:
 			return unchanged(ephemeral(msg)), nil
 		}
-		return ans, err
+		return nil, err
 	}
 }
 
@@ -151,6 +174,13 @@ func (a answers) commit(r *request, gameID int64, w write) (*answer, error) {
 		return nil, a.stale(r, gameID)
 	case err != nil:
 		return nil, err
+	case !changed:
+		// A redelivery whose first delivery made the change finds nothing
+		// to change (a hint recorded already), and is answered as the
+		// first was.
+		if saved, lerr := a.lookup(r); saved != nil || lerr != nil {
+			return saved, lerr
+		}
 	}
 	return &answer{resp: resp, encoded: encoded, saved: changed}, nil
 }

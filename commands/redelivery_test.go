@@ -1,0 +1,224 @@
+package commands
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"nimbot/match"
+)
+
+// redelivered is an interaction that changes something, set up in a fresh
+// harness: the fixture and fields to deliver it again and again with the
+// same id, and the game it acts on.
+type redelivered struct {
+	fixture string
+	f       fields
+	game    int64
+}
+
+// redeliveries are the interactions that change something on every kind of
+// route, replay (board controls pinned to their ply, which look for a saved
+// answer only once they are refused) and once (accept, rematch).
+var redeliveries = []struct {
+	name  string
+	setup func(h *harness) redelivered
+}{
+	{"MoveAgainstNimbot", func(h *harness) redelivered {
+		h.command(alice, "start", "first", "me", "heaps", "3 4 5")
+		g := h.game()
+		return component(h, alice, g, MoveControl{Game: g.ID, Ply: g.Ply, Heap: 0, Take: 2}.CustomID())
+	}},
+	{"MovePickedFromMenu", func(h *harness) redelivered {
+		h.command(alice, "start", "opponent", user(bob), "first", "me", "heaps", "3 4 5")
+		g := h.game()
+		h.click(bob, AcceptControl{Game: g.ID}.CustomID())
+		g = h.game()
+		r := component(h, alice, g, MoveMenuControl{Game: g.ID, Ply: g.Ply, Slot: "a"}.CustomID())
+		r.f.ComponentType, r.f.Values = 3, `["B2"]`
+		return r
+	}},
+	{"MoveTyped", func(h *harness) redelivered {
+		h.command(alice, "start", "first", "me", "heaps", "3 4 5")
+		g := h.game()
+		return redelivered{"modal_submit.json", fields{UserID: alice, CustomID: TypedModal{Game: g.ID, Ply: g.Ply}.CustomID(), Value: `"C3"`, ID: h.nextID(), MessageID: h.message}, g.ID}
+	}},
+	{"WinningMove", func(h *harness) redelivered {
+		h.command(alice, "start", "first", "me", "heaps", "3")
+		g := h.game()
+		return component(h, alice, g, MoveControl{Game: g.ID, Ply: g.Ply, Heap: 0, Take: 3}.CustomID())
+	}},
+	{"WinningMoveInGroupDM", func(h *harness) redelivered {
+		// An interaction-only game: a click on its board once it is over is
+		// answered with the settled board, not refused.
+		h.channel = chanB
+		p := groupDM(h)
+		p.run(alice, "start", "opponent", user(bob), "first", "me", "heaps", "3")
+		g := h.game()
+		p.press(bob, AcceptControl{Game: g.ID}.CustomID())
+		r := component(h, alice, g, MoveControl{Game: g.ID, Ply: g.Ply, Heap: 0, Take: 3}.CustomID())
+		r.fixture = p.click
+		return r
+	}},
+	{"ResignButton", func(h *harness) redelivered {
+		h.command(alice, "start", "first", "me", "heaps", "3 4 5")
+		g := h.game()
+		return component(h, alice, g, ResignControl{Game: g.ID, Ply: g.Ply}.CustomID())
+	}},
+	{"HintButton", func(h *harness) redelivered {
+		h.command(alice, "start", "first", "me", "heaps", "3 4 5")
+		g := h.game()
+		return component(h, alice, g, HintControl{Game: g.ID, Ply: g.Ply}.CustomID())
+	}},
+	{"Accept", func(h *harness) redelivered {
+		h.command(alice, "start", "opponent", user(bob), "first", "me", "heaps", "3 4 5")
+		g := h.game()
+		return component(h, bob, g, AcceptControl{Game: g.ID}.CustomID())
+	}},
+	{"Rematch", func(h *harness) redelivered {
+		h.command(alice, "start", "first", "me", "heaps", "3 4 5")
+		g := h.game()
+		h.click(alice, ResignControl{Game: g.ID, Ply: g.Ply}.CustomID())
+		return component(h, alice, g, RematchControl{Game: g.ID}.CustomID())
+	}},
+}
+
+// component is a click by who on the board of g.
+func component(h *harness, who string, g *match.Game, customID string) redelivered {
+	return redelivered{"message_component.json", fields{UserID: who, CustomID: customID, ComponentType: 2, ID: h.nextID(), MessageID: h.message}, g.ID}
+}
+
+// deliver decodes the interaction afresh, as each delivery arrives, and
+// answers it with the JSON a transport sends.
+func (h *harness) deliver(d redelivered) []byte {
+	h.t.Helper()
+	resp, encoded := h.svc.Handle(context.Background(), h.interaction(d.fixture, d.f))
+	if encoded == nil {
+		var err error
+		if encoded, err = encodeResponse(resp); err != nil {
+			h.t.Fatalf("encode: %v", err)
+		}
+	}
+	return encoded
+}
+
+// snapshot is everything an interaction may change: the games of the
+// channel (a rematch makes one), their moves, the players' records.
+type snapshot struct {
+	Game, Live *match.Game
+	Moves      []match.Move
+	Stats      []match.Stats
+}
+
+func (h *harness) snapshot(id int64) snapshot {
+	h.t.Helper()
+	ctx := context.Background()
+	s := snapshot{Game: h.gameByID(id), Moves: h.moves(id)}
+	if g, err := h.db.ChannelGame(ctx, h.channel); err == nil {
+		s.Live = g
+	}
+	for _, u := range []string{alice, bob} {
+		st, err := h.db.Stats(ctx, s.Game.Scope(), u, "")
+		if err != nil {
+			h.t.Fatalf("stats: %v", err)
+		}
+		s.Stats = append(s.Stats, st)
+	}
+	return s
+}
+
+// TestRedeliveryAnswersAsFirst: an interaction that changed something,
+// delivered again (a gateway retry, Discord resending an HTTP request) one
+// after the other or several at once, gets the first answer byte for byte,
+// the one saved with the change, and changes nothing more. Board controls
+// look the saved answer up only once they are refused, so this covers that
+// every redelivery of them is refused or caught by the commit.
+func TestRedeliveryAnswersAsFirst(t *testing.T) {
+	for _, tc := range redeliveries {
+		t.Run(tc.name, func(t *testing.T) {
+			// The state after exactly one delivery, to hold the concurrent
+			// deliveries to: the same seed makes the same game.
+			var once snapshot
+			t.Run("Sequential", func(t *testing.T) {
+				h := newHarness(t, 1)
+				d := tc.setup(h)
+				before := h.snapshot(d.game)
+				first := h.deliver(d)
+				saved, err := h.db.Response(context.Background(), d.f.ID)
+				if err != nil {
+					t.Fatalf("the first delivery saved no answer (%v): %s", err, first)
+				}
+				if !bytes.Equal(first, saved) {
+					t.Fatalf("first answer is not the saved one:\n%s\n%s", first, saved)
+				}
+				once = h.snapshot(d.game)
+				if reflect.DeepEqual(before, once) && tc.name != "HintButton" {
+					t.Fatalf("the first delivery changed nothing: %s", first)
+				}
+				for k := range 3 {
+					// Redeliveries come later: nothing may be drawn afresh.
+					h.now = h.now.Add(time.Minute)
+					if again := h.deliver(d); !bytes.Equal(again, first) {
+						t.Fatalf("redelivery %d answered differently:\n%s\n%s", k+1, again, first)
+					}
+					if after := h.snapshot(d.game); !reflect.DeepEqual(after, once) {
+						t.Fatalf("redelivery %d changed something:\n%+v\n%+v", k+1, after, once)
+					}
+				}
+			})
+			t.Run("Concurrent", func(t *testing.T) {
+				h := newHarness(t, 1)
+				d := tc.setup(h)
+				const n = 6
+				answers := make([][]byte, n)
+				var wg sync.WaitGroup
+				for k := range answers {
+					wg.Go(func() { answers[k] = h.deliver(d) })
+				}
+				wg.Wait()
+				saved, err := h.db.Response(context.Background(), d.f.ID)
+				if err != nil {
+					t.Fatalf("no answer saved: %v", err)
+				}
+				for k, a := range answers {
+					if !bytes.Equal(a, saved) {
+						t.Fatalf("delivery %d answered differently from the saved answer:\n%s\n%s", k, a, saved)
+					}
+				}
+				if after := h.snapshot(d.game); !reflect.DeepEqual(after, once) {
+					t.Fatalf("%d deliveries at once did not change exactly what one does:\n%+v\n%+v", n, after, once)
+				}
+			})
+		})
+	}
+}
+
+// TestRedeliveryOfRefusal: a click refused the first time saved nothing,
+// and is refused again, afresh, with nothing saved (replay routes), or gets
+// the saved refusal (once routes).
+func TestRedeliveryOfRefusal(t *testing.T) {
+	h := newHarness(t, 1)
+	h.command(alice, "start", "first", "me", "heaps", "3 4 5")
+	g := h.game()
+	d := component(h, bob, g, MoveControl{Game: g.ID, Ply: g.Ply, Heap: 0, Take: 1}.CustomID())
+	first := h.deliver(d)
+	var resp discordgo.InteractionResponse
+	if err := json.Unmarshal(first, &resp); err != nil || resp.Data == nil || resp.Data.Flags&discordgo.MessageFlagsEphemeral == 0 {
+		t.Fatalf("bob's click on alice's game must be refused: %s", first)
+	}
+	if again := h.deliver(d); !bytes.Equal(again, first) {
+		t.Fatalf("refusal redelivered answered differently:\n%s\n%s", again, first)
+	}
+	if _, err := h.db.Response(context.Background(), d.f.ID); err == nil {
+		t.Fatalf("a refused board click was saved")
+	}
+	if g2 := h.gameByID(g.ID); g2.Ply != g.Ply {
+		t.Fatalf("a refused click moved")
+	}
+}
