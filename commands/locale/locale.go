@@ -215,13 +215,23 @@ type Printer struct {
 	lang string
 	loc  *i18n.Localizer
 	num  *message.Printer
+	// compiled are the language's messages compiled for rendering without
+	// go-i18n (fast.go); plural asks go-i18n for a count's plural form and
+	// forms remembers its answers.
+	compiled map[string]*compiled
+	plural   *i18n.Localizer
+	forms    *formTable
 }
 
 var printers = func() map[string]*Printer {
 	m := map[string]*Printer{}
+	all := compileAll(catalog.messages)
 	for _, l := range Languages() {
 		tag := language.Make(l)
-		m[l] = &Printer{lang: l, loc: i18n.NewLocalizer(catalog.bundle, l), num: message.NewPrinter(tag)}
+		m[l] = &Printer{
+			lang: l, loc: i18n.NewLocalizer(catalog.bundle, l), num: message.NewPrinter(tag),
+			compiled: all[l], plural: i18n.NewLocalizer(plurals, l), forms: new(formTable),
+		}
 	}
 	return m
 }()
@@ -263,15 +273,25 @@ func (p *Printer) T(id string, nameValues ...any) string {
 	if len(nameValues)%2 != 0 {
 		panic("locale: T(" + id + ") with an odd number of name/value arguments")
 	}
+	for i := 0; i < len(nameValues); i += 2 {
+		_ = nameValues[i].(string)
+	}
+	if s, ok := p.fast(id, args{pairs: nameValues}); ok {
+		return s
+	}
 	data := make(map[string]any, len(nameValues)/2)
 	for i := 0; i < len(nameValues); i += 2 {
 		data[nameValues[i].(string)] = nameValues[i+1]
 	}
-	return p.render(id, data)
+	return p.localize(id, data, true)
 }
 
 // Phrase renders an engine phrase in the printer's language.
-func (p *Printer) Phrase(ph engine.Phrase) string {
+func (p *Printer) Phrase(ph engine.Phrase) string { return p.phrase(ph, true) }
+
+// phrase renders ph, with the compiled messages when fast, else (tests
+// compare the two) through go-i18n alone, nested phrases included.
+func (p *Printer) phrase(ph engine.Phrase, fast bool) string {
 	if ph.ID == "" {
 		return ph.Text
 	}
@@ -280,13 +300,21 @@ func (p *Printer) Phrase(ph engine.Phrase) string {
 			return s
 		}
 	}
-	return p.render(ph.ID, ph.Args)
+	if fast {
+		if s, ok := p.fast(ph.ID, args{m: ph.Args}); ok {
+			return s
+		}
+	}
+	return p.localize(ph.ID, ph.Args, fast)
 }
 
-func (p *Printer) render(id string, args map[string]any) string {
+// localize renders message id through go-i18n: the path for whatever the
+// compiled messages do not cover, and their reference. fast says how
+// nested phrases are rendered.
+func (p *Printer) localize(id string, args map[string]any, fast bool) string {
 	data := make(map[string]any, len(args))
 	for k, v := range args {
-		data[k] = p.value(v)
+		data[k] = p.value(v, fast)
 	}
 	lc := &i18n.LocalizeConfig{MessageID: id, TemplateData: data}
 	if c, ok := args["Count"]; ok {
@@ -300,7 +328,7 @@ func (p *Printer) render(id string, args map[string]any) string {
 		miss(p.lang, id)
 		if s == "" {
 			if p.lang != English {
-				return For(English).render(id, args)
+				return For(English).localize(id, args, fast)
 			}
 			return id
 		}
@@ -310,10 +338,10 @@ func (p *Printer) render(id string, args map[string]any) string {
 
 // value prepares one template argument: phrases rendered, integers
 // formatted for the language.
-func (p *Printer) value(v any) any {
+func (p *Printer) value(v any, fast bool) any {
 	switch x := v.(type) {
 	case engine.Phrase:
-		return p.Phrase(x)
+		return p.phrase(x, fast)
 	case int:
 		return p.Number(int64(x))
 	case int64:
