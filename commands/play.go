@@ -31,10 +31,19 @@ func (s *Service) controlGame(r *request, id int64) (*match.Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	if g.ChannelID != r.i.ChannelID || g.GuildID != r.i.GuildID {
-		return nil, userErr(msgOtherChannel)
+	if err := inChannel(r, g); err != nil {
+		return nil, err
 	}
 	return g, nil
+}
+
+// inChannel refuses a control of g clicked outside g's channel (see
+// controlGame).
+func inChannel(r *request, g *match.Game) error {
+	if g.ChannelID != r.i.ChannelID || g.GuildID != r.i.GuildID {
+		return userErr(msgOtherChannel)
+	}
+	return nil
 }
 
 // anyGame loads the game a control names, wherever it is played.
@@ -68,16 +77,46 @@ func (s *Service) turnGame(r *request, id int64, ply int) (*match.Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkTurn(g, r.userID()); err != nil {
-		if settled := s.settledBoard(r, g); settled != nil {
-			return nil, settled
-		}
+	if err := s.checkControl(r, g, ply); err != nil {
 		return nil, err
 	}
-	if g.Ply != ply {
-		return nil, userErr(msgStale)
-	}
 	return g, nil
+}
+
+// turnBoard is turnGame for the controls that draw the board or play on it:
+// the game comes with its moves and the hint mark of its player to move,
+// read in one store call (match.Storage.Board) rather than three.
+func (s *Service) turnBoard(r *request, id int64, ply int) (*match.Board, error) {
+	b, err := s.db.Board(r.ctx, id)
+	if errors.Is(err, match.ErrNotFound) {
+		return nil, userErr("play.err.game_gone")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load game %d: %w", id, err)
+	}
+	if err := inChannel(r, b.Game); err != nil {
+		return nil, err
+	}
+	if err := s.checkControl(r, b.Game, ply); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// checkControl says why a control drawn at ply of g may not be used by r's
+// user now, if it may not; a click on the board of a game settled since
+// gets that board (settledBoard).
+func (s *Service) checkControl(r *request, g *match.Game, ply int) error {
+	if err := checkTurn(g, r.userID()); err != nil {
+		if settled := s.settledBoard(r, g); settled != nil {
+			return settled
+		}
+		return err
+	}
+	if g.Ply != ply {
+		return userErr(msgStale)
+	}
+	return nil
 }
 
 // checkTurn says why user may not move in g, if they may not.
@@ -97,6 +136,23 @@ func checkTurn(g *match.Game, user string) error {
 		return userErr("play.err.other_turn", "Player", name(g.ToMove()))
 	}
 	return nil
+}
+
+// boardOf reads what playing on g needs besides g, for a game loaded
+// without it (by channel, or to resign): its moves and, with hint, the
+// hint mark of its player to move (see match.Board).
+func (s *Service) boardOf(r *request, g *match.Game, hint bool) (*match.Board, error) {
+	moves, err := s.db.Moves(r.ctx, g.ID)
+	if err != nil {
+		return nil, fmt.Errorf("load moves of game %d: %w", g.ID, err)
+	}
+	b := &match.Board{Game: g, Moves: moves}
+	if hint && g.ToMove() != match.BotID {
+		if b.Hinted, err = s.db.HintUsed(r.ctx, g.ID, g.Ply, g.ToMove()); err != nil {
+			return nil, fmt.Errorf("hint used in game %d: %w", g.ID, err)
+		}
+	}
+	return b, nil
 }
 
 // loadBoard reads the moves of g for drawing its board.
@@ -120,20 +176,21 @@ func updateOrNew(r *request) discordgo.InteractionResponseType {
 // pickHeap redraws the board with a heap picked, showing its amounts. It
 // changes nothing in the store: the pick lives only in the components.
 func (s *Service) pickHeap(r *request, c HeapControl) (*answer, error) {
-	g, err := s.turnGame(r, c.Game, c.Ply)
+	b, err := s.turnBoard(r, c.Game, c.Ply)
 	if err != nil {
 		return nil, err
 	}
-	return s.showHeap(r, g, c.Heap, -1)
+	return s.showHeap(b, c.Heap, -1)
 }
 
 // pickHeapMenu is pickHeap from the heap menu, whose values are a heap, or
 // "page:N" to turn the menu's page.
 func (s *Service) pickHeapMenu(r *request, c HeapMenuControl) (*answer, error) {
-	g, err := s.turnGame(r, c.Game, c.Ply)
+	b, err := s.turnBoard(r, c.Game, c.Ply)
 	if err != nil {
 		return nil, err
 	}
+	g := b.Game
 	vals := r.i.MessageComponentData().Values
 	if len(vals) != 1 {
 		return nil, userErr("play.err.pick_heap")
@@ -145,25 +202,23 @@ func (s *Service) pickHeapMenu(r *request, c HeapMenuControl) (*answer, error) {
 		if perr != nil || p < 0 || p >= pages {
 			return nil, userErr("play.err.heap_page")
 		}
-		return s.showHeap(r, g, -1, p)
+		return s.showHeap(b, -1, p)
 	}
 	heap, err := strconv.Atoi(vals[0])
 	if err != nil || heap < 0 {
 		return nil, userErr("play.err.no_heap", "Heaps", heapRange(g.Position))
 	}
-	return s.showHeap(r, g, heap, -1)
+	return s.showHeap(b, heap, -1)
 }
 
-// showHeap redraws g's board with heap picked, or (heap -1) the heap menu's
-// page turned.
-func (s *Service) showHeap(r *request, g *match.Game, heap, page int) (*answer, error) {
+// showHeap redraws the board of mb's game with heap picked, or (heap -1) the
+// heap menu's page turned.
+func (s *Service) showHeap(mb *match.Board, heap, page int) (*answer, error) {
+	g := mb.Game
 	if page < 0 && heap >= len(g.Position.Heaps) {
 		return nil, userErr("play.err.no_heap", "Heaps", heapRange(g.Position))
 	}
-	b, err := s.loadBoard(r, g)
-	if err != nil {
-		return nil, err
-	}
+	b := board{g: g, moves: mb.Moves, selected: -1}
 	if page >= 0 {
 		b.page = page
 	} else {
@@ -182,20 +237,21 @@ func heapRange(p engine.Position) engine.Phrase {
 
 // moveButton plays "take {take} from {heap}".
 func (s *Service) moveButton(r *request, c MoveControl) (*answer, error) {
-	g, err := s.turnGame(r, c.Game, c.Ply)
+	b, err := s.turnBoard(r, c.Game, c.Ply)
 	if err != nil {
 		return nil, err
 	}
-	return s.play(r, g, engine.Move{Kind: engine.Take, Heap: c.Heap, Take: c.Take})
+	return s.play(r, b, engine.Move{Kind: engine.Take, Heap: c.Heap, Take: c.Take})
 }
 
 // moveSelect plays the move picked from a select menu (values are moves in
 // the engine's notation).
 func (s *Service) moveSelect(r *request, c MoveMenuControl) (*answer, error) {
-	g, err := s.turnGame(r, c.Game, c.Ply)
+	b, err := s.turnBoard(r, c.Game, c.Ply)
 	if err != nil {
 		return nil, err
 	}
+	g := b.Game
 	vals := r.i.MessageComponentData().Values
 	if len(vals) != 1 {
 		return nil, userErr("play.err.pick_move")
@@ -204,7 +260,7 @@ func (s *Service) moveSelect(r *request, c MoveMenuControl) (*answer, error) {
 	if err != nil {
 		return nil, moveInputError(err, vals[0])
 	}
-	return s.play(r, g, m)
+	return s.play(r, b, m)
 }
 
 // askAmount opens a modal for the amount to take from a heap too large for
@@ -230,10 +286,11 @@ func (s *Service) askAmount(r *request, c AskControl) (*answer, error) {
 
 // amountSubmit plays the amount typed into askAmount's modal.
 func (s *Service) amountSubmit(r *request, c AmountModal) (*answer, error) {
-	g, err := s.turnGame(r, c.Game, c.Ply)
+	b, err := s.turnBoard(r, c.Game, c.Ply)
 	if err != nil {
 		return nil, err
 	}
+	g := b.Game
 	heap := c.Heap
 	if heap >= len(g.Position.Heaps) {
 		return nil, userErr("play.err.no_heap", "Heaps", heapRange(g.Position))
@@ -244,13 +301,13 @@ func (s *Service) amountSubmit(r *request, c AmountModal) (*answer, error) {
 		if err != nil {
 			return nil, moveInputError(err, text)
 		}
-		return s.play(r, g, m)
+		return s.play(r, b, m)
 	}
 	n, err := strconv.ParseInt(text, 10, 64)
 	if err != nil || n < 1 {
 		return nil, userErr("play.err.not_number", "Text", quote(text, 40))
 	}
-	return s.play(r, g, engine.Move{Kind: engine.Take, Heap: heap, Take: n})
+	return s.play(r, b, engine.Move{Kind: engine.Take, Heap: heap, Take: n})
 }
 
 // askMove opens a modal where any move can be typed in the engine's notation.
@@ -264,16 +321,17 @@ func (s *Service) askMove(r *request, c TypeControl) (*answer, error) {
 
 // typedSubmit plays the move typed into askMove's modal.
 func (s *Service) typedSubmit(r *request, c TypedModal) (*answer, error) {
-	g, err := s.turnGame(r, c.Game, c.Ply)
+	b, err := s.turnBoard(r, c.Game, c.Ply)
 	if err != nil {
 		return nil, err
 	}
+	g := b.Game
 	text := strings.TrimSpace(modalValue(r.i))
 	m, err := g.Rules.ParseMove(g.Position, text)
 	if err != nil {
 		return nil, moveInputError(err, text)
 	}
-	return s.play(r, g, m)
+	return s.play(r, b, m)
 }
 
 // notationExample shows how moves are typed in a variant.
@@ -297,7 +355,11 @@ func (s *Service) moveCommand(r *request) (*answer, error) {
 	if err != nil {
 		return nil, moveInputError(err, text)
 	}
-	return s.play(r, g, m)
+	b, err := s.boardOf(r, g, true)
+	if err != nil {
+		return nil, err
+	}
+	return s.play(r, b, m)
 }
 
 // moveNotation turns /nim move's options into the engine's notation.
@@ -354,10 +416,11 @@ func moveInputError(err error, text string) error {
 	return err
 }
 
-// play makes the user's move m in g and, against nimbot, nimbot's reply, in
-// one Storage.Commit together with the response, so nothing is half done and a
-// redelivered interaction cannot move twice.
-func (s *Service) play(r *request, g *match.Game, m engine.Move) (*answer, error) {
+// play makes the user's move m in b's game and, against nimbot, nimbot's
+// reply, in one Storage.Commit together with the response, so nothing is
+// half done and a redelivered interaction cannot move twice.
+func (s *Service) play(r *request, b *match.Board, m engine.Move) (*answer, error) {
+	g := b.Game
 	next, err := g.Play(m, r.now, s.timing)
 	if err != nil {
 		return nil, moveInputError(err, g.Rules.FormatMove(g.Position, m))
@@ -375,25 +438,40 @@ func (s *Service) play(r *request, g *match.Game, m engine.Move) (*answer, error
 		}
 		moves = append(moves, bm)
 	}
-	return s.commitTurn(r, g, next, moves, updateOrNew(r))
+	return s.commitBoard(r, b, next, moves, updateOrNew(r))
 }
 
-// commitTurn stores the turn from g to next and answers with the new board.
-// The response is rendered before the commit, from the same data, and saved
-// with it.
-func (s *Service) commitTurn(r *request, g, next *match.Game, moves []engine.Move, t discordgo.InteractionResponseType) (*answer, error) {
-	old, err := s.db.Moves(r.ctx, g.ID)
+// commitTurn stores a turn without moves from g to next (a resignation, an
+// end, an accepted or declined challenge) and answers with the new board.
+func (s *Service) commitTurn(r *request, g, next *match.Game, t discordgo.InteractionResponseType) (*answer, error) {
+	b, err := s.boardOf(r, g, false)
 	if err != nil {
-		return nil, fmt.Errorf("load moves of game %d: %w", g.ID, err)
+		return nil, err
 	}
-	all := append([]match.Move(nil), old...)
+	return s.commitBoard(r, b, next, nil, t)
+}
+
+// commitBoard stores the turn from b's game to next, playing moves, and
+// answers with the new board. The response is rendered before the commit,
+// from the same data, and saved with it.
+func (s *Service) commitBoard(r *request, b *match.Board, next *match.Game, moves []engine.Move, t discordgo.InteractionResponseType) (*answer, error) {
+	g := b.Game
+	all := make([]match.Move, len(b.Moves), len(b.Moves)+len(moves))
+	copy(all, b.Moves)
 	for k, m := range moves {
 		ply := g.Ply + k
 		mover := g.Players[ply%2]
+		// The store marks the move hinted inside Commit; the board drawn
+		// (and saved) before it shows the same mark.
 		hinted := false
-		if mover != match.BotID {
-			// The store marks the move hinted inside Commit; the board drawn
-			// (and saved) before it shows the same mark.
+		switch {
+		case mover == match.BotID:
+		case k == 0:
+			// The player to move at the game's ply: b has their mark.
+			hinted = b.Hinted
+		default:
+			// Only nimbot replies in the same turn; asked should that change.
+			var err error
 			if hinted, err = s.db.HintUsed(r.ctx, g.ID, ply, mover); err != nil {
 				return nil, fmt.Errorf("hint used in game %d: %w", g.ID, err)
 			}
@@ -403,7 +481,7 @@ func (s *Service) commitTurn(r *request, g, next *match.Game, moves []engine.Mov
 	next.UpdatedAt = r.now
 	resp := board{g: next, moves: all, selected: -1}.response(t)
 	return s.answers.commit(r, g.ID, func(interactionID string, keep func(*discordgo.InteractionResponse) ([]byte, error)) (bool, error) {
-		b, err := keep(resp)
+		enc, err := keep(resp)
 		if err != nil {
 			return false, err
 		}
@@ -412,7 +490,7 @@ func (s *Service) commitTurn(r *request, g, next *match.Game, moves []engine.Mov
 			Moves: moves, Position: next.Position,
 			Status: next.Status, Winner: next.Winner, Deadline: next.Deadline,
 			Players:       playersChange(g, next),
-			InteractionID: interactionID, Response: b,
+			InteractionID: interactionID, Response: enc,
 		})
 		if err != nil {
 			return false, fmt.Errorf("commit turn of game %d: %w", g.ID, err)
@@ -464,7 +542,7 @@ func (s *Service) resign(r *request, g *match.Game) (*answer, error) {
 	case err != nil:
 		return nil, err
 	}
-	return s.commitTurn(r, g, next, nil, updateOrNew(r))
+	return s.commitTurn(r, g, next, updateOrNew(r))
 }
 
 // end stops the channel's game without a winner: a player may, and so may a
@@ -487,7 +565,7 @@ func (s *Service) end(r *request) (*answer, error) {
 	} else if err != nil {
 		return nil, err
 	}
-	return s.commitTurn(r, g, next, nil, discordgo.InteractionResponseChannelMessageWithSource)
+	return s.commitTurn(r, g, next, discordgo.InteractionResponseChannelMessageWithSource)
 }
 
 // status posts the channel's board again, as a new message that becomes the

@@ -377,7 +377,7 @@ func (s *Service) accept(r *request, c AcceptControl) (*answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.commitTurn(r, g, next, nil, discordgo.InteractionResponseUpdateMessage)
+	return s.commitTurn(r, g, next, discordgo.InteractionResponseUpdateMessage)
 }
 
 // decline turns a challenge down.
@@ -390,7 +390,7 @@ func (s *Service) decline(r *request, c DeclineControl) (*answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.commitTurn(r, g, next, nil, discordgo.InteractionResponseUpdateMessage)
+	return s.commitTurn(r, g, next, discordgo.InteractionResponseUpdateMessage)
 }
 
 // challenge loads the pending game a button names and checks that the user

@@ -34,6 +34,12 @@ type Storage interface {
 	ChannelGame(ctx context.Context, channelID string) (*Game, error)
 	// Moves returns the game's moves in order (none for an unknown game).
 	Moves(ctx context.Context, gameID int64) ([]Move, error)
+	// Board returns the game with the given id as Game does, with what
+	// drawing its board and playing its next move need: its moves before
+	// its ply, in order, and whether its player to move recorded a hint at
+	// its ply. One call instead of Game, Moves and HintUsed. ErrNotFound for
+	// an unknown game.
+	Board(ctx context.Context, id int64) (*Board, error)
 	// LastGameBy returns the newest game the user created in the guild, or
 	// ErrNotFound.
 	LastGameBy(ctx context.Context, guildID, userID string) (*Game, error)
@@ -87,6 +93,16 @@ type Storage interface {
 	Ping(ctx context.Context) error
 	// Close releases the database.
 	Close() error
+}
+
+// Board is a game as a board click finds it (Storage.Board).
+type Board struct {
+	Game *Game
+	// Moves are the game's moves before Game.Ply, in order.
+	Moves []Move
+	// Hinted reports whether Game.ToMove() recorded a hint at Game.Ply, so
+	// the move they make now is marked hinted.
+	Hinted bool
 }
 
 // PruneBatch bounds the saved answers one pruning transaction deletes, so

@@ -27,7 +27,9 @@ type queryer interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
-func scanGame(s rowScanner) (*match.Game, error) {
+// scanGame reads one games row, gameColumns and then extra (the columns a
+// query selects after them).
+func scanGame(s rowScanner, extra ...any) (*match.Game, error) {
 	var (
 		g                      match.Game
 		rules, start, position string
@@ -37,9 +39,9 @@ func scanGame(s rowScanner) (*match.Game, error) {
 		createdAt, updatedAt   int64
 		status, difficulty     string
 	)
-	err := s.Scan(&g.ID, &g.GuildID, &g.ChannelID, &rules, &start, &position, &g.Players[0], &g.Players[1],
+	err := s.Scan(append([]any{&g.ID, &g.GuildID, &g.ChannelID, &rules, &start, &position, &g.Players[0], &g.Players[1],
 		&g.Ply, &status, &g.Winner, &difficulty, &hints, &g.Locale, &g.InteractionOnly, &g.MessageID, &turnTimeout, &deadline,
-		&g.CreatedBy, &createdAt, &updatedAt)
+		&g.CreatedBy, &createdAt, &updatedAt}, extra...)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, match.ErrNotFound
 	}
@@ -219,13 +221,43 @@ func (db *DB) ChannelGame(ctx context.Context, channelID string) (*match.Game, e
 
 // Moves returns the game's moves in order (none for an unknown game).
 func (db *DB) Moves(ctx context.Context, gameID int64) ([]match.Move, error) {
-	rows, err := db.reads.QueryContext(ctx,
+	return queryMoves(ctx, db.reads, 0,
 		`SELECT game_id, ply, player, move, hinted, at FROM moves WHERE game_id = ? ORDER BY ply`, gameID)
+}
+
+// Board returns the game with the given id, its moves before its ply and
+// whether its player to move recorded a hint at its ply (match.Storage),
+// in two queries and no transaction: the moves before the ply read are
+// never rewritten, so they fit the game even if another move is committed
+// in between.
+func (db *DB) Board(ctx context.Context, id int64) (*match.Board, error) {
+	var b match.Board
+	g, err := scanGame(db.reads.QueryRowContext(ctx, `SELECT `+gameColumns+`,
+		EXISTS (SELECT 1 FROM hints WHERE game_id = games.id AND ply = games.ply
+			AND user_id = CASE games.ply % 2 WHEN 0 THEN games.player0 ELSE games.player1 END)
+		FROM games WHERE id = ?`, id), &b.Hinted)
+	if err != nil {
+		return nil, err
+	}
+	b.Game = g
+	if b.Moves, err = queryMoves(ctx, db.reads, g.Ply,
+		`SELECT game_id, ply, player, move, hinted, at FROM moves WHERE game_id = ? AND ply < ? ORDER BY ply`, id, g.Ply); err != nil {
+		return nil, err
+	}
+	return &b, nil
+}
+
+// queryMoves runs query, which selects moves' columns, into room for n.
+func queryMoves(ctx context.Context, q queryer, n int, query string, args ...any) ([]match.Move, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	var moves []match.Move
+	if n > 0 {
+		moves = make([]match.Move, 0, n)
+	}
 	for rows.Next() {
 		var (
 			m    match.Move

@@ -39,6 +39,53 @@ func RunContract(t *testing.T, open Opener) {
 	t.Run("Stats", func(t *testing.T) { testStats(t, mustOpen(t)) })
 	t.Run("Queries", func(t *testing.T) { testQueries(t, mustOpen) })
 	t.Run("StatsScope", func(t *testing.T) { testStatsScope(t, mustOpen(t)) })
+	t.Run("Board", func(t *testing.T) { testBoard(t, mustOpen(t)) })
+}
+
+// testBoard: Board is Game, Moves and HintUsed of the player to move at the
+// game's ply, in one call, at every step of a game between people.
+func testBoard(t *testing.T, db match.Storage) {
+	ctx := context.Background()
+	if _, err := db.Board(ctx, 12345); !errors.Is(err, match.ErrNotFound) {
+		t.Fatalf("Board of an unknown game: %v, want ErrNotFound", err)
+	}
+	g := MustCreate(t, db, NewGame("board", [2]string{"alice", "bob"}, 2, 3))
+	check := func(hinted bool) {
+		t.Helper()
+		b, err := db.Board(ctx, g.ID)
+		if err != nil {
+			t.Fatalf("Board: %v", err)
+		}
+		game, _ := db.Game(ctx, g.ID)
+		moves, _ := db.Moves(ctx, g.ID)
+		used, _ := db.HintUsed(ctx, g.ID, game.Ply, game.ToMove())
+		if !reflect.DeepEqual(b.Game, game) || len(b.Moves) != len(moves) || (len(moves) > 0 && !reflect.DeepEqual(b.Moves, moves)) || b.Hinted != used || used != hinted {
+			t.Fatalf("ply %d: Board\n%+v\n%+v hinted %v\nwant\n%+v\n%+v hinted %v (%v)", game.Ply, b.Game, b.Moves, b.Hinted, game, moves, used, hinted)
+		}
+	}
+	check(false)
+	// bob's hint at ply 0 is not the player to move's.
+	if _, err := db.RecordHint(ctx, match.Hint{GameID: g.ID, Ply: 0, UserID: "bob"}); err != nil {
+		t.Fatal(err)
+	}
+	check(false)
+	if _, err := db.RecordHint(ctx, match.Hint{GameID: g.ID, Ply: 0, UserID: "alice"}); err != nil {
+		t.Fatal(err)
+	}
+	check(true)
+	g = Play(t, db, g, Take(0, 1))
+	check(false)
+	if _, err := db.RecordHint(ctx, match.Hint{GameID: g.ID, Ply: 1, UserID: "bob"}); err != nil {
+		t.Fatal(err)
+	}
+	check(true)
+	g = Play(t, db, g, Take(1, 3))
+	check(false)
+	g = Play(t, db, g, Take(0, 1))
+	if g.Status != match.Won {
+		t.Fatalf("the game should be over: %+v", g)
+	}
+	check(false)
 }
 
 // testStatsScope: outside a server, a game's result counts in its channel's

@@ -26,7 +26,8 @@ type querier interface {
 
 // scanGame reads one games row; pgx decodes the jsonb columns into the
 // engine's types itself.
-func scanGame(row pgx.Row) (*match.Game, error) {
+// extra are the columns a query selects after gameColumns.
+func scanGame(row pgx.Row, extra ...any) (*match.Game, error) {
 	var (
 		g                    match.Game
 		status, difficulty   string
@@ -34,9 +35,9 @@ func scanGame(row pgx.Row) (*match.Game, error) {
 		deadline             *int64
 		createdAt, updatedAt int64
 	)
-	err := row.Scan(&g.ID, &g.GuildID, &g.ChannelID, &g.Rules, &g.Start, &g.Position, &g.Players[0], &g.Players[1],
+	err := row.Scan(append([]any{&g.ID, &g.GuildID, &g.ChannelID, &g.Rules, &g.Start, &g.Position, &g.Players[0], &g.Players[1],
 		&g.Ply, &status, &g.Winner, &difficulty, &g.Hints, &g.Locale, &g.InteractionOnly, &g.MessageID, &turnTimeout, &deadline,
-		&g.CreatedBy, &createdAt, &updatedAt)
+		&g.CreatedBy, &createdAt, &updatedAt}, extra...)...)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, match.ErrNotFound
 	}
@@ -186,13 +187,43 @@ func (db *DB) ChannelGame(ctx context.Context, channelID string) (*match.Game, e
 
 // Moves returns the game's moves in order (none for an unknown game).
 func (db *DB) Moves(ctx context.Context, gameID int64) ([]match.Move, error) {
-	rows, err := db.pool.Query(ctx,
+	return queryMoves(ctx, db.pool, 0,
 		`SELECT game_id, ply, player, move, hinted, at FROM moves WHERE game_id = $1 ORDER BY ply`, gameID)
+}
+
+// Board returns the game with the given id, its moves before its ply and
+// whether its player to move recorded a hint at its ply (match.Storage),
+// in two queries and no transaction: the moves before the ply read are
+// never rewritten, so they fit the game even if another move is committed
+// in between.
+func (db *DB) Board(ctx context.Context, id int64) (*match.Board, error) {
+	var b match.Board
+	g, err := scanGame(db.pool.QueryRow(ctx, `SELECT `+gameColumns+`,
+		EXISTS (SELECT 1 FROM hints WHERE game_id = games.id AND ply = games.ply
+			AND user_id = CASE games.ply % 2 WHEN 0 THEN games.player0 ELSE games.player1 END)
+		FROM games WHERE id = $1`, id), &b.Hinted)
+	if err != nil {
+		return nil, err
+	}
+	b.Game = g
+	if b.Moves, err = queryMoves(ctx, db.pool, g.Ply,
+		`SELECT game_id, ply, player, move, hinted, at FROM moves WHERE game_id = $1 AND ply < $2 ORDER BY ply`, id, g.Ply); err != nil {
+		return nil, err
+	}
+	return &b, nil
+}
+
+// queryMoves runs sql, which selects moves' columns, into room for n.
+func queryMoves(ctx context.Context, q querier, n int, sql string, args ...any) ([]match.Move, error) {
+	rows, err := q.Query(ctx, sql, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	var moves []match.Move
+	if n > 0 {
+		moves = make([]match.Move, 0, n)
+	}
 	for rows.Next() {
 		var (
 			m  match.Move
