@@ -73,9 +73,18 @@ func prepare(c match.Change) (prepared, error) {
 }
 
 // applyChange is Commit's transaction body; CreateGame's first turn uses it too.
+//
+// The interaction's row goes in first: its primary key is the duplicate
+// check (no SELECT before it), and a duplicate fails before anything else
+// is written.
 func applyChange(ctx context.Context, tx *txn, now time.Time, c prepared) (*match.Game, error) {
 	if c.InteractionID != "" {
-		if err := checkNew(ctx, tx, c.InteractionID); err != nil {
+		err := saveResponse(ctx, tx, c.InteractionID, c.GameID, c.Response, now)
+		if isConstraint(err, sqlite3.ErrConstraintForeignKey) {
+			// The row's one foreign key is the game.
+			return nil, fmt.Errorf("game %d: %w", c.GameID, match.ErrNotFound)
+		}
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -122,15 +131,12 @@ func applyChange(ctx context.Context, tx *txn, now time.Time, c prepared) (*matc
 			return nil, fmt.Errorf("game %d: recording the result: %w", g.ID, err)
 		}
 	}
-	if c.InteractionID != "" {
-		if err := saveResponse(ctx, tx, c.InteractionID, g.ID, c.Response, now); err != nil {
-			return nil, err
-		}
-	}
 	return out, nil
 }
 
 // checkNew fails with ErrDuplicate if the interaction was already answered.
+// CreateGame needs it before its INSERT: a redelivered start must find its
+// answer, not its own game holding the channel.
 func checkNew(ctx context.Context, tx *txn, interactionID string) error {
 	var one int
 	err := tx.QueryRowContext(ctx, `SELECT 1 FROM interactions WHERE id = ?`, interactionID).Scan(&one)

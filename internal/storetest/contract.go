@@ -434,6 +434,13 @@ func testCommit(t *testing.T, open func(*testing.T) match.Storage) {
 		if _, err := db.Commit(ctx, match.Change{GameID: 9, From: match.Active, Status: match.Ended}); !errors.Is(err, match.ErrNotFound) {
 			t.Fatalf("got %v", err)
 		}
+		// With an interaction: still ErrNotFound, and nothing recorded.
+		if _, err := db.Commit(ctx, match.Change{GameID: 9, From: match.Active, Status: match.Ended, InteractionID: "nf", Response: []byte("x")}); !errors.Is(err, match.ErrNotFound) {
+			t.Fatalf("with an interaction: %v", err)
+		}
+		if _, err := db.Response(ctx, "nf"); !errors.Is(err, match.ErrNotFound) {
+			t.Fatalf("the interaction of a change to no game was recorded: %v", err)
+		}
 		if _, err := db.RecordHint(ctx, match.Hint{GameID: 9, Ply: 0, UserID: "alice"}); !errors.Is(err, match.ErrNotFound) {
 			t.Fatalf("got %v", err)
 		}
@@ -706,6 +713,11 @@ func testIdempotency(t *testing.T, db match.Storage) {
 	again.InteractionID = "1234"
 	if _, err := db.Commit(ctx, again); !errors.Is(err, match.ErrDuplicate) {
 		t.Fatalf("redelivery at the current ply: %v", err)
+	}
+	// Even one naming no game: the interaction is answered, so that is
+	// what the caller hears.
+	if _, err := db.Commit(ctx, match.Change{GameID: 404, From: match.Active, Status: match.Ended, InteractionID: "1234"}); !errors.Is(err, match.ErrDuplicate) {
+		t.Fatalf("redelivery naming no game: %v", err)
 	}
 	if moves, _ := db.Moves(ctx, g.ID); len(moves) != 2 {
 		t.Fatalf("%d moves after a redelivery, want 2", len(moves))
