@@ -3,12 +3,14 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
 
 	"github.com/mattn/go-sqlite3"
 
+	"nimbot/engine"
 	"nimbot/match"
 )
 
@@ -74,9 +76,11 @@ func prepare(c match.Change) (prepared, error) {
 
 // applyChange is Commit's transaction body; CreateGame's first turn uses it too.
 //
-// The interaction's row goes in first: its primary key is the duplicate
-// check (no SELECT before it), and a duplicate fails before anything else
-// is written.
+// It reads the game once. The interaction's row goes in first: its primary
+// key is the duplicate check (no SELECT before it), and a duplicate fails
+// before anything else is written; the game it returns is the one it read
+// with the change applied in Go, as a fresh read would find it
+// (TestCommitReturnsStored in the contract suite).
 func applyChange(ctx context.Context, tx *txn, now time.Time, c prepared) (*match.Game, error) {
 	if c.InteractionID != "" {
 		err := saveResponse(ctx, tx, c.InteractionID, c.GameID, c.Response, now)
@@ -122,7 +126,7 @@ func applyChange(ctx context.Context, tx *txn, now time.Time, c prepared) (*matc
 	if err != nil {
 		return nil, err
 	}
-	out, err := getGame(ctx, tx, g.ID)
+	out, err := applied(g, players, now, c)
 	if err != nil {
 		return nil, err
 	}
@@ -132,6 +136,27 @@ func applyChange(ctx context.Context, tx *txn, now time.Time, c prepared) (*matc
 		}
 	}
 	return out, nil
+}
+
+// applied is g, as read in the transaction, after c: what the statements
+// above leave in its row, kept as scanGame reads it back (times to the
+// millisecond in UTC, the position decoded from the JSON written), so no
+// second read is needed. The moves' trigger advances ply by one per move;
+// nothing else writes the row in the transaction.
+func applied(g *match.Game, players [2]string, now time.Time, c prepared) (*match.Game, error) {
+	out := *g
+	out.Players = players
+	out.Ply = c.Ply + len(c.moves)
+	if !c.keepPosition {
+		out.Position = engine.Position{}
+		if err := json.Unmarshal([]byte(c.position), &out.Position); err != nil {
+			return nil, fmt.Errorf("game %d: position: %w", g.ID, err)
+		}
+	}
+	out.Status, out.Winner = c.Status, c.Winner
+	out.Deadline = fromNullMillis(toNullMillis(c.Deadline))
+	out.UpdatedAt = fromMillis(toMillis(now))
+	return &out, nil
 }
 
 // checkNew fails with ErrDuplicate if the interaction was already answered.

@@ -32,6 +32,7 @@ func RunContract(t *testing.T, open Opener) {
 	}
 	t.Run("CreateGame", func(t *testing.T) { testCreateGame(t, mustOpen) })
 	t.Run("Commit", func(t *testing.T) { testCommit(t, mustOpen) })
+	t.Run("CommitReturnsStored", func(t *testing.T) { testCommitReturnsStored(t, mustOpen(t)) })
 	t.Run("CommitRace", func(t *testing.T) { testCommitRace(t, mustOpen(t)) })
 	t.Run("RedeliveryRace", func(t *testing.T) { testRedeliveryRace(t, mustOpen(t)) })
 	t.Run("ManyChannels", func(t *testing.T) { testManyChannels(t, mustOpen(t)) })
@@ -494,6 +495,81 @@ func testCommit(t *testing.T, open func(*testing.T) match.Storage) {
 			t.Fatalf("after timeout: %+v", out)
 		}
 		CheckGame(t, db, g.ID)
+	})
+}
+
+// testCommitReturnsStored: the game Commit returns is the game a fresh read
+// finds after it, field for field, whatever the change: moves, a move that
+// finishes the game, new players, a status change that keeps the position,
+// a deadline in another time zone and finer than the millisecond.
+func testCommitReturnsStored(t *testing.T, db match.Storage) {
+	ctx := context.Background()
+	zone := time.FixedZone("UTC+5:30", 5*3600+1800)
+	check := func(t *testing.T, c match.Change) *match.Game {
+		t.Helper()
+		out, err := db.Commit(ctx, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := db.Game(ctx, c.GameID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(out, got) {
+			t.Fatalf("Commit returned\n%+v\na fresh read finds\n%+v", out, got)
+		}
+		return out
+	}
+	t.Run("Moves", func(t *testing.T) {
+		g := MustCreate(t, db, NewGame("moves", [2]string{"alice", match.BotID}, 3, 4, 5))
+		c, _ := Change(g, Take(2, 1), Take(1, 2))
+		c.Deadline = Epoch.Add(time.Minute + 123456789).In(zone)
+		c.InteractionID, c.Response = "moves-1", []byte("board")
+		g = check(t, c)
+		if g.Ply != 2 || !reflect.DeepEqual(g.Position.Heaps, []int64{3, 2, 4}) {
+			t.Fatalf("after the moves: %+v", g)
+		}
+		// The position as the caller gives it, limit included.
+		c, _ = Change(g, Take(0, 1))
+		c.Position.Limit = 2
+		g = check(t, c)
+		// The move that empties the heaps wins the game: no deadline.
+		c, _ = Change(g, Take(0, 2), Take(1, 2), Take(2, 4))
+		if c.Status != match.Won {
+			t.Fatalf("the last moves do not finish the game: %+v", c)
+		}
+		if g = check(t, c); g.Winner != match.BotID || !g.Deadline.IsZero() {
+			t.Fatalf("after the last move: %+v", g)
+		}
+	})
+	t.Run("Players", func(t *testing.T) {
+		g := NewGame("players", [2]string{"alice", ""}, 3, 4)
+		g.Status = match.Pending
+		g.Deadline = Epoch.Add(time.Hour)
+		MustCreate(t, db, g)
+		// Accepted and seated again, without a move, then with one.
+		g = check(t, match.Change{GameID: g.ID, From: match.Pending, Status: match.Active,
+			Players: &[2]string{"bob", "alice"}, Deadline: Epoch.Add(2 * time.Hour).In(zone)})
+		if g.Players != [2]string{"bob", "alice"} || !reflect.DeepEqual(g.Position.Heaps, []int64{3, 4}) {
+			t.Fatalf("after accepting: %+v", g)
+		}
+		c, _ := Change(g, Take(0, 3))
+		c.Players = &[2]string{"bob", "carol"}
+		if g = check(t, c); g.ToMove() != "carol" {
+			t.Fatalf("after a move with new players: %+v", g)
+		}
+	})
+	t.Run("KeepPosition", func(t *testing.T) {
+		g := MustCreate(t, db, NewGame("keep", [2]string{"alice", "bob"}, 3, 4))
+		g = check(t, match.Change{GameID: g.ID, From: match.Active, Status: match.Active, Deadline: Epoch.Add(time.Minute)})
+		g = check(t, match.Change{GameID: g.ID, From: match.Active, Status: match.Resigned, Winner: "bob", InteractionID: "resign"})
+		if !reflect.DeepEqual(g.Position.Heaps, []int64{3, 4}) || g.Status != match.Resigned {
+			t.Fatalf("after resigning: %+v", g)
+		}
+		h := NewGame("decline", [2]string{"alice", "bob"}, 3)
+		h.Status = match.Pending
+		MustCreate(t, db, h)
+		check(t, match.Change{GameID: h.ID, From: match.Pending, Status: match.Declined})
 	})
 }
 
