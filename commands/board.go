@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -116,35 +117,48 @@ func heapRows(lp *locale.Printer, r engine.Rules, p engine.Position, budget int)
 }
 
 // pieceCount says n of the variant's pieces ("3 stones", "1 pin").
-func pieceCount(lp *locale.Printer, d engine.Description, n int64) string {
+func pieceCount(lp *locale.Printer, d *engine.Description, n int64) string {
 	return lp.T("board.pieces."+d.Piece, "Count", n)
 }
 
 // heapCount says n of the variant's heaps ("3 heaps", "1 row").
-func heapCount(lp *locale.Printer, d engine.Description, n int) string {
+func heapCount(lp *locale.Printer, d *engine.Description, n int) string {
 	return lp.T("board.heaps."+d.Heap, "Count", n)
 }
 
 // fullRows draws one row of pieces per heap, if that fits in budget.
-func fullRows(lp *locale.Printer, d engine.Description, p engine.Position, budget int) (string, bool) {
+func fullRows(lp *locale.Printer, d *engine.Description, p engine.Position, budget int) (string, bool) {
 	// Stones are the usual piece and go unnamed; others say what they are.
 	stone := d.Glyph
 	var b strings.Builder
+	b.Grow(max(0, min(4*budget, len(p.Heaps)*(maxStones*len(stone)+24))) + 8)
 	b.WriteString("```\n")
 	for i, h := range p.Heaps {
-		n := int(min(h, maxStones))
-		row := strings.Repeat(stone, n)
-		if h > maxStones {
-			row += "…"
+		// "%-2s│ %s %s\n": the label padded to two characters, the row, the size.
+		label := engine.HeapLabel(i)
+		b.WriteString(label)
+		for range 2 - utf8.RuneCountInString(label) {
+			b.WriteByte(' ')
 		}
-		if h == 0 {
-			row = "·"
+		b.WriteString("│ ")
+		switch {
+		case h == 0:
+			b.WriteString("·")
+		default:
+			for range min(h, maxStones) {
+				b.WriteString(stone)
+			}
+			if h > maxStones {
+				b.WriteString("…")
+			}
 		}
-		size := lp.Number(h)
+		b.WriteByte(' ')
 		if d.Piece != "stone" {
-			size = pieceCount(lp, d, h)
+			b.WriteString(pieceCount(lp, d, h))
+		} else {
+			b.WriteString(lp.Number(h))
 		}
-		fmt.Fprintf(&b, "%-2s│ %s %s\n", engine.HeapLabel(i), row, size)
+		b.WriteByte('\n')
 		if b.Len() > 4*budget {
 			return "", false // far over, whatever the characters' widths
 		}
@@ -156,7 +170,7 @@ func fullRows(lp *locale.Printer, d engine.Description, p engine.Position, budge
 // compactRows lists the heaps that are not empty as "label size", a run of
 // three or more equal heaps as "C–K 1 each", in lines of about compactWidth
 // characters, within budget.
-func compactRows(lp *locale.Printer, d engine.Description, p engine.Position, budget int) string {
+func compactRows(lp *locale.Printer, d *engine.Description, p engine.Position, budget int) string {
 	var total int64
 	empty := 0
 	for _, h := range p.Heaps {
@@ -411,14 +425,14 @@ func heapButtonLabel(lp *locale.Printer, i int, h int64) string {
 func (b board) playControls() []discordgo.MessageComponent {
 	g, lp := b.g, b.p()
 	r, p := g.Rules, g.Position
-	var rows []discordgo.MessageComponent
+	rows := make([]discordgo.MessageComponent, 0, 5) // Discord's most
 	heap := b.selected
 	if len(p.Heaps) == 1 {
 		heap = 0
 	} else {
 		// The heap picker.
 		if len(p.Heaps) <= 5 {
-			var btns []discordgo.MessageComponent
+			btns := make([]discordgo.MessageComponent, 0, len(p.Heaps))
 			for i, h := range p.Heaps {
 				style := discordgo.SecondaryButton
 				if i == heap {
@@ -440,7 +454,7 @@ func (b board) playControls() []discordgo.MessageComponent {
 	if row := extraRow(lp, g, heap); row != nil {
 		rows = append(rows, row)
 	}
-	var ctl []discordgo.MessageComponent
+	ctl := make([]discordgo.MessageComponent, 0, 3)
 	if hintsAllowed(g) {
 		ctl = append(ctl, discordgo.Button{Label: lp.T("control.hint"), Emoji: &discordgo.ComponentEmoji{Name: "💡"}, Style: discordgo.SecondaryButton, CustomID: HintControl{Game: g.ID, Ply: g.Ply}.CustomID()})
 	}
@@ -608,7 +622,7 @@ func typeButtonRow(g *match.Game, label string) discordgo.MessageComponent {
 // moveSelect is a select menu whose values are moves in the engine's
 // notation, so one handler plays every kind of move.
 func moveSelect(lp *locale.Printer, g *match.Game, slot, placeholder string, moves []engine.Move) discordgo.MessageComponent {
-	var opts []discordgo.SelectMenuOption
+	opts := make([]discordgo.SelectMenuOption, 0, len(moves))
 	for _, m := range moves {
 		notation := g.Rules.FormatMove(g.Position, m)
 		opts = append(opts, discordgo.SelectMenuOption{
@@ -625,7 +639,7 @@ func moveSelect(lp *locale.Printer, g *match.Game, slot, placeholder string, mov
 // legalOnly keeps the candidates the engine accepts; it stops after
 // maxChoices+1 so the caller knows there are more than a menu holds.
 func legalOnly(r engine.Rules, p engine.Position, cands []engine.Move) ([]engine.Move, bool) {
-	var out []engine.Move
+	out := make([]engine.Move, 0, min(len(cands), maxChoices+1))
 	for _, m := range cands {
 		if _, err := r.Apply(p, m); err == nil {
 			out = append(out, m)
@@ -654,7 +668,9 @@ func heapMoves(r engine.Rules, p engine.Position, i int) ([]engine.Move, bool) {
 		return moves, more || 2*h-1 > int64(len(cands))
 	}
 	// One more than a menu holds is enough to know a menu will not do.
-	for _, t := range r.Takes(p, i, maxChoices+1) {
+	takes := r.Takes(p, i, maxChoices+1)
+	cands = make([]engine.Move, 0, len(takes))
+	for _, t := range takes {
 		cands = append(cands, engine.Move{Kind: engine.Take, Heap: i, Take: t})
 	}
 	if len(cands) > maxChoices {
@@ -714,6 +730,7 @@ func oneClickMoves(r engine.Rules, p engine.Position) (moves []engine.Move, ok b
 	if nonEmpty > maxChoices {
 		return nil, false
 	}
+	moves = make([]engine.Move, 0, maxChoices+1)
 	add := func(ms []engine.Move, more bool) bool {
 		moves = append(moves, ms...)
 		return !more && len(moves) <= maxChoices
@@ -799,11 +816,27 @@ func noMentions() *discordgo.MessageAllowedMentions {
 }
 
 // describe is the engine's description of v (the zero Description for a
-// variant it does not offer, which no stored game has).
-func describe(v engine.Variant) engine.Description {
-	d, _ := engine.Describe(v)
-	return d
+// variant it does not offer, which no stored game has). It is shared: read
+// only.
+func describe(v engine.Variant) *engine.Description {
+	if d, ok := descriptions[v]; ok {
+		return d
+	}
+	return &engine.Description{}
 }
+
+// descriptions are the engine's descriptions of its variants, copied once:
+// a board asks for them a dozen times, and engine.Describe copies every
+// slice of one each time. Keyed by the engine's own variants.
+var descriptions = func() map[engine.Variant]*engine.Description {
+	m := map[engine.Variant]*engine.Description{}
+	for _, v := range engine.Variants() {
+		if d, ok := engine.Describe(v); ok {
+			m[v] = &d
+		}
+	}
+	return m
+}()
 
 // normalized is r with its defaults filled in; stored rules already are.
 func normalized(r engine.Rules) engine.Rules {

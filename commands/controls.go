@@ -351,20 +351,22 @@ func (k controlKind[C]) marksBoard() bool { return k.onBoard }
 
 // id builds a custom_id of this kind from its fields.
 func (k controlKind[C]) id(fields ...any) string {
-	var b strings.Builder
-	b.WriteString(k.name)
+	// Built on the stack (a custom_id is at most 100 bytes): one
+	// allocation, the string.
+	var buf [100]byte
+	b := append(buf[:0], k.name...)
 	for _, f := range fields {
-		b.WriteByte('/')
+		b = append(b, '/')
 		switch v := f.(type) {
 		case int64:
-			b.WriteString(strconv.FormatInt(v, 10))
+			b = strconv.AppendInt(b, v, 10)
 		case int:
-			b.WriteString(strconv.Itoa(v))
+			b = strconv.AppendInt(b, int64(v), 10)
 		case string:
-			b.WriteString(v)
+			b = append(b, v...)
 		}
 	}
-	return b.String()
+	return string(b)
 }
 
 // readID parses a custom_id of this kind. ok is false when the id does not

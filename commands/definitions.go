@@ -3,6 +3,7 @@ package commands
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -120,6 +121,9 @@ func difficultyChoices() []*discordgo.ApplicationCommandOptionChoice {
 func minf(v float64) *float64 { return &v }
 
 func truncate(s string, n int) string {
+	if len(s) <= n || utf8.RuneCountInString(s) <= n {
+		return s // the usual case, without copying s into runes
+	}
 	r := []rune(s)
 	if len(r) <= n {
 		return s
