@@ -199,9 +199,9 @@ func TestRedeliveryAnswersAsFirst(t *testing.T) {
 	}
 }
 
-// TestRedeliveryOfRefusal: a click refused the first time saved nothing,
-// and is refused again, afresh, with nothing saved (replay routes), or gets
-// the saved refusal (once routes).
+// TestRedeliveryOfRefusal: a board click refused the first time saved
+// nothing, and its redelivery is refused again, afresh, with nothing saved
+// and nothing changed.
 func TestRedeliveryOfRefusal(t *testing.T) {
 	h := newHarness(t, 1)
 	h.command(alice, "start", "first", "me", "heaps", "3 4 5")
