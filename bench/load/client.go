@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/ed25519"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -123,7 +122,7 @@ func (l *loader) sample(ctx context.Context) (*sentRequest, error) {
 		if err := p.receive(rq, res, nil); err != nil {
 			return nil, err
 		}
-		last = &sentRequest{body: rq.body}
+		last = &sentRequest{body: rq.body()}
 	}
 	return last, nil
 }
@@ -234,13 +233,15 @@ type player struct {
 
 // board is the last board the channel was shown.
 type board struct {
-	msgID      string
-	content    string
-	components json.RawMessage
-	embeds     json.RawMessage
-	controls   []control
-	game       int64
-	ply        int
+	msgID string
+	// content, components and embeds are the raw JSON of the answer's
+	// fields (nil where it had none), spliced into the message a click
+	// carries; msg is that message, built at the first click.
+	content, components, embeds []byte
+	msg                         []byte
+	controls                    []control
+	game                        int64
+	ply                         int
 }
 
 // control is an enabled button or select menu on a board: its custom_id,
@@ -255,11 +256,16 @@ type control struct {
 // request is one interaction to send.
 type request struct {
 	id, token string
-	body      []byte
-	what      string // "start", "status", "heap", "move", "accept", "rematch"
-	user      string
-	move      *clicked
+	// buf is tsRoom bytes of room for the signature timestamp, then the
+	// body.
+	buf  []byte
+	what string // "start", "status", "heap", "move", "accept", "rematch"
+	user string
+	move *clicked
 }
+
+// body is the interaction as sent.
+func (rq *request) body() []byte { return rq.buf[tsRoom:] }
 
 // clicked is the move a move click asked for, to check against the store.
 type clicked struct {
@@ -337,7 +343,7 @@ func (p *player) next() *request {
 	b := p.b
 	switch {
 	case b == nil && p.recovering:
-		return p.command(p.users[0], "status", nil, nil)
+		return p.command(p.users[0], "status", nil, "")
 	case b == nil:
 		return p.start()
 	}
@@ -401,7 +407,7 @@ func (p *player) next() *request {
 	if c := b.find(is[commands.ResignControl]); c != nil {
 		return p.click(who, c.id, "", "resign")
 	}
-	return p.command(p.users[0], "status", nil, nil)
+	return p.command(p.users[0], "status", nil, "")
 }
 
 // What a person reads on a board between people: the embed says who is
@@ -413,17 +419,24 @@ var (
 
 // mentioned returns the user re finds in the board's embeds, or def.
 func (b *board) mentioned(re *regexp.Regexp, def string) string {
-	var embeds []struct {
-		Description string `json:"description"`
-	}
-	if json.Unmarshal(b.embeds, &embeds) == nil {
-		for _, e := range embeds {
-			if m := re.FindStringSubmatch(e.Description); m != nil {
-				return m[1]
+	d := reader{b: b.embeds}
+	found := ""
+	d.array(func() {
+		d.object(func(key []byte) {
+			if !keyIs(key, "description") {
+				d.skip()
+				return
 			}
-		}
+			desc, _ := jsonString(d.string())
+			if m := re.FindStringSubmatch(desc); m != nil && found == "" {
+				found = m[1]
+			}
+		})
+	})
+	if found == "" || d.end() != nil {
+		return def
 	}
-	return def
+	return found
 }
 
 // is reports whether c is a control of type C.
@@ -448,100 +461,37 @@ func (p *player) start() *request {
 	if p.isPeople() && p.l.freshPeople {
 		p.users = [2]string{snowflake(), snowflake()}
 	}
-	opts := []map[string]any{{"name": "heaps", "type": 3, "value": p.l.heaps}}
-	var resolved any
+	opts := []option{{name: "heaps", typ: 3, value: p.l.heaps}}
+	resolved := ""
 	if p.isPeople() {
-		opts = append(opts,
-			map[string]any{"name": "opponent", "type": 6, "value": p.users[1]},
-			map[string]any{"name": "first", "type": 3, "value": "me"})
-		u := user(p.users[1])
-		resolved = map[string]any{
-			"users":   map[string]any{p.users[1]: u},
-			"members": map[string]any{p.users[1]: map[string]any{"roles": []string{}, "joined_at": "2024-05-01T12:00:00.000000+00:00", "permissions": "2248473465835073", "flags": 0}},
-		}
+		opts = append(opts, option{name: "opponent", typ: 6, value: p.users[1]}, option{name: "first", typ: 3, value: "me"})
+		resolved = p.users[1]
 	}
 	return p.command(p.users[0], "start", opts, resolved)
 }
 
-func user(id string) map[string]any {
-	short := id[max(0, len(id)-4):]
-	return map[string]any{"id": id, "username": "player" + short, "global_name": "Player " + short, "discriminator": "0", "avatar": nil, "public_flags": 0}
-}
-
-// interaction is the part of an interaction payload both kinds share,
-// shaped as Discord documents it.
-type interaction struct {
-	AppPermissions string          `json:"app_permissions"`
-	AppID          string          `json:"application_id"`
-	Channel        map[string]any  `json:"channel"`
-	ChannelID      string          `json:"channel_id"`
-	Context        int             `json:"context"`
-	Data           any             `json:"data"`
-	Entitlements   []any           `json:"entitlements"`
-	GuildID        string          `json:"guild_id"`
-	GuildLocale    string          `json:"guild_locale"`
-	ID             string          `json:"id"`
-	Locale         string          `json:"locale"`
-	Member         map[string]any  `json:"member"`
-	Message        json.RawMessage `json:"message,omitempty"`
-	Token          string          `json:"token"`
-	Type           int             `json:"type"`
-	Version        int             `json:"version"`
-}
-
-func (p *player) base(who string, typ int) (interaction, string, string) {
+// command is an APPLICATION_COMMAND for /nim sub; resolved, if not "", is
+// the user option Discord resolves.
+func (p *player) command(who, sub string, opts []option, resolved string) *request {
 	id, token := snowflake(), "load."+snowflake()
-	return interaction{
-		AppPermissions: "562949953601536", AppID: appID,
-		Channel:   map[string]any{"id": p.channel, "guild_id": p.guild, "name": "nim-games", "type": 0, "flags": 0, "permissions": "2248473465835073"},
-		ChannelID: p.channel, Entitlements: []any{}, GuildID: p.guild, GuildLocale: "en-US",
-		ID: id, Locale: "en-US", Token: token, Type: typ, Version: 1,
-		Member: map[string]any{"user": user(who), "roles": []string{}, "joined_at": "2024-05-01T12:00:00.000000+00:00",
-			"permissions": "2248473465835073", "deaf": false, "mute": false, "flags": 0, "pending": false},
-	}, id, token
-}
-
-// command is an APPLICATION_COMMAND for /nim sub.
-func (p *player) command(who, sub string, opts []map[string]any, resolved any) *request {
-	in, id, token := p.base(who, 2)
-	if opts == nil {
-		opts = []map[string]any{}
-	}
-	data := map[string]any{"id": "1300000000000000001", "name": "nim", "type": 1,
-		"options": []map[string]any{{"name": sub, "type": 1, "options": opts}}}
-	if resolved != nil {
-		data["resolved"] = resolved
-	}
-	in.Data = data
-	body, _ := json.Marshal(in)
-	return &request{id: id, token: token, body: body, what: sub, user: who}
+	buf := p.interactionJSON(who, 2, id, token, commandData(nil, sub, opts, resolved), nil)
+	return &request{id: id, token: token, buf: buf, what: sub, user: who}
 }
 
 // click is a MESSAGE_COMPONENT on the current board: a button, or a select
 // menu with one value.
 func (p *player) click(who, customID, value, what string) *request {
-	in, id, token := p.base(who, 3)
-	data := map[string]any{"component_type": 2, "custom_id": customID}
-	if value != "" {
-		data["component_type"] = 3
-		data["values"] = []string{value}
-	}
-	in.Data = data
-	in.Message = p.b.message(p.channel)
-	body, _ := json.Marshal(in)
-	return &request{id: id, token: token, body: body, what: what, user: who}
+	id, token := snowflake(), "load."+snowflake()
+	buf := p.interactionJSON(who, 3, id, token, clickData(nil, customID, value), p.b.message(p.channel))
+	return &request{id: id, token: token, buf: buf, what: what, user: who}
 }
 
-// message is the board as Discord attaches it to a click.
-func (b *board) message(channel string) json.RawMessage {
-	msg, _ := json.Marshal(map[string]any{
-		"id": b.msgID, "channel_id": channel, "application_id": appID, "type": 20,
-		"author":  map[string]any{"id": appID, "username": "nimbot", "discriminator": "0000", "bot": true, "avatar": nil},
-		"content": b.content, "components": b.components, "embeds": b.embeds,
-		"attachments": []any{}, "mentions": []any{}, "mention_roles": []any{}, "pinned": false, "tts": false,
-		"timestamp": "2026-01-01T12:00:00.000000+00:00", "edited_timestamp": nil, "flags": 0,
-	})
-	return msg
+// message is the board as Discord attaches it to a click, built once.
+func (b *board) message(channel string) []byte {
+	if b.msg == nil {
+		b.msg = b.messageJSON(channel)
+	}
+	return b.msg
 }
 
 // result is one request's outcome at the transport level.
@@ -554,18 +504,22 @@ type result struct {
 
 // send signs rq with a fresh timestamp and posts it.
 func (p *player) send(ctx context.Context, rq *request, st *passStats) result {
-	ts := strconv.FormatInt(time.Now().Unix(), 10)
-	msg := make([]byte, 0, len(ts)+len(rq.body))
-	msg = append(append(msg, ts...), rq.body...)
-	sig := ed25519.Sign(p.l.priv, msg)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.url, bytes.NewReader(rq.body))
+	// Ed25519 signs the timestamp and the body as one message: the
+	// timestamp goes in the room before the body, so nothing is copied.
+	ts := strconv.AppendInt(rq.buf[:0:tsRoom], time.Now().Unix(), 10)
+	signed := rq.buf
+	if len(ts) != tsRoom {
+		signed = append(ts, rq.body()...)
+	}
+	sig := ed25519.Sign(p.l.priv, signed)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.url, bytes.NewReader(rq.body()))
 	if err != nil {
 		return result{err: err}
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "Discord-Interactions/1.0 (+https://discord.com)")
 	req.Header.Set("X-Signature-Ed25519", hex.EncodeToString(sig))
-	req.Header.Set("X-Signature-Timestamp", ts)
+	req.Header.Set("X-Signature-Timestamp", string(ts))
 	r := result{from: time.Now()}
 	resp, err := p.l.client.Do(req)
 	if err != nil {
@@ -580,34 +534,17 @@ func (p *player) send(ctx context.Context, rq *request, st *passStats) result {
 	return r
 }
 
-// response is the part of an InteractionResponse the client reads.
-type response struct {
-	Type int `json:"type"`
-	Data *struct {
-		Content    string          `json:"content"`
-		Flags      int             `json:"flags"`
-		Components json.RawMessage `json:"components"`
-		Embeds     json.RawMessage `json:"embeds"`
-	} `json:"data"`
-}
-
-type component struct {
-	Type       int                      `json:"type"`
-	CustomID   string                   `json:"custom_id"`
-	Disabled   bool                     `json:"disabled"`
-	Options    []struct{ Value string } `json:"options"`
-	Components []component              `json:"components"`
-}
-
 // receive checks an answer and takes the board it carries.
 func (p *player) receive(rq *request, res result, st *passStats) error {
-	var r response
+	var typ int
+	var data *answerData
 	if res.status == http.StatusOK {
-		if err := json.Unmarshal(res.body, &r); err != nil {
+		var err error
+		if typ, data, err = decodeAnswer(res.body); err != nil {
 			return fmt.Errorf("%s: decoding the answer: %v", rq.what, err)
 		}
 	}
-	if r.Type == 5 || r.Type == 6 {
+	if typ == 5 || typ == 6 {
 		// A deferral: bot sends the answer through the webhook once it has
 		// it, and the person sees it then.
 		if st != nil {
@@ -627,11 +564,11 @@ func (p *player) receive(rq *request, res result, st *passStats) error {
 		if !ok {
 			return fmt.Errorf("%s: deferred, and no answer followed within 30 s", rq.what)
 		}
-		r.Data = nil
-		if err := json.Unmarshal(b, &r.Data); err != nil {
+		var err error
+		if data, err = decodeData(b); err != nil {
 			return fmt.Errorf("%s: decoding the deferred answer: %v", rq.what, err)
 		}
-		r.Type = 7 // an update of the clicked board, or of the "thinking" message
+		typ = 7 // an update of the clicked board, or of the "thinking" message
 		if rq.what == "start" || rq.what == "status" || rq.what == "rematch" {
 			p.b = nil
 		}
@@ -644,27 +581,24 @@ func (p *player) receive(rq *request, res result, st *passStats) error {
 	if res.status != http.StatusOK {
 		return fmt.Errorf("%s: HTTP %d: %.200s", rq.what, res.status, res.body)
 	}
-	if r.Data == nil {
-		return fmt.Errorf("%s: answer of type %d without data", rq.what, r.Type)
+	if data == nil {
+		return fmt.Errorf("%s: answer of type %d without data", rq.what, typ)
 	}
-	if r.Data.Flags&64 != 0 {
+	if data.flags&64 != 0 {
 		if p.recovering && rq.what == "status" {
 			// "There is no game in this channel": start one.
 			p.recovering = false
 			p.b = nil
 			return nil
 		}
-		return fmt.Errorf("%s: ephemeral answer %q", rq.what, r.Data.Content)
+		return fmt.Errorf("%s: ephemeral answer %q", rq.what, data.text())
 	}
 	p.recovering = false
-	var comps []component
-	if len(r.Data.Components) > 0 {
-		if err := json.Unmarshal(r.Data.Components, &comps); err != nil {
-			return fmt.Errorf("%s: decoding components: %v", rq.what, err)
-		}
+	if data.compErr != nil {
+		return fmt.Errorf("%s: decoding components: %v", rq.what, data.compErr)
 	}
-	nb := &board{content: r.Data.Content, components: r.Data.Components, embeds: r.Data.Embeds, game: -1}
-	switch r.Type {
+	nb := &board{content: data.content, components: data.components, embeds: data.embeds, game: -1}
+	switch typ {
 	case 4: // CHANNEL_MESSAGE_WITH_SOURCE: a new message in the channel
 		nb.msgID = snowflake()
 		if p.l.rest != nil {
@@ -678,20 +612,20 @@ func (p *player) receive(rq *request, res result, st *passStats) error {
 			nb.msgID = snowflake()
 		}
 	default:
-		return fmt.Errorf("%s: unexpected answer type %d", rq.what, r.Type)
+		return fmt.Errorf("%s: unexpected answer type %d", rq.what, typ)
 	}
 	var bad error
 	var walk func([]component)
 	walk = func(cs []component) {
 		for _, c := range cs {
-			if c.Type == 1 {
-				walk(c.Components)
+			if c.typ == 1 {
+				walk(c.components)
 				continue
 			}
-			if c.CustomID == "" {
+			if c.customID == "" {
 				continue
 			}
-			parsed, err := commands.ParseControl(c.CustomID)
+			parsed, err := commands.ParseControl(c.customID)
 			if err != nil {
 				bad = err
 				continue
@@ -703,17 +637,13 @@ func (p *player) receive(rq *request, res result, st *passStats) error {
 					nb.ply = ply
 				}
 			}
-			if c.Disabled {
+			if c.disabled {
 				continue
 			}
-			ctl := control{id: c.CustomID, ctl: parsed, kind: c.Type}
-			for _, o := range c.Options {
-				ctl.options = append(ctl.options, o.Value)
-			}
-			nb.controls = append(nb.controls, ctl)
+			nb.controls = append(nb.controls, control{id: c.customID, ctl: parsed, kind: c.typ, options: c.options})
 		}
 	}
-	walk(comps)
+	walk(data.comps)
 	if bad != nil {
 		return fmt.Errorf("%s: the board carries a control nimbot does not read back: %v", rq.what, bad)
 	}
