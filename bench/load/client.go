@@ -1,15 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"crypto/ed25519"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -43,12 +39,11 @@ func snowflake() string {
 
 // loader drives the channels against one endpoint.
 type loader struct {
-	urls   []string // channel i sends to urls[i mod len(urls)]
-	priv   ed25519.PrivateKey
-	opts   options
-	heaps  string
-	client *http.Client
-	rest   *standIn // nil with -addr: nobody fetches @original here
+	urls  []string // channel i sends to urls[i mod len(urls)]
+	priv  ed25519.PrivateKey
+	opts  options
+	heaps string
+	rest  *standIn // nil with -addr: nobody fetches @original here
 	// server, when the server is another process this tool can see,
 	// reports that process's own CPU per pass.
 	server *serverProc
@@ -77,14 +72,6 @@ func newLoader(urls []string, priv ed25519.PrivateKey, o options, heaps []int64,
 	}
 	l := &loader{
 		priv: priv, opts: o, heaps: strings.Join(hs, " "),
-		client: &http.Client{
-			Transport: &http.Transport{
-				MaxIdleConns: o.channels + 8, MaxIdleConnsPerHost: o.channels + 8,
-				IdleConnTimeout: time.Minute, DisableCompression: true,
-				DialContext: (&net.Dialer{Timeout: 2 * time.Second}).DialContext,
-			},
-			Timeout: 30 * time.Second,
-		},
 	}
 	if srv != nil {
 		l.rest = srv.rest
@@ -106,7 +93,14 @@ func newLoader(urls []string, priv ed25519.PrivateKey, o options, heaps []int64,
 	return l
 }
 
-func (l *loader) close() { l.client.CloseIdleConnections() }
+// close closes the channels' connections; call it once they are done.
+func (l *loader) close() {
+	for _, p := range l.players {
+		if p.conn != nil {
+			p.conn.close()
+		}
+	}
+}
 
 // sample plays the first channel's first two requests and returns the last
 // request as sent, for the verification limit.
@@ -219,6 +213,7 @@ func cpuTime() time.Duration {
 type player struct {
 	l       *loader
 	url     string // the endpoint this channel's requests go to
+	conn    *conn  // its connection there, opened at the first request
 	rng     *rand.Rand
 	channel string
 	guild   string
@@ -512,25 +507,18 @@ func (p *player) send(ctx context.Context, rq *request, st *passStats) result {
 		signed = append(ts, rq.body()...)
 	}
 	sig := ed25519.Sign(p.l.priv, signed)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.url, bytes.NewReader(rq.body()))
-	if err != nil {
-		return result{err: err}
+	if p.conn == nil {
+		c, err := newConn(p.url)
+		if err != nil {
+			return result{err: err}
+		}
+		p.conn = c
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("User-Agent", "Discord-Interactions/1.0 (+https://discord.com)")
-	req.Header.Set("X-Signature-Ed25519", hex.EncodeToString(sig))
-	req.Header.Set("X-Signature-Timestamp", string(ts))
 	r := result{from: time.Now()}
-	resp, err := p.l.client.Do(req)
-	if err != nil {
-		r.err = err
-		return r
+	r.status, r.body, r.err = p.conn.post(ctx, ts, sig, rq.body())
+	if r.err == nil {
+		r.to = time.Now()
 	}
-	r.body, err = io.ReadAll(resp.Body)
-	resp.Body.Close()
-	r.to = time.Now()
-	r.status = resp.StatusCode
-	r.err = err
 	return r
 }
 

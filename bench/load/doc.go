@@ -42,6 +42,15 @@
 // nimbot. A channel sends its next interaction only after the answer to the
 // previous one, as a person would.
 //
+// The load generator shares the machine with the server, so it keeps its
+// own work small: each channel posts on its own keep-alive connection from
+// its own goroutine (no Transport goroutines between), payloads are
+// appended as bytes in the form encoding/json gave them (the board message
+// spliced from the answer as received), answers are read in one pass for
+// the few fields the client uses, and the signature covers the timestamp
+// and body in one buffer. The tests hold payloads and the reading of
+// answers to the encoding/json construction.
+//
 // Figures:
 //
 //   - moves/s: signed clicks that played a move (in a game against nimbot the

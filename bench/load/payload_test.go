@@ -400,3 +400,67 @@ func TestAppendString(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRequest is a channel's own work for one click, without the
+// HTTP: read the answer that drew the board, build the click on it with
+// the board message attached, sign it. old is the encoding/json
+// construction the client had; new is the one it has.
+func BenchmarkRequest(b *testing.B) {
+	ctx := context.Background()
+	_, priv, _ := ed25519.GenerateKey(nil)
+	srv, err := startServer(ctx, filepath.Join(b.TempDir(), "nimbot.db"), priv.Public().(ed25519.PublicKey), time.Hour)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer srv.close()
+	o, _ := parseFlags([]string{"-channels", "1", "-people", "1"}, io.Discard)
+	l := newLoader([]string{srv.url}, priv, o, []int64{3, 4, 5}, srv)
+	defer l.close()
+	p := l.players[0]
+	// A board between people, after the challenge was accepted.
+	var answer []byte
+	for k := 0; k < 2; k++ {
+		rq := p.next()
+		res := p.send(ctx, rq, nil)
+		if err := p.receive(rq, res, nil); err != nil {
+			b.Fatal(err)
+		}
+		answer = res.body
+	}
+	ctl := p.b.controls[0]
+	who, id, token := p.users[0], snowflake(), "load."+snowflake()
+	b.Logf("answer %d bytes; click body %d bytes", len(answer), len(p.click(who, ctl.id, "", "move").body()))
+	sign := func(body []byte) {
+		ts := "1767268800"
+		msg := make([]byte, 0, len(ts)+len(body))
+		ed25519.Sign(priv, append(append(msg, ts...), body...))
+	}
+	b.Run("old", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var r oldResponse
+			if err := json.Unmarshal(answer, &r); err != nil {
+				b.Fatal(err)
+			}
+			var comps []oldComponent
+			if err := json.Unmarshal(r.Data.Components, &comps); err != nil {
+				b.Fatal(err)
+			}
+			ob := &oldBoard{msgID: p.b.msgID, content: r.Data.Content, components: r.Data.Components, embeds: r.Data.Embeds}
+			sign(oldClick(p, ob, who, comps[0].Components[0].CustomID, "", id, token))
+		}
+	})
+	b.Run("new", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_, d, err := decodeAnswer(answer)
+			if err != nil {
+				b.Fatal(err)
+			}
+			nb := &board{msgID: p.b.msgID, content: d.content, components: d.components, embeds: d.embeds}
+			buf := p.interactionJSON(who, 3, id, token, clickData(nil, d.comps[0].components[0].customID, ""), nb.message(p.channel))
+			copy(buf, "1767268800")
+			ed25519.Sign(priv, buf)
+		}
+	})
+}
