@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -16,12 +17,33 @@ import (
 // save it: about 2.5 KB of JSON.
 var loadResponse = []byte(`{"type":7,"data":{"embeds":[{"description":"` + strings.Repeat("x", 2400) + `"}]}}`)
 
+// renderLoad stands in for commands drawing a new game's first board: some
+// CPU work (encoding a board-sized answer, about 2.5 KB of JSON) that
+// needs the game's id.
+func renderLoad(g *match.Game) ([]byte, error) {
+	type button struct {
+		Label    string `json:"label"`
+		CustomID string `json:"custom_id"`
+		Style    int    `json:"style"`
+	}
+	rows := make([][]button, 5)
+	for r := range rows {
+		for b := range 5 {
+			rows[r] = append(rows[r], button{fmt.Sprint("Take ", b+1, " from heap ", r+1), fmt.Sprintf("move/%d/%d/%d/%d", g.ID, g.Ply, r, b+1), 2})
+		}
+	}
+	return json.Marshal(map[string]any{"type": 4, "data": map[string]any{
+		"embeds":     []map[string]any{{"title": fmt.Sprint("Game ", g.ID), "description": strings.Repeat("▮", 200)}},
+		"components": rows,
+	}})
+}
+
 // BenchmarkCommitLoad is the store's share of the load tool's work, per
 // committed move: many channels at once (8 goroutines per CPU), each
 // playing games of Nim 3-4-5 against nimbot to the end, a human move and
 // nimbot's reply per Commit with a 2.5 KB saved answer, the game that
-// ends recording its result, and a new game created (with its 2.5 KB
-// answer) when one ends; synchronous=FULL on a file in b.TempDir. Besides
+// ends recording its result, and a new game created (with its first board
+// drawn by renderLoad and saved) when one ends; synchronous=FULL on a file in b.TempDir. Besides
 // ns/op it reports the process's CPU time per committed move (cpu-µs/op,
 // from getrusage: the writer, the callers and the garbage collector
 // together).
@@ -32,8 +54,7 @@ func BenchmarkCommitLoad(b *testing.B) {
 	newLoadGame := func(ch string) (*match.Game, error) {
 		g := newGame(ch, [2]string{"alice", match.BotID}, 3, 4, 5)
 		g.Difficulty = engine.Easy
-		err := db.CreateGame(ctx, g, match.Respond(fmt.Sprint("create-", interaction.Add(1)),
-			func(*match.Game) ([]byte, error) { return loadResponse, nil }))
+		err := db.CreateGame(ctx, g, match.Respond(fmt.Sprint("create-", interaction.Add(1)), renderLoad))
 		return g, err
 	}
 	b.SetParallelism(8)
