@@ -116,10 +116,17 @@ func applyChange(ctx context.Context, tx *txn, now time.Time, c prepared) (*matc
 			return nil, fmt.Errorf("game %d ply %d: %w", g.ID, ply, err)
 		}
 	}
-	if c.keepPosition {
+	switch {
+	case c.keepPosition:
 		_, err = tx.ExecContext(ctx, `UPDATE games SET status = ?, winner = ?, deadline = ?, updated_at = ? WHERE id = ?`,
 			string(c.Status), c.Winner, toNullMillis(c.Deadline), toMillis(now), g.ID)
-	} else {
+	case c.Status == g.Status && c.Winner == g.Winner:
+		// A move that leaves the game going: status is not set, so SQLite
+		// leaves the channel's index (games_one_live_per_channel, whose
+		// WHERE reads status) alone instead of rewriting its entry.
+		_, err = tx.ExecContext(ctx, `UPDATE games SET position = ?, deadline = ?, updated_at = ? WHERE id = ?`,
+			c.position, toNullMillis(c.Deadline), toMillis(now), g.ID)
+	default:
 		_, err = tx.ExecContext(ctx, `UPDATE games SET position = ?, status = ?, winner = ?, deadline = ?, updated_at = ? WHERE id = ?`,
 			c.position, string(c.Status), c.Winner, toNullMillis(c.Deadline), toMillis(now), g.ID)
 	}
