@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
-	"sync"
 	"time"
 
 	"github.com/mattn/go-sqlite3"
@@ -130,18 +128,6 @@ func marshal(v any) (string, error) {
 // With FirstTurn, the turn is played in the same transaction and *g becomes
 // the game after it; with Respond, the interaction is recorded with it
 // (ErrDuplicate, and nothing written, if it already was).
-//
-// Respond's render runs before the transaction, not in the one writer all
-// writes queue for (drawing a board is work the writer need not wait on):
-// the game's id is reserved first (ids), its time read, and the game as it
-// will be committed, first turn included, built in Go as Commit builds the
-// game it returns. The transaction then inserts the game under that id and
-// saves the answer. Should the id have been taken meanwhile by another
-// process sharing the file, or the game read back in the transaction differ
-// from the one rendered, the answer is rendered again inside the
-// transaction, from the game as committed, as before. An answer rendered
-// for a game that is then not created (the channel busy, the interaction
-// a duplicate) is dropped unsaved.
 func (db *DB) CreateGame(ctx context.Context, g *match.Game, opts ...match.CreateOption) error {
 	o := match.ReadCreateOptions(opts...)
 	if err := g.CheckNew(); err != nil {
@@ -167,65 +153,51 @@ func (db *DB) CreateGame(ctx context.Context, g *match.Game, opts ...match.Creat
 			return err
 		}
 	}
-
-	// The id and time the game will have, and the answer rendered for
-	// them, when they can be known ahead.
-	var (
-		now      = db.now()
-		id       = db.ids.reserve(ctx, db.reads)
-		ahead    *match.Game
-		response []byte
-	)
-	defer func() { db.ids.release(id) }() // unless used
-	if o.Render != nil && id != 0 {
-		created := g.Created(id, now)
-		ahead = &created
-		if o.FirstTurn != nil {
-			players, err := turn.Fit(ahead)
-			if err != nil {
-				return fmt.Errorf("first turn: %w", err)
-			}
-			if ahead, err = applied(ahead, players, now, turn); err != nil {
-				return fmt.Errorf("first turn: %w", err)
-			}
-		}
-		if response, err = o.Render(ahead); err != nil {
-			return fmt.Errorf("game %d: rendering the answer: %w", id, err)
-		}
-	}
-
 	created := *g
-	err = db.writes.doAt(ctx, now, func(ctx context.Context, tx *txn, now time.Time) error {
+	err = db.withTx(ctx, func(ctx context.Context, tx *txn, now time.Time) error {
 		if o.InteractionID != "" {
 			if err := checkNew(ctx, tx, o.InteractionID); err != nil {
 				return err
 			}
 		}
-		gameID, err := insertGame(ctx, tx, id, g, rules, start, position, now)
+		res, err := tx.ExecContext(ctx, `INSERT INTO games (guild_id, channel_id, variant, misere, rules, start, position,
+				player0, player1, status, difficulty, hints, locale, interaction_only, turn_timeout, deadline, created_by, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			g.GuildID, g.ChannelID, string(g.Rules.Variant), g.Rules.Misere, rules, start, position,
+			g.Players[0], g.Players[1], string(g.Status), string(g.Difficulty), g.Hints, g.Locale, g.InteractionOnly,
+			g.TurnTimeout.Milliseconds(), toNullMillis(g.Deadline), g.CreatedBy, toMillis(now), toMillis(now))
+		if isConstraint(err, sqlite3.ErrConstraintUnique) {
+			existing, err := channelGame(ctx, tx, g.ChannelID)
+			if err != nil {
+				return fmt.Errorf("channel %s: %w", g.ChannelID, err)
+			}
+			return &match.BusyError{Game: existing}
+		}
 		if err != nil {
 			return err
 		}
-		created = g.Created(gameID, now)
+		id, err := res.LastInsertId()
+		if err != nil {
+			return err
+		}
+		created = g.Created(id, now)
 		if o.FirstTurn != nil {
-			turn.GameID = gameID
+			turn.GameID = id
 			after, err := applyChange(ctx, tx, now, turn)
 			if err != nil {
 				return fmt.Errorf("first turn: %w", err)
 			}
 			created = *after
 		}
-		if o.Render == nil {
-			return nil
-		}
-		answer := response
-		if ahead == nil || gameID != id || !reflect.DeepEqual(*ahead, created) {
-			if answer, err = o.Render(&created); err != nil {
-				return fmt.Errorf("game %d: rendering the answer: %w", gameID, err)
+		if o.Render != nil {
+			response, err := o.Render(&created)
+			if err != nil {
+				return fmt.Errorf("game %d: rendering the answer: %w", id, err)
 			}
-		}
-		if o.InteractionID != "" {
-			if err := saveResponse(ctx, tx, o.InteractionID, gameID, answer, now); err != nil {
-				return err
+			if o.InteractionID != "" {
+				if err := saveResponse(ctx, tx, o.InteractionID, id, response, now); err != nil {
+					return err
+				}
 			}
 		}
 		return nil
@@ -233,92 +205,8 @@ func (db *DB) CreateGame(ctx context.Context, g *match.Game, opts ...match.Creat
 	if err != nil {
 		return err
 	}
-	if created.ID == id {
-		id = 0 // used: nothing to release
-	} else {
-		db.ids.seen(created.ID)
-	}
 	*g = created
 	return nil
-}
-
-// insertGame inserts g's row, under id when it is not 0, and returns its
-// id. A unique violation of the channel's index is a *BusyError; id taken
-// already (by another process: this one reserves each id once) is no
-// error, the row goes in under the next free id instead.
-func insertGame(ctx context.Context, tx *txn, id int64, g *match.Game, rules, start, position string, now time.Time) (int64, error) {
-	const insert = `INSERT INTO games (id, guild_id, channel_id, variant, misere, rules, start, position,
-			player0, player1, status, difficulty, hints, locale, interaction_only, turn_timeout, deadline, created_by, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-	args := []any{sql.NullInt64{Int64: id, Valid: id != 0}, g.GuildID, g.ChannelID, string(g.Rules.Variant), g.Rules.Misere, rules, start, position,
-		g.Players[0], g.Players[1], string(g.Status), string(g.Difficulty), g.Hints, g.Locale, g.InteractionOnly,
-		g.TurnTimeout.Milliseconds(), toNullMillis(g.Deadline), g.CreatedBy, toMillis(now), toMillis(now)}
-	res, err := tx.ExecContext(ctx, insert, args...)
-	if id != 0 && isConstraint(err, sqlite3.ErrConstraintPrimaryKey) {
-		args[0] = sql.NullInt64{} // NULL: SQLite picks the id
-		res, err = tx.ExecContext(ctx, insert, args...)
-	}
-	if isConstraint(err, sqlite3.ErrConstraintUnique) {
-		existing, err := channelGame(ctx, tx, g.ChannelID)
-		if err != nil {
-			return 0, fmt.Errorf("channel %s: %w", g.ChannelID, err)
-		}
-		return 0, &match.BusyError{Game: existing}
-	}
-	if err != nil {
-		return 0, err
-	}
-	return res.LastInsertId()
-}
-
-// ids hands out the ids of games about to be created, so that a game's
-// answer can be rendered before its transaction (CreateGame). They go on
-// from the largest id in the file, read once; an id reserved for a game
-// that was not created is handed out again if none was reserved after it,
-// so within one process ids stay dense and in order, as SQLite's own
-// choice (the largest plus one) keeps them. Another process sharing the
-// file may take an id first: insertGame then lets SQLite choose, and seen
-// moves the next id past it.
-type ids struct {
-	mu   sync.Mutex
-	next int64 // 0: not read yet
-}
-
-// reserve returns an id no other game of this process has, or 0 if the
-// largest id in the file cannot be read (CreateGame then renders in the
-// transaction, as SQLite picks the id).
-func (x *ids) reserve(ctx context.Context, r reader) int64 {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	if x.next == 0 {
-		var largest int64
-		if err := r.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM games`).Scan(&largest); err != nil {
-			return 0
-		}
-		x.next = largest + 1
-	}
-	id := x.next
-	x.next++
-	return id
-}
-
-// release gives back id, reserved and not used, if no later id was
-// reserved; otherwise it is left unused.
-func (x *ids) release(id int64) {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	if id != 0 && x.next == id+1 {
-		x.next = id
-	}
-}
-
-// seen notes that a game was created with id, chosen by SQLite.
-func (x *ids) seen(id int64) {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	if x.next != 0 {
-		x.next = max(x.next, id+1)
-	}
 }
 
 // Game returns the game with the given id, or ErrNotFound.

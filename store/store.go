@@ -90,8 +90,6 @@ type DB struct {
 	reads reader
 	// health is what the health checks share (health.go).
 	health health
-	// ids reserves the ids of games about to be created (CreateGame).
-	ids ids
 }
 
 // busyTimeout is how long a write waits for another process's lock before

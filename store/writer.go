@@ -34,11 +34,8 @@ type txFunc func(ctx context.Context, tx *txn, now time.Time) error
 
 // job is one caller's transaction waiting for, or in, a batch.
 type job struct {
-	ctx context.Context
-	fn  txFunc
-	// at, when not zero, is the now fn is run with (else the writer's
-	// clock is read when it runs).
-	at    time.Time
+	ctx   context.Context
+	fn    txFunc
 	err   error
 	panic any
 	done  chan struct{}
@@ -72,15 +69,10 @@ func newWriter(w *sql.DB, now func() time.Time, h *health) *writer {
 // do runs fn in a write transaction, alone or in a batch, and returns once
 // its outcome is durable (or it failed). A panic in fn is raised again here.
 func (wr *writer) do(ctx context.Context, fn txFunc) error {
-	return wr.doAt(ctx, time.Time{}, fn)
-}
-
-// doAt is do with fn run at now (see job.at).
-func (wr *writer) doAt(ctx context.Context, now time.Time, fn txFunc) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	j := &job{ctx: ctx, fn: fn, at: now, done: make(chan struct{})}
+	j := &job{ctx: ctx, fn: fn, done: make(chan struct{})}
 	wr.mu.Lock()
 	if wr.closed {
 		wr.mu.Unlock()
@@ -194,7 +186,7 @@ func (wr *writer) try(batch []*job) (retry []*job, err error) {
 		if j.err = j.ctx.Err(); j.err != nil {
 			return nil, nil
 		}
-		if j.err, j.panic = call(ctx, j.fn, tx, wr.jobNow(j)); j.err != nil || j.panic != nil {
+		if j.err, j.panic = call(ctx, j.fn, tx, wr.now()); j.err != nil || j.panic != nil {
 			return nil, nil
 		}
 		if err := tx.Commit(); err != nil {
@@ -215,7 +207,7 @@ func (wr *writer) try(batch []*job) (retry []*job, err error) {
 		if _, err := tx.ExecContext(ctx, `SAVEPOINT job`); err != nil {
 			return nil, err
 		}
-		j.err, j.panic = call(ctx, j.fn, tx, wr.jobNow(j))
+		j.err, j.panic = call(ctx, j.fn, tx, wr.now())
 		if j.err == nil && j.panic == nil {
 			if _, err := tx.ExecContext(ctx, `RELEASE job`); err != nil {
 				return nil, err
@@ -243,14 +235,6 @@ func (wr *writer) try(batch []*job) (retry []*job, err error) {
 	}
 	wr.count(len(ran))
 	return nil, nil
-}
-
-// jobNow is the now j runs with.
-func (wr *writer) jobNow(j *job) time.Time {
-	if !j.at.IsZero() {
-		return j.at
-	}
-	return wr.now()
 }
 
 // count records a COMMIT of n jobs.
