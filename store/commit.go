@@ -80,7 +80,7 @@ func prepare(c match.Change) (prepared, error) {
 // key is the duplicate check (no SELECT before it), and a duplicate fails
 // before anything else is written; the game it returns is the one it read
 // with the change applied in Go, as a fresh read would find it
-// (TestCommitReturnsStored in the contract suite).
+// (the contract suite's CommitReturnsStored).
 func applyChange(ctx context.Context, tx *txn, now time.Time, c prepared) (*match.Game, error) {
 	if c.InteractionID != "" {
 		err := saveResponse(ctx, tx, c.InteractionID, c.GameID, c.Response, now)
