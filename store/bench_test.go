@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"nimbot/match"
 )
@@ -76,6 +77,38 @@ func BenchmarkCommitParallel(b *testing.B) {
 				}
 			})
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "tx/s")
+		})
+	}
+}
+
+// BenchmarkBoardRead is the read every board click makes first (Board: the
+// game, its moves, the hint mark), on a game three moves in, with a
+// request's cancellable context as commands passes it and with none.
+func BenchmarkBoardRead(b *testing.B) {
+	db := mustOpenPath(b, filepath.Join(b.TempDir(), "nimbot.db"), "NORMAL")
+	g := mustCreate(b, db, newGame("c1", [2]string{"alice", match.BotID}, 1<<40))
+	for range 3 {
+		c, err := change(g, take(0, 1))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if g, err = db.Commit(context.Background(), c); err != nil {
+			b.Fatal(err)
+		}
+	}
+	cancellable, cancel := context.WithTimeout(context.Background(), time.Hour)
+	defer cancel()
+	for _, tc := range []struct {
+		name string
+		ctx  context.Context
+	}{{"cancellable", cancellable}, {"background", context.Background()}} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				if _, err := db.Board(tc.ctx, g.ID); err != nil {
+					b.Fatal(err)
+				}
+			}
 		})
 	}
 }

@@ -83,9 +83,29 @@ func (c *stmtCache) close() {
 }
 
 // reader runs queries on the read pool with prepared statements.
+//
+// Its queries are the per-interaction reads: a game, one game's moves, a
+// hint mark, a saved answer, each by primary key or a small index range. In
+// WAL mode a reader never waits for a lock, so they take microseconds. On a
+// cancellable context each would cost more than its own work: database/sql
+// starts a goroutine per Rows to watch the context, and go-sqlite3 arms an
+// interrupt per step (about 10 µs a query under load, BENCHMARKS.md). So
+// they run detached from ctx's cancellation once ctx is checked live: a
+// cancelled or expired ctx still fails at once, and a read that has started
+// finishes.
 type reader struct{ c *stmtCache }
 
+// detach is ctx without its cancellation, unless ctx is already done (then
+// ctx itself, so the query fails with its error).
+func detach(ctx context.Context) context.Context {
+	if ctx.Err() != nil {
+		return ctx
+	}
+	return context.WithoutCancel(ctx)
+}
+
 func (r reader) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	ctx = detach(ctx)
 	if s := r.c.get(ctx, query); s != nil {
 		return s.QueryContext(ctx, args...)
 	}
@@ -93,6 +113,7 @@ func (r reader) QueryContext(ctx context.Context, query string, args ...any) (*s
 }
 
 func (r reader) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	ctx = detach(ctx)
 	if s := r.c.get(ctx, query); s != nil {
 		return s.QueryRowContext(ctx, args...)
 	}

@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"errors"
 	"testing"
+	"time"
 
 	"nimbot/match"
 )
@@ -53,5 +55,30 @@ func TestPreparedStatements(t *testing.T) {
 	turn("i4")
 	if g.Ply != 8 {
 		t.Fatalf("ply %d after four turns, want 8", g.Ply)
+	}
+}
+
+// The per-interaction reads run detached from their context's cancellation
+// (reader), but a context already done still fails them at once.
+func TestReadsRefuseADoneContext(t *testing.T) {
+	db := mustOpen(t)
+	g := mustCreate(t, db, newGame("c1", [2]string{"alice", "bob"}, 1))
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	expired, cancel2 := context.WithDeadline(context.Background(), time.Unix(0, 0))
+	defer cancel2()
+	for _, ctx := range []context.Context{cancelled, expired} {
+		if _, err := db.Board(ctx, g.ID); !errors.Is(err, ctx.Err()) {
+			t.Errorf("Board on a done context: %v, want %v", err, ctx.Err())
+		}
+		if _, err := db.Game(ctx, g.ID); !errors.Is(err, ctx.Err()) {
+			t.Errorf("Game on a done context: %v, want %v", err, ctx.Err())
+		}
+		if _, err := db.Moves(ctx, g.ID); !errors.Is(err, ctx.Err()) {
+			t.Errorf("Moves on a done context: %v, want %v", err, ctx.Err())
+		}
+	}
+	if _, err := db.Board(context.Background(), g.ID); err != nil {
+		t.Fatal(err)
 	}
 }
