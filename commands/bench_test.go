@@ -2,7 +2,8 @@ package commands
 
 import (
 	"context"
-	"sort"
+	"maps"
+	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -142,12 +143,7 @@ func benchBoards(tb testing.TB) map[string]board {
 // (UPDATE_MESSAGE) and encodes it as it is saved and sent.
 func BenchmarkBoardResponse(b *testing.B) {
 	boards := benchBoards(b)
-	names := make([]string, 0, len(boards))
-	for n := range boards {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(boards)) {
 		bd := boards[n]
 		b.Run(n, func(b *testing.B) {
 			b.ReportAllocs()
@@ -164,12 +160,7 @@ func BenchmarkBoardResponse(b *testing.B) {
 // same boards rendered once, encoded as they are saved and sent.
 func BenchmarkBoardEncode(b *testing.B) {
 	boards := benchBoards(b)
-	names := make([]string, 0, len(boards))
-	for n := range boards {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(boards)) {
 		resp := boards[n].response(discordgo.InteractionResponseUpdateMessage)
 		b.Run(n, func(b *testing.B) {
 			b.ReportAllocs()
