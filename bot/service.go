@@ -14,9 +14,8 @@ import (
 type Service interface {
 	// Handle answers one interaction. It never returns a nil resp and
 	// renders every error itself, so bot only delivers what it gets. encoded
-	// is resp in JSON when the service has it already (an answer it saved),
-	// else nil: the HTTP endpoint writes it as it is rather than encode resp
-	// a second time.
+	// is resp in JSON, or nil when the service has none: the HTTP endpoint
+	// writes it as it is rather than encode resp a second time.
 	Handle(ctx context.Context, i *discordgo.Interaction) (resp *discordgo.InteractionResponse, encoded []byte)
 	// BoardSent reports the message that a response to i created, fetched
 	// from Discord (@original), so a board's message id can be recorded.

@@ -107,11 +107,22 @@ func (s *Service) withRand(f func(*mrand.Rand)) {
 // becomes an ephemeral message, the user's own mistakes saying what to do,
 // ours a short apology with a reference id (the details go to the log).
 //
-// encoded is resp in JSON when Handle has it already, else nil: the answer
-// saved with a change, or a redelivery's saved answer (its first answer,
-// byte for byte). A transport that sends JSON sends these bytes rather than
-// encode resp again; they are what json.Marshal makes of resp.
+// encoded is resp in JSON, what json.Marshal makes of it: the answer saved
+// with a change, a redelivery's saved answer (its first answer, byte for
+// byte), or else resp encoded here by encodeResponse. A transport that
+// sends JSON sends these bytes rather than encode resp itself. It is nil
+// only if resp could not be encoded.
 func (s *Service) Handle(ctx context.Context, i *discordgo.Interaction) (resp *discordgo.InteractionResponse, encoded []byte) {
+	resp, encoded = s.handle(ctx, i)
+	if encoded == nil {
+		encoded, _ = encodeResponse(resp)
+	}
+	return resp, encoded
+}
+
+// handle is Handle before the answer is encoded; encoded is the answer's
+// JSON when it has it already (saved with a change, or a redelivery's).
+func (s *Service) handle(ctx context.Context, i *discordgo.Interaction) (resp *discordgo.InteractionResponse, encoded []byte) {
 	if i == nil {
 		return ephemeral(locale.For(locale.English).T("play.err.empty")), nil
 	}
