@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 
 	"nimbot/bot"
 	"nimbot/commands"
+	"nimbot/internal/cpuclock"
 	"nimbot/match"
 	"nimbot/store"
 )
@@ -89,9 +89,9 @@ func BenchmarkHTTPMove(b *testing.B) {
 		req := key.request(b, "http://nimbot.test/interactions", body, time.Now())
 		w := httptest.NewRecorder()
 		b.StartTimer()
-		c0 := cpuTime()
+		c0 := cpuclock.Process()
 		h.ServeHTTP(w, req)
-		cpu += cpuTime() - c0
+		cpu += cpuclock.Process() - c0
 		b.StopTimer()
 		if w.Code != http.StatusOK || !bytes.HasPrefix(w.Body.Bytes(), []byte(`{"type":7,`)) {
 			b.Fatalf("move: status %d: %s", w.Code, w.Body)
@@ -102,13 +102,4 @@ func BenchmarkHTTPMove(b *testing.B) {
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-µs/op")
-}
-
-// cpuTime is the CPU the process has used, all threads (the store's writer,
-// the collector) counted: on a shared machine a steadier figure than the
-// time on the clock.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -4,13 +4,13 @@ import (
 	"context"
 	"maps"
 	"slices"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 
 	"nimbot/engine"
+	"nimbot/internal/cpuclock"
 	"nimbot/match"
 )
 
@@ -69,9 +69,9 @@ func BenchmarkSelectMove(b *testing.B) {
 					Values:        []string{g.Rules.FormatMove(g.Position, m)},
 				}
 				b.StartTimer()
-				c0 := cpuTime()
+				c0 := cpuclock.Process()
 				resp, _ := h.svc.Handle(context.Background(), &i)
-				cpu += cpuTime() - c0
+				cpu += cpuclock.Process() - c0
 				b.StopTimer()
 				if resp.Type != discordgo.InteractionResponseUpdateMessage {
 					b.Fatalf("move: %s", text(resp))
@@ -82,15 +82,6 @@ func BenchmarkSelectMove(b *testing.B) {
 			b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-µs/op")
 		})
 	}
-}
-
-// cpuTime is the CPU the process has used, all threads (the store's writer,
-// the collector) counted: on a shared machine a steadier figure than the
-// time on the clock.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // benchBoards are typical boards of a click's answer: Nim 3-4-5 (the

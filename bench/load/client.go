@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"nimbot/commands"
+	"nimbot/internal/cpuclock"
 )
 
 // Ids shared by every interaction of a run. Everything else (channels,
@@ -172,7 +173,7 @@ func (l *loader) pass(ctx context.Context, rate float64, d time.Duration) passRe
 	stats := make([]*passStats, len(l.players))
 	var wg sync.WaitGroup
 	var cpuFrom time.Duration
-	time.AfterFunc(time.Until(w.from), func() { cpuFrom = cpuTime() })
+	time.AfterFunc(time.Until(w.from), func() { cpuFrom = cpuclock.Process() })
 	serverCPU := l.server.window(ctx, w)
 	clientCPU := cpuWindow(ctx, selfCPU, w)
 	for i, p := range l.players {
@@ -189,7 +190,7 @@ func (l *loader) pass(ctx context.Context, rate float64, d time.Duration) passRe
 	if cpuFrom > 0 && r.requests > 0 {
 		// The channels stop at w.to and finish what is in flight; the CPU
 		// of that tail is small beside the window's.
-		r.cpuPerRequest = (cpuTime() - cpuFrom) / time.Duration(r.requests)
+		r.cpuPerRequest = (cpuclock.Process() - cpuFrom) / time.Duration(r.requests)
 	}
 	if cpu, ok := <-serverCPU; ok {
 		r.server = cpuFigures(cpu, r.requests, r.moves)
@@ -198,15 +199,6 @@ func (l *loader) pass(ctx context.Context, rate float64, d time.Duration) passRe
 		r.client = cpuFigures(cpu, r.requests, r.moves)
 	}
 	return r
-}
-
-// cpuTime is the CPU time this process has used, user and system.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // player is one channel and its one or two people.

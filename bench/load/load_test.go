@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"nimbot/internal/cpuclock"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -110,7 +111,7 @@ func TestProcCPU(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	self := cpuTime()
+	self := cpuclock.Process()
 	if after < before || after == 0 {
 		t.Fatalf("CPU went from %v to %v", before, after)
 	}
