@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -155,8 +154,8 @@ func applied(g *match.Game, players [2]string, now time.Time, c prepared) (*matc
 	out.Players = players
 	out.Ply = c.Ply + len(c.moves)
 	if !c.keepPosition {
-		out.Position = engine.Position{}
-		if err := json.Unmarshal([]byte(c.position), &out.Position); err != nil {
+		var err error
+		if out.Position, err = engine.DecodePosition([]byte(c.position)); err != nil {
 			return nil, fmt.Errorf("game %d: position: %w", g.ID, err)
 		}
 	}

@@ -48,13 +48,13 @@ func scanGame(s rowScanner, extra ...any) (*match.Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := json.Unmarshal([]byte(rules), &g.Rules); err != nil {
+	if g.Rules, err = engine.DecodeRules([]byte(rules)); err != nil {
 		return nil, fmt.Errorf("game %d: rules: %w", g.ID, err)
 	}
-	if err := json.Unmarshal([]byte(start), &g.Start); err != nil {
+	if g.Start, err = engine.DecodePosition([]byte(start)); err != nil {
 		return nil, fmt.Errorf("game %d: start: %w", g.ID, err)
 	}
-	if err := json.Unmarshal([]byte(position), &g.Position); err != nil {
+	if g.Position, err = engine.DecodePosition([]byte(position)); err != nil {
 		return nil, fmt.Errorf("game %d: position: %w", g.ID, err)
 	}
 	g.Status = match.Status(status)
@@ -258,16 +258,17 @@ func queryMoves(ctx context.Context, q queryer, n int, query string, args ...any
 	if n > 0 {
 		moves = make([]match.Move, 0, n)
 	}
+	var text sql.RawBytes // reused row to row: the move is decoded at once
 	for rows.Next() {
 		var (
-			m    match.Move
-			text string
-			at   int64
+			m  match.Move
+			at int64
 		)
 		if err := rows.Scan(&m.GameID, &m.Ply, &m.Player, &text, &m.Hinted, &at); err != nil {
 			return nil, err
 		}
-		if err := json.Unmarshal([]byte(text), &m.Move); err != nil {
+		var err error
+		if m.Move, err = engine.DecodeMove(text); err != nil {
 			return nil, fmt.Errorf("game %d ply %d: move: %w", m.GameID, m.Ply, err)
 		}
 		m.At = fromMillis(at)
