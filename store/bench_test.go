@@ -83,29 +83,36 @@ func BenchmarkCommitParallel(b *testing.B) {
 
 // BenchmarkBoardRead is the read every board click makes first (Board: the
 // game, its moves, the hint mark), on a game three moves in, with a
-// request's cancellable context as commands passes it and with none.
+// request's cancellable context as commands passes it and with none, and
+// on a game 30 moves in. It reports CPU per read beside wall time.
 func BenchmarkBoardRead(b *testing.B) {
 	db := mustOpenPath(b, filepath.Join(b.TempDir(), "nimbot.db"), "NORMAL")
-	g := mustCreate(b, db, newGame("c1", [2]string{"alice", match.BotID}, 1<<40))
-	for range 3 {
-		c, err := change(g, take(0, 1))
-		if err != nil {
-			b.Fatal(err)
+	played := func(channel string, moves int) *match.Game {
+		g := mustCreate(b, db, newGame(channel, [2]string{"alice", match.BotID}, 1<<40))
+		for range moves {
+			c, err := change(g, take(0, 1))
+			if err != nil {
+				b.Fatal(err)
+			}
+			if g, err = db.Commit(context.Background(), c); err != nil {
+				b.Fatal(err)
+			}
 		}
-		if g, err = db.Commit(context.Background(), c); err != nil {
-			b.Fatal(err)
-		}
+		return g
 	}
+	g, long := played("c1", 3), played("c2", 30)
 	cancellable, cancel := context.WithTimeout(context.Background(), time.Hour)
 	defer cancel()
 	for _, tc := range []struct {
 		name string
 		ctx  context.Context
-	}{{"cancellable", cancellable}, {"background", context.Background()}} {
+		g    *match.Game
+	}{{"cancellable", cancellable, g}, {"background", context.Background(), g}, {"30moves", context.Background(), long}} {
 		b.Run(tc.name, func(b *testing.B) {
 			b.ReportAllocs()
+			defer startCPU().report(b)
 			for range b.N {
-				if _, err := db.Board(tc.ctx, g.ID); err != nil {
+				if _, err := db.Board(tc.ctx, tc.g.ID); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -227,24 +227,118 @@ func (db *DB) Moves(ctx context.Context, gameID int64) ([]match.Move, error) {
 
 // Board returns the game with the given id, its moves before its ply and
 // whether its player to move recorded a hint at its ply (match.Storage),
-// in two queries and no transaction: the moves before the ply read are
-// never rewritten, so they fit the game even if another move is committed
-// in between.
+// in one statement (boardQuery).
 func (db *DB) Board(ctx context.Context, id int64) (*match.Board, error) {
-	var b match.Board
-	g, err := scanGame(db.reads.QueryRowContext(ctx, `SELECT `+gameColumns+`,
-		EXISTS (SELECT 1 FROM hints WHERE game_id = games.id AND ply = games.ply
-			AND user_id = CASE games.ply % 2 WHEN 0 THEN games.player0 ELSE games.player1 END)
-		FROM games WHERE id = ?`, id), &b.Hinted)
+	var (
+		b     match.Board
+		moves []byte
+	)
+	g, err := scanGame(db.reads.QueryRowContext(ctx, boardQuery, id), &b.Hinted, &moves)
 	if err != nil {
 		return nil, err
 	}
 	b.Game = g
-	if b.Moves, err = queryMoves(ctx, db.reads, g.Ply,
-		`SELECT game_id, ply, player, move, hinted, at FROM moves WHERE game_id = ? AND ply < ? ORDER BY ply`, id, g.Ply); err != nil {
+	if b.Moves, err = boardMoves(g, moves); err != nil {
 		return nil, err
 	}
 	return &b, nil
+}
+
+// boardQuery reads a board in one statement: the game, the hint mark and
+// its moves before its ply, packed into one column by group_concat. Two
+// statements (the game, then its moves) cost twice what one does: each is
+// a read transaction of its own (taking and dropping a WAL read lock, four
+// fcntl calls), a statement fetched from the cache, a connection taken from
+// the pool, a Rows and a reset, and the moves query, whose plan looked at
+// its bound game id, was compiled again on every run (go-sqlite3 clears a
+// statement's bindings after each use, and clearing them expires a
+// statement whose plan depends on them). BenchmarkBoardRead in
+// BENCHMARKS.md.
+//
+// Each move is "ply,hinted,at,P,M:" followed by the player's id (P bytes)
+// and the move's JSON (M bytes), back to back in ply order. The lengths
+// make it unambiguous whatever bytes an id holds; boardMoves reads it.
+const boardQuery = `SELECT ` + gameColumns + `,
+	EXISTS (SELECT 1 FROM hints WHERE game_id = games.id AND ply = games.ply
+		AND user_id = CASE games.ply % 2 WHEN 0 THEN games.player0 ELSE games.player1 END),
+	(SELECT group_concat(ply || ',' || hinted || ',' || at || ',' || octet_length(player) || ',' || octet_length(move) || ':' ||
+			player || move, '' ORDER BY ply)
+		FROM moves WHERE game_id = games.id AND ply < games.ply)
+	FROM games WHERE id = ?`
+
+// boardMoves reads boardQuery's moves column (nil: no moves) for g.
+func boardMoves(g *match.Game, b []byte) ([]match.Move, error) {
+	if len(b) == 0 {
+		return nil, nil
+	}
+	moves := make([]match.Move, 0, g.Ply)
+	r := packed{b: b}
+	for r.i < len(b) {
+		m := match.Move{GameID: g.ID}
+		ply, hinted, at := r.int(','), r.int(','), r.int(',')
+		np, nm := r.int(','), r.int(':')
+		player, text := r.bytes(np), r.bytes(nm)
+		if r.bad || (hinted != 0 && hinted != 1) || ply < 0 || ply >= int64(g.Ply) {
+			return nil, fmt.Errorf("game %d: moves: unreadable after %d moves", g.ID, len(moves))
+		}
+		m.Ply, m.Hinted, m.At = int(ply), hinted == 1, fromMillis(at)
+		// The players' ids are mostly the game's two: share their strings.
+		switch string(player) {
+		case g.Players[0]:
+			m.Player = g.Players[0]
+		case g.Players[1]:
+			m.Player = g.Players[1]
+		default:
+			m.Player = string(player)
+		}
+		var err error
+		if m.Move, err = engine.DecodeMove(text); err != nil {
+			return nil, fmt.Errorf("game %d ply %d: move: %w", g.ID, m.Ply, err)
+		}
+		moves = append(moves, m)
+	}
+	return moves, nil
+}
+
+// packed reads boardQuery's moves column.
+type packed struct {
+	b   []byte
+	i   int
+	bad bool
+}
+
+// int reads a decimal integer ended by end.
+func (r *packed) int(end byte) int64 {
+	neg := r.i < len(r.b) && r.b[r.i] == '-'
+	if neg {
+		r.i++
+	}
+	start := r.i
+	var v int64
+	for r.i < len(r.b) && '0' <= r.b[r.i] && r.b[r.i] <= '9' && r.i-start < 18 {
+		v = v*10 + int64(r.b[r.i]-'0')
+		r.i++
+	}
+	if r.i == start || r.i >= len(r.b) || r.b[r.i] != end {
+		r.bad = true
+		return 0
+	}
+	r.i++
+	if neg {
+		return -v
+	}
+	return v
+}
+
+// bytes reads the next n bytes.
+func (r *packed) bytes(n int64) []byte {
+	if r.bad || n < 0 || n > int64(len(r.b)-r.i) {
+		r.bad = true
+		return nil
+	}
+	out := r.b[r.i : r.i+int(n)]
+	r.i += int(n)
+	return out
 }
 
 // queryMoves runs query, which selects moves' columns, into room for n.

@@ -1,0 +1,85 @@
+package store
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+
+	"nimbot/match"
+)
+
+// TestBoardPackedMoves: Board reads the moves packed into one column
+// (boardQuery) as Moves reads them row by row, whatever bytes the players'
+// ids hold (the separators of the packing, digits, multibyte letters), for
+// moves by neither of the game's players, spaced JSON and times before
+// 1970 (rows another writer could have left).
+func TestBoardPackedMoves(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t)
+	g := mustCreate(t, db, newGame("c1", [2]string{"1,2:3", "ü:{日本,"}, 1<<40))
+	check := func() {
+		t.Helper()
+		b, err := db.Board(ctx, g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		game, err := db.Game(ctx, g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		moves, err := db.Moves(ctx, g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(b.Game, game) || len(b.Moves) != len(moves) || (len(moves) > 0 && !reflect.DeepEqual(b.Moves, moves)) {
+			t.Fatalf("Board\n%+v\n%+v\nwant\n%+v\n%+v", b.Game, b.Moves, game, moves)
+		}
+	}
+	check()
+	for range 3 {
+		g = play(t, db, g, take(0, 1))
+		check()
+	}
+	for _, row := range []struct{ player, move string }{
+		{"", `{ "heap" : 0, "take" : 2 }`},
+		{"12:34,", `{"take":1,"heap":0}`},
+	} {
+		if _, err := db.writeConn.ExecContext(ctx, `INSERT INTO moves (game_id, ply, player, move, hinted, at)
+			VALUES (?, (SELECT ply FROM games WHERE id = ?), ?, ?, 1, -1234)`, g.ID, g.ID, row.player, row.move); err != nil {
+			t.Fatal(err)
+		}
+		check()
+	}
+	if b, err := db.Board(ctx, g.ID); err != nil || len(b.Moves) != 5 || b.Moves[3].Player != "" || !reflect.DeepEqual(b.Moves[4].Move, take(0, 1)) || !b.Moves[4].Hinted {
+		t.Fatalf("Board: %+v, %v", b, err)
+	}
+}
+
+// TestBoardMovesUnreadable: a packed moves column that does not parse is an
+// error naming the game, never a panic or a partial list.
+func TestBoardMovesUnreadable(t *testing.T) {
+	g := &match.Game{ID: 7, Ply: 2, Players: [2]string{"a", "b"}}
+	good := `0,0,5,1,19:a{"heap":0,"take":1}`
+	if moves, err := boardMoves(g, []byte(good)); err != nil || len(moves) != 1 || moves[0].Player != "a" || moves[0].At.UnixMilli() != 5 {
+		t.Fatalf("boardMoves(%q) = %+v, %v", good, moves, err)
+	}
+	for _, bad := range []string{
+		good[:len(good)-1],                // cut short
+		good + "1",                        // a second move cut short
+		`0,2,5,1,19:a{"heap":0,"take":1}`, // hinted neither 0 nor 1
+		`2,0,5,1,19:a{"heap":0,"take":1}`, // at or past the game's ply
+		`-1,0,5,1,19:a{"heap":0,"take":1}`,
+		`0,0,5,-1,19:a{"heap":0,"take":1}`,
+		`0,0,5,1,99:a{"heap":0,"take":1}`,
+		`0,0,1234567890123456789,1,19:a{"heap":0,"take":1}`, // too many digits
+		`0,0,,1,19:a{"heap":0,"take":1}`,
+		`0;0,5,1,19:a{"heap":0,"take":1}`,
+		`0,0,5,1,19:a{"heap":0,"tak":1}x`,
+		`0,0,5,1,5:a{"he`,
+	} {
+		if moves, err := boardMoves(g, []byte(bad)); err == nil || !strings.Contains(err.Error(), "game 7") {
+			t.Errorf("boardMoves(%q) = %+v, %v; want an error naming game 7", bad, moves, err)
+		}
+	}
+}
