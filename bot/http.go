@@ -123,11 +123,12 @@ func (h *HTTP) interactions(w http.ResponseWriter, r *http.Request) {
 	}
 	first, late := h.r.answer(&i)
 	writeJSON(w, first.resp, first.encoded)
-	// Flush so Discord has the answer before any follow-up work starts.
+	// The follow-up work is counted (Wait) before the answer goes out:
+	// with its Content-Length, the client has all of it at the flush.
+	h.r.after(&i, first.resp, late)
 	if f, ok := w.(http.Flusher); ok {
 		f.Flush()
 	}
-	h.r.after(&i, first.resp, late)
 }
 
 // verify returns why r is not a genuine, fresh request from Discord, or "".
@@ -166,7 +167,10 @@ func (h *HTTP) verify(r *http.Request, body []byte) string {
 }
 
 // writeJSON writes resp as JSON: encoded, when the service had the bytes
-// already, else resp encoded here.
+// already, else resp encoded here. The Content-Length goes with it: the
+// answer is flushed before the handler returns, and without a length
+// net/http frames a flushed response in chunks, which costs a second write
+// to the socket (the last chunk) for every request.
 func writeJSON(w http.ResponseWriter, resp *discordgo.InteractionResponse, encoded []byte) {
 	b := encoded
 	if b == nil {
@@ -177,5 +181,6 @@ func writeJSON(w http.ResponseWriter, resp *discordgo.InteractionResponse, encod
 		}
 	}
 	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.Write(b)
 }

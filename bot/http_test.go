@@ -114,6 +114,48 @@ func TestHTTPPing(t *testing.T) {
 	}
 }
 
+// TestHTTPFraming: every answer goes out with its Content-Length, so the
+// whole response is one write to the socket: chunked framing costs a second
+// write (the last chunk) per request, and Discord reads the answer no
+// sooner.
+func TestHTTPFraming(t *testing.T) {
+	he := newHTTPEnv(t, nil)
+	check := func(what string, payload []byte, wantType string) []byte {
+		t.Helper()
+		res, err := he.srv.Client().Do(he.key.request(t, he.srv.URL+"/interactions", payload, he.clock.Now()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		body, err := io.ReadAll(res.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.StatusCode != http.StatusOK || !strings.HasPrefix(string(body), `{"type":`+wantType) {
+			t.Fatalf("%s: %d %s", what, res.StatusCode, body)
+		}
+		if len(res.TransferEncoding) != 0 || res.ContentLength != int64(len(body)) {
+			t.Errorf("%s: transfer encoding %q, content length %d for %d bytes", what, res.TransferEncoding, res.ContentLength, len(body))
+		}
+		if ct := res.Header.Get("Content-Type"); ct != "application/json" {
+			t.Errorf("%s: content type %q", what, ct)
+		}
+		return body
+	}
+	check("ping", fixture(t, "ping.json"), "1")
+	start := he.p.command(alice, "start", opt{"heaps", "10 20 30"}, opt{"first", "me"}, opt{"difficulty", "perfect"})
+	resp, err := decodeResponse(check("start", start, "4"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	he.fd.delivered(tokenOf(t, start), start, resp)
+	board := he.fd.Message(t, he.fd.Original(tokenOf(t, start)))
+	g := he.channelGame()
+	pick := commands.HeapControl{Game: g.ID, Ply: g.Ply, Heap: 1}.CustomID()
+	check("heap pick", he.p.click(alice, board, pick), "7")
+	check("refusal", he.p.click(carol, board, pick), "4")
+}
+
 // TestHTTPRejects: every request that is not a fresh, genuine POST from
 // Discord is refused before anything runs: no game, no saved response, no
 // REST call. The last case is the same request signed properly, so the test
