@@ -121,14 +121,17 @@ func (h *HTTP) interactions(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}, nil)
 		return
 	}
-	first, late := h.r.answer(&i)
-	writeJSON(w, first.resp, first.encoded)
-	// The follow-up work is counted (Wait) before the answer goes out:
-	// with its Content-Length, the client has all of it at the flush.
-	h.r.after(&i, first.resp, late)
-	if f, ok := w.(http.Flusher); ok {
-		f.Flush()
-	}
+	h.r.respond(&i, func(first reply, deferred bool) {
+		if deferred {
+			// Handle goes on on this connection's goroutine: the client
+			// must not send its next request here meanwhile.
+			w.Header().Set("Connection", "close")
+		}
+		writeJSON(w, first.resp, first.encoded)
+		if f, ok := w.(http.Flusher); ok {
+			f.Flush()
+		}
+	})
 }
 
 // verify returns why r is not a genuine, fresh request from Discord, or "".

@@ -562,6 +562,43 @@ func TestHTTPDeferredStart(t *testing.T) {
 	}
 }
 
+// TestHTTPDeferredConnection: while a deferred interaction's Handle is
+// still running, the client's next request on the same keep-alive client
+// is answered at once, not after it: the deferral tells the client to
+// close that connection (Handle goes on on its goroutine).
+func TestHTTPDeferredConnection(t *testing.T) {
+	he := newHTTPEnv(t, func(c *bot.HTTPConfig) { c.DeferAfter = 200 * time.Millisecond })
+	release := lockDatabase(t, he.path)
+	resp := he.deliver(he.p.command(alice, "start", opt{"heaps", "3 4 5"}, opt{"first", "me"}))
+	if resp.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource {
+		t.Fatalf("want a deferred message while the store is locked, got %s", describe(resp))
+	}
+	pinged := make(chan string, 1)
+	go func() {
+		res, err := he.srv.Client().Do(he.key.request(t, he.srv.URL+"/interactions", fixture(t, "ping.json"), he.clock.Now()))
+		if err != nil {
+			pinged <- err.Error()
+			return
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		pinged <- string(body)
+	}()
+	select {
+	case body := <-pinged:
+		if strings.TrimSpace(body) != `{"type":1}` {
+			t.Errorf("PING answered %s", body)
+		}
+	case <-time.After(3 * time.Second):
+		t.Error("the next request waited for the deferred interaction's Handle")
+	}
+	release()
+	he.h.Wait(context.Background())
+	if edits := he.fd.Calls("PATCH", "/messages/@original"); len(edits) != 1 {
+		t.Fatalf("%d edits of @original, want 1", len(edits))
+	}
+}
+
 // syncBuffer is a log destination goroutines can share.
 type syncBuffer struct {
 	mu  sync.Mutex

@@ -99,7 +99,9 @@ func newResponder(svc Service, rest *discordgo.Session, log *slog.Logger, deferA
 		pending: make(chan struct{}, maxPending), base: base, cancel: cancel, idle: make(chan handleJob)}
 }
 
-// answer runs Handle for i and returns the reply to send now. When Handle
+// answer runs Handle for i on a handler goroutine (see run) and returns
+// the reply to send now; the gateway answers through it, from a goroutine
+// discordgo starts per event. When Handle
 // has not finished within deferAfter, that reply is a deferral and late
 // yields the real one; pass both to after once the first was delivered.
 func (r *responder) answer(i *discordgo.Interaction) (first reply, late <-chan reply) {
@@ -118,6 +120,58 @@ func (r *responder) answer(i *discordgo.Interaction) (first reply, late <-chan r
 		r.log.Warn("deferring slow interaction", "interaction", i.ID, "after", r.deferAfter)
 		return reply{resp: deferral(i)}, done
 	}
+}
+
+// respond answers i for a caller that can deliver the first reply from
+// another goroutine (the HTTP endpoint), and then does what follows it
+// (after). Handle runs on the calling goroutine, and deliver gets the first
+// reply exactly once. When Handle has not finished within deferAfter, a
+// timer delivers a deferral meanwhile (deliver then runs on the timer's
+// goroutine, while Handle goes on) and starts finishing the answer in the
+// background at once, as answer's callers do; Handle's reply goes there
+// when it returns. What follows a reply is started (and counted for wait)
+// before deliver sends the reply: a client that has it finds the work
+// counted.
+//
+// Handing the interaction to a pooled goroutine and waiting for it (answer)
+// cost two park/wake pairs per request; net/http's connection goroutine,
+// which calls this, persists across keep-alive requests, so its stack stays
+// grown as a pooled one's does.
+func (r *responder) respond(i *discordgo.Interaction, deliver func(first reply, deferred bool)) {
+	if i.Type == discordgo.InteractionApplicationCommandAutocomplete {
+		// Autocomplete cannot be deferred: a late list is simply ignored.
+		deliver(r.handle(i), false)
+		return
+	}
+	var (
+		mu       sync.Mutex
+		answered bool       // Handle's reply was delivered: the timer does nothing
+		late     chan reply // the deferral was delivered: Handle's reply goes here
+	)
+	t := time.AfterFunc(r.deferAfter, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if answered {
+			return
+		}
+		r.log.Warn("deferring slow interaction", "interaction", i.ID, "after", r.deferAfter)
+		first := deferral(i)
+		late = make(chan reply, 1)
+		r.after(i, first, late)
+		deliver(reply{resp: first}, true)
+	})
+	rep := r.handle(i)
+	mu.Lock()
+	if late != nil {
+		mu.Unlock()
+		late <- rep
+		return
+	}
+	answered = true
+	mu.Unlock()
+	t.Stop()
+	r.after(i, rep.resp, nil)
+	deliver(rep, false)
 }
 
 // run hands j to an idle handler goroutine, or starts one. A goroutine
