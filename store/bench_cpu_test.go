@@ -1,20 +1,69 @@
 package store
 
 import (
+	"os"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"nimbot/internal/cpuclock"
 )
 
-// cpuClock reads the process's CPU time at a start, for benchmarks to
-// report CPU per operation beside wall time.
-type cpuClock struct{ start time.Duration }
+// cpuClock reads the process's CPU time and its writes at a start, for
+// benchmarks to report CPU and I/O per operation beside wall time.
+type cpuClock struct {
+	start  time.Duration
+	io     ioCounts
+	haveIO bool
+}
 
-func startCPU() cpuClock { return cpuClock{cpuclock.Process()} }
+func startCPU() cpuClock {
+	io, ok := readIO()
+	return cpuClock{start: cpuclock.Process(), io: io, haveIO: ok}
+}
 
-// report adds the CPU time since the start per b.N as cpu-µs/op.
+// report adds the CPU time since the start per b.N as cpu-µs/op and, where
+// /proc/self/io exists (Linux), the bytes the process passed to write
+// calls (the WAL's frames and the checkpoints' pages) and the number of
+// those calls, per b.N, as wB/op and writes/op: each page a transaction
+// dirties costs a frame in the WAL, two pwrite calls, and later a
+// checkpoint's write.
 func (c cpuClock) report(b *testing.B) {
 	used := cpuclock.Process() - c.start
 	b.ReportMetric(float64(used.Microseconds())/float64(b.N), "cpu-µs/op")
+	if io, ok := readIO(); ok && c.haveIO {
+		b.ReportMetric(float64(io.wchar-c.io.wchar)/float64(b.N), "wB/op")
+		b.ReportMetric(float64(io.syscw-c.io.syscw)/float64(b.N), "writes/op")
+	}
+}
+
+// ioCounts are /proc/self/io's write counters.
+type ioCounts struct{ wchar, syscw int64 }
+
+// readIO reads the process's write counters, if the system has them.
+func readIO() (ioCounts, bool) {
+	data, err := os.ReadFile("/proc/self/io")
+	if err != nil {
+		return ioCounts{}, false
+	}
+	var c ioCounts
+	found := 0
+	for _, line := range strings.Split(string(data), "\n") {
+		name, value, ok := strings.Cut(line, ": ")
+		if !ok {
+			continue
+		}
+		n, err := strconv.ParseInt(value, 10, 64)
+		if err != nil {
+			continue
+		}
+		switch name {
+		case "wchar":
+			c.wchar, found = n, found+1
+		case "syscw":
+			c.syscw, found = n, found+1
+		}
+	}
+	return c, found == 2
 }
