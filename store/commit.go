@@ -105,15 +105,8 @@ func applyChange(ctx context.Context, tx *txn, now time.Time, c prepared) (*matc
 			return nil, err
 		}
 	}
-	for i, m := range c.moves {
-		ply := c.Ply + i
-		player := players[ply%2]
-		// The triggers on moves check the ply again and advance games.ply.
-		if _, err := tx.ExecContext(ctx, `INSERT INTO moves (game_id, ply, player, move, hinted, at)
-			VALUES (?, ?, ?, ?, EXISTS (SELECT 1 FROM hints WHERE game_id = ? AND ply = ? AND user_id = ?), ?)`,
-			g.ID, ply, player, m, g.ID, ply, player, toMillis(now)); err != nil {
-			return nil, fmt.Errorf("game %d ply %d: %w", g.ID, ply, err)
-		}
+	if err := insertMoves(ctx, tx, g.ID, c.Ply, players, c.moves, now); err != nil {
+		return nil, err
 	}
 	switch {
 	case c.keepPosition:
@@ -142,6 +135,38 @@ func applyChange(ctx context.Context, tx *txn, now time.Time, c prepared) (*matc
 		}
 	}
 	return out, nil
+}
+
+// insertMoveSQL inserts one move; insertMovesSQL2 two, in one statement.
+// A click against nimbot commits two moves (the human's and the reply), so
+// one statement instead of two saves a statement's round through
+// database/sql and go-sqlite3 per click. The triggers on moves still run
+// for each row, in order: they check the ply and advance games.ply.
+const (
+	insertMoveSQL = `INSERT INTO moves (game_id, ply, player, move, hinted, at)
+			VALUES (?1, ?2, ?3, ?4, EXISTS (SELECT 1 FROM hints WHERE game_id = ?1 AND ply = ?2 AND user_id = ?3), ?5)`
+	insertMovesSQL2 = insertMoveSQL + `,
+			(?1, ?2 + 1, ?6, ?7, EXISTS (SELECT 1 FROM hints WHERE game_id = ?1 AND ply = ?2 + 1 AND user_id = ?6), ?5)`
+)
+
+// insertMoves inserts moves, played from ply on by players in turn, two to
+// a statement.
+func insertMoves(ctx context.Context, tx *txn, gameID int64, ply int, players [2]string, moves []string, now time.Time) error {
+	at := toMillis(now)
+	for len(moves) > 0 {
+		var err error
+		if len(moves) >= 2 {
+			_, err = tx.ExecContext(ctx, insertMovesSQL2, gameID, ply, players[ply%2], moves[0], at, players[(ply+1)%2], moves[1])
+		} else {
+			_, err = tx.ExecContext(ctx, insertMoveSQL, gameID, ply, players[ply%2], moves[0], at)
+		}
+		if err != nil {
+			return fmt.Errorf("game %d ply %d: %w", gameID, ply, err)
+		}
+		n := min(len(moves), 2)
+		moves, ply = moves[n:], ply+n
+	}
+	return nil
 }
 
 // applied is g, as read in the transaction, after c: what the statements

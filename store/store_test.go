@@ -15,6 +15,7 @@ import (
 
 	"github.com/mattn/go-sqlite3"
 
+	"nimbot/engine"
 	"nimbot/internal/storetest"
 	"nimbot/match"
 )
@@ -205,6 +206,78 @@ func TestDatabaseRefusesStaleMove(t *testing.T) {
 				t.Fatalf("got %v", err)
 			}
 		})
+	}
+	// Rows inserted together are checked one by one: a gap after a good
+	// row refuses the statement, and the good row's ply advance goes with it.
+	t.Run("GapInOneStatement", func(t *testing.T) {
+		_, err := db.writeConn.ExecContext(ctx, `INSERT INTO moves (game_id, ply, player, move, at) VALUES (?1, 1, 'x', '{}', 0), (?1, 3, 'y', '{}', 0)`, g.ID)
+		if err == nil || !strings.Contains(err.Error(), "stale move") {
+			t.Fatalf("got %v", err)
+		}
+		if got, err := db.Game(ctx, g.ID); err != nil || got.Ply != 1 {
+			t.Fatalf("after the refused statement: %+v, %v", got, err)
+		}
+	})
+	t.Run("Over", func(t *testing.T) {
+		over := mustCreate(t, db, newGame("c2", [2]string{"alice", "bob"}, 1))
+		play(t, db, over, take(0, 1))
+		_, err := db.writeConn.ExecContext(ctx, `INSERT INTO moves (game_id, ply, player, move, at) VALUES (?, 1, 'x', '{}', 0)`, over.ID)
+		if err == nil || !strings.Contains(err.Error(), "stale move") {
+			t.Fatalf("got %v", err)
+		}
+	})
+	checkGames(t, db)
+}
+
+// TestCommitManyMoves: a Change with more moves than one statement inserts
+// (two) lands whole, each move with its ply, its player and its own hint
+// mark.
+func TestCommitManyMoves(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t)
+	g := mustCreate(t, db, newGame("c1", [2]string{"alice", "bob"}, 10))
+	for _, h := range []match.Hint{{GameID: g.ID, Ply: 0, UserID: "bob"}} {
+		if _, err := db.RecordHint(ctx, h); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Hints for later plies cannot be asked for yet through RecordHint
+	// (it refuses a ply the game is not at), so they are written directly.
+	for _, h := range []struct {
+		ply  int
+		user string
+	}{{1, "bob"}, {2, "alice"}, {4, "alice"}} {
+		if _, err := db.writeConn.ExecContext(ctx, `INSERT INTO hints (game_id, ply, user_id, at) VALUES (?, ?, ?, 0)`, g.ID, h.ply, h.user); err != nil {
+			t.Fatal(err)
+		}
+	}
+	moves := []engine.Move{take(0, 1), take(0, 1), take(0, 1), take(0, 1), take(0, 1)}
+	c, err := change(g, moves...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := db.Commit(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Ply != 5 {
+		t.Fatalf("ply %d after 5 moves", out.Ply)
+	}
+	got, err := db.Moves(ctx, g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		player string
+		hinted bool
+	}{{"alice", false}, {"bob", true}, {"alice", true}, {"bob", false}, {"alice", true}}
+	if len(got) != len(want) {
+		t.Fatalf("%d moves: %+v", len(got), got)
+	}
+	for i, m := range got {
+		if m.Ply != i || m.Player != want[i].player || m.Hinted != want[i].hinted || !reflect.DeepEqual(m.Move, moves[i]) {
+			t.Errorf("move %d: %+v, want ply %d by %s hinted %v", i, m, i, want[i].player, want[i].hinted)
+		}
 	}
 	checkGames(t, db)
 }
