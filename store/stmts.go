@@ -124,13 +124,26 @@ func (r reader) QueryRowContext(ctx context.Context, query string, args ...any) 
 type txn struct {
 	*sql.Tx
 	c *stmtCache
+	// bound holds the cached statements bound to this transaction
+	// (Tx.StmtContext), so the jobs of a group commit share them: binding
+	// allocates a Stmt and registers it with the Tx, on every call.
+	bound map[*sql.Stmt]*sql.Stmt
 }
 
 func (t *txn) stmt(ctx context.Context, query string) *sql.Stmt {
-	if s := t.c.get(ctx, query); s != nil {
-		return t.Tx.StmtContext(ctx, s)
+	s := t.c.get(ctx, query)
+	if s == nil {
+		return nil
 	}
-	return nil
+	if b := t.bound[s]; b != nil {
+		return b
+	}
+	b := t.Tx.StmtContext(ctx, s)
+	if t.bound == nil {
+		t.bound = map[*sql.Stmt]*sql.Stmt{}
+	}
+	t.bound[s] = b
+	return b
 }
 
 // ExecContext is sql.Tx's, with a prepared statement.
