@@ -29,26 +29,26 @@ func recordResult(ctx context.Context, tx *txn, g *match.Game, now time.Time) er
 			if user == winner {
 				won = 1
 			}
-			for _, v := range variants {
-				if _, err := tx.ExecContext(ctx, `INSERT INTO stats (guild_id, user_id, variant, wins, losses, streak, best_streak, updated_at)
-					VALUES (?1, ?2, ?3, ?4, 1 - ?4, ?4, ?4, ?5)
-					ON CONFLICT (guild_id, user_id, variant) DO UPDATE SET
-						wins = wins + excluded.wins,
-						losses = losses + excluded.losses,
-						streak = CASE WHEN excluded.wins > 0 THEN streak + 1 ELSE 0 END,
-						best_streak = MAX(best_streak, CASE WHEN excluded.wins > 0 THEN streak + 1 ELSE 0 END),
-						updated_at = excluded.updated_at`,
-					g.Scope(), user, v, won, toMillis(now)); err != nil {
+			// Both rows, the variant's and the all-variants one (''), in
+			// one statement each: a game's end writes them together.
+			if _, err := tx.ExecContext(ctx, `INSERT INTO stats (guild_id, user_id, variant, wins, losses, streak, best_streak, updated_at)
+				VALUES (?1, ?2, ?3, ?4, 1 - ?4, ?4, ?4, ?5), (?1, ?2, '', ?4, 1 - ?4, ?4, ?4, ?5)
+				ON CONFLICT (guild_id, user_id, variant) DO UPDATE SET
+					wins = wins + excluded.wins,
+					losses = losses + excluded.losses,
+					streak = CASE WHEN excluded.wins > 0 THEN streak + 1 ELSE 0 END,
+					best_streak = MAX(best_streak, CASE WHEN excluded.wins > 0 THEN streak + 1 ELSE 0 END),
+					updated_at = excluded.updated_at`,
+				g.Scope(), user, variants[0], won, toMillis(now)); err != nil {
+				return err
+			}
+			if !rated && difficulty != "" {
+				if _, err := tx.ExecContext(ctx, `INSERT INTO bot_record (guild_id, user_id, variant, difficulty, wins, losses)
+					VALUES (?1, ?2, ?3, ?4, ?5, 1 - ?5), (?1, ?2, '', ?4, ?5, 1 - ?5)
+					ON CONFLICT (guild_id, user_id, variant, difficulty) DO UPDATE SET
+						wins = wins + excluded.wins, losses = losses + excluded.losses`,
+					g.Scope(), user, variants[0], difficulty, won); err != nil {
 					return err
-				}
-				if !rated && difficulty != "" {
-					if _, err := tx.ExecContext(ctx, `INSERT INTO bot_record (guild_id, user_id, variant, difficulty, wins, losses)
-						VALUES (?1, ?2, ?3, ?4, ?5, 1 - ?5)
-						ON CONFLICT (guild_id, user_id, variant, difficulty) DO UPDATE SET
-							wins = wins + excluded.wins, losses = losses + excluded.losses`,
-						g.Scope(), user, v, difficulty, won); err != nil {
-						return err
-					}
 				}
 			}
 		}
