@@ -535,6 +535,11 @@ func (db *DB) withTx(ctx context.Context, fn txFunc) error {
 // isConstraint reports whether err is a SQLite constraint violation with one
 // of the given extended codes.
 func isConstraint(err error, codes ...sqlite3.ErrNoExtended) bool {
+	if err == nil {
+		// Most calls: the statement worked. errors.As would still allocate
+		// the sqlite3.Error it fills.
+		return false
+	}
 	var se sqlite3.Error
 	if !errors.As(err, &se) {
 		return false
