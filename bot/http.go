@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -96,32 +97,19 @@ func (h *HTTP) interactions(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.cfg.MaxBody))
-	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
-			return
-		}
-		http.Error(w, "reading request body", http.StatusBadRequest)
-		return
+	buf := bodies.Get().(*[]byte)
+	i, ok := h.read(w, r, buf)
+	if cap(*buf) <= maxPooledBody {
+		bodies.Put(buf)
 	}
-	if reason := h.verify(r, body); reason != "" {
-		// Discord probes the endpoint with bad signatures and expects 401.
-		h.cfg.Log.Warn("rejected interaction request", "reason", reason, "remote", r.RemoteAddr)
-		http.Error(w, "invalid request signature", http.StatusUnauthorized)
-		return
-	}
-	var i discordgo.Interaction
-	if err := decodeInteraction(body, &i); err != nil {
-		http.Error(w, "malformed interaction", http.StatusBadRequest)
+	if !ok {
 		return
 	}
 	if i.Type == discordgo.InteractionPing {
 		writeJSON(w, &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}, nil)
 		return
 	}
-	h.r.respond(&i, func(first reply, deferred bool) {
+	h.r.respond(i, func(first reply, deferred bool) {
 		if deferred {
 			// Handle goes on on this connection's goroutine: the client
 			// must not send its next request here meanwhile.
@@ -132,6 +120,67 @@ func (h *HTTP) interactions(w http.ResponseWriter, r *http.Request) {
 			f.Flush()
 		}
 	})
+}
+
+// bodies holds buffers for request bodies, which are garbage once decoded:
+// reading each into a new one (io.ReadAll, growing from 512 bytes) was
+// about 4.5 KB of allocation per click.
+var bodies = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooledBody is the largest body buffer kept for reuse: a rare huge
+// request must not stay in the pool.
+const maxPooledBody = 64 << 10
+
+// read reads, checks and decodes r's interaction into a new Interaction,
+// the body into *buf (grown as needed), or answers the refusal and reports
+// false. Nothing decoded refers to the body's bytes.
+func (h *HTTP) read(w http.ResponseWriter, r *http.Request, buf *[]byte) (*discordgo.Interaction, bool) {
+	body, err := readBody(http.MaxBytesReader(w, r.Body, h.cfg.MaxBody), (*buf)[:0], r.ContentLength)
+	*buf = body
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+			return nil, false
+		}
+		http.Error(w, "reading request body", http.StatusBadRequest)
+		return nil, false
+	}
+	if reason := h.verify(r, body); reason != "" {
+		// Discord probes the endpoint with bad signatures and expects 401.
+		h.cfg.Log.Warn("rejected interaction request", "reason", reason, "remote", r.RemoteAddr)
+		http.Error(w, "invalid request signature", http.StatusUnauthorized)
+		return nil, false
+	}
+	i := new(discordgo.Interaction)
+	if err := decodeInteraction(body, i); err != nil {
+		http.Error(w, "malformed interaction", http.StatusBadRequest)
+		return nil, false
+	}
+	return i, true
+}
+
+// readBody appends what rd has to buf until EOF, making room at once for
+// size bytes (the Content-Length, or -1), up to maxPooledBody: a length
+// is only a claim until the bytes arrive.
+func readBody(rd io.Reader, buf []byte, size int64) ([]byte, error) {
+	if size >= 0 && size < maxPooledBody && int64(cap(buf)) < size+1 {
+		// One more byte, so reading EOF needs no growth.
+		buf = make([]byte, 0, size+1)
+	}
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := rd.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
 }
 
 // verify returns why r is not a genuine, fresh request from Discord, or "".
