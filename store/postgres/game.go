@@ -193,25 +193,46 @@ func (db *DB) Moves(ctx context.Context, gameID int64) ([]match.Move, error) {
 
 // Board returns the game with the given id, its moves before its ply and
 // whether its player to move recorded a hint at its ply (match.Storage),
-// in two queries and no transaction: the moves before the ply read are
-// never rewritten, so they fit the game even if another move is committed
-// in between.
+// in one statement (boardQuery), as store.DB.Board does.
 func (db *DB) Board(ctx context.Context, id int64) (*match.Board, error) {
-	var b match.Board
-	g, err := scanGame(db.pool.QueryRow(ctx, `SELECT `+gameColumns+`,
-		EXISTS (SELECT 1 FROM hints WHERE game_id = games.id AND ply = games.ply
-			AND user_id = CASE games.ply % 2 WHEN 0 THEN games.player0 ELSE games.player1 END)
-		FROM games WHERE id = $1`, id), &b.Hinted)
+	var (
+		b       match.Board
+		plies   []int
+		players []string
+		moves   []engine.Move
+		hinted  []bool
+		ats     []int64
+	)
+	g, err := scanGame(db.pool.QueryRow(ctx, boardQuery, id), &b.Hinted, &plies, &players, &moves, &hinted, &ats)
 	if err != nil {
 		return nil, err
 	}
 	b.Game = g
-	if b.Moves, err = queryMoves(ctx, db.pool, g.Ply,
-		`SELECT game_id, ply, player, move, hinted, at FROM moves WHERE game_id = $1 AND ply < $2 ORDER BY ply`, id, g.Ply); err != nil {
-		return nil, err
+	n := len(plies)
+	if len(players) != n || len(moves) != n || len(hinted) != n || len(ats) != n {
+		return nil, fmt.Errorf("game %d: moves: %d plies, %d players, %d moves, %d marks, %d times",
+			id, n, len(players), len(moves), len(hinted), len(ats))
+	}
+	if n > 0 {
+		b.Moves = make([]match.Move, n)
+		for i := range b.Moves {
+			b.Moves[i] = match.Move{GameID: id, Ply: plies[i], Player: players[i], Move: moves[i], Hinted: hinted[i], At: fromMillis(ats[i])}
+		}
 	}
 	return &b, nil
 }
+
+// boardQuery reads a board in one statement and one round trip: the game,
+// the hint mark and its moves before its ply, as one array per column
+// (NULL when there are none), in ply order.
+const boardQuery = `SELECT ` + gameColumns + `,
+	EXISTS (SELECT 1 FROM hints WHERE game_id = games.id AND ply = games.ply
+		AND user_id = CASE games.ply % 2 WHEN 0 THEN games.player0 ELSE games.player1 END),
+	m.plies, m.players, m.moves, m.hinted, m.ats
+	FROM games CROSS JOIN LATERAL (SELECT array_agg(ply ORDER BY ply) AS plies, array_agg(player ORDER BY ply) AS players,
+			array_agg(move ORDER BY ply) AS moves, array_agg(hinted ORDER BY ply) AS hinted, array_agg(at ORDER BY ply) AS ats
+		FROM moves WHERE moves.game_id = games.id AND moves.ply < games.ply) m
+	WHERE games.id = $1`
 
 // queryMoves runs sql, which selects moves' columns, into room for n.
 func queryMoves(ctx context.Context, q querier, n int, sql string, args ...any) ([]match.Move, error) {
