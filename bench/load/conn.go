@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/hex"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"syscall"
 	"time"
@@ -19,14 +21,17 @@ import (
 // channel sends one request at a time, so it writes the request and reads
 // the answer on its own goroutine: net/http's Transport hands each request
 // to a writing and a reading goroutine per connection, and those hand-offs
-// cost this tool more CPU than the JSON of the request. The answer is still
-// parsed by net/http (http.ReadResponse).
+// cost this tool more CPU than the JSON of the request. The answer is read
+// by readAnswer, which reads what this tool needs of HTTP/1.1 (status,
+// Content-Length or chunked body, Connection) without http.ReadResponse's
+// header map and body objects.
 type conn struct {
 	addr, host, path string
 	c                net.Conn
 	br               *bufio.Reader
 	used             bool // an answer was read on c: it is a kept-alive connection
 	head             []byte
+	scratch          []byte // a chunked answer's body, before it is copied out
 	// watched is the context whose end unblocks c; stopWatch ends that.
 	watched   context.Context
 	stopWatch func() bool
@@ -119,32 +124,172 @@ func (c *conn) exchange(ctx context.Context, ts, sig, body []byte) (int, []byte,
 	if _, err := bufs.WriteTo(c.c); err != nil {
 		return 0, nil, err
 	}
-	// Wait for the answer's first byte apart: http.ReadResponse reports a
-	// connection closed before it as io.ErrUnexpectedEOF, like one closed
-	// mid-answer, and post must tell the two apart.
+	// Wait for the answer's first byte apart: a connection closed before it
+	// is io.EOF, which post retries; one closed mid-answer is
+	// io.ErrUnexpectedEOF, which it does not.
 	if _, err := c.br.Peek(1); err != nil {
 		return 0, nil, err
 	}
-	resp, err := http.ReadResponse(c.br, nil)
-	if err != nil {
-		return 0, nil, err
+	status, out, keep, err := c.readAnswer()
+	if errors.Is(err, io.EOF) {
+		err = io.ErrUnexpectedEOF
 	}
-	var out []byte
-	if n := resp.ContentLength; n >= 0 && n <= 16<<20 {
-		out = make([]byte, n)
-		_, err = io.ReadFull(resp.Body, out)
-	} else {
-		out, err = io.ReadAll(resp.Body)
-	}
-	resp.Body.Close()
 	if err != nil {
 		return 0, nil, err
 	}
 	c.used = true
-	if resp.Close {
+	if !keep {
 		c.close()
 	}
-	return resp.StatusCode, out, nil
+	return status, out, nil
+}
+
+// maxAnswer bounds an answer's body: nothing grows without bound.
+const maxAnswer = 16 << 20
+
+// readAnswer reads one HTTP/1.1 response from c.br, as http.ReadResponse
+// and the body's reader did for this tool, without their header map,
+// Response and body objects: the status, the body (by Content-Length,
+// chunked, or until the connection closes), and whether the connection
+// stays open after it (not after "Connection: close", an HTTP/1.0 answer
+// without keep-alive, or a body that ran to the close). Informational
+// (1xx) answers are skipped, as net/http's client skips them.
+func (c *conn) readAnswer() (status int, body []byte, keep bool, err error) {
+	for {
+		line, err := c.line()
+		if err != nil {
+			return 0, nil, false, err
+		}
+		// "HTTP/1.1 200 OK": the version, a space, three digits.
+		if len(line) < 12 || !bytes.HasPrefix(line, []byte("HTTP/1.")) || line[8] != ' ' || (len(line) > 12 && line[12] != ' ') {
+			return 0, nil, false, fmt.Errorf("malformed HTTP status line %q", line)
+		}
+		status, err = strconv.Atoi(string(line[9:12]))
+		if err != nil || status < 100 {
+			return 0, nil, false, fmt.Errorf("malformed HTTP status code %q", line[9:12])
+		}
+		keep = line[7] == '1' // HTTP/1.1 keeps the connection unless told
+		length, chunked := int64(-1), false
+		for {
+			h, err := c.line()
+			if err != nil {
+				return 0, nil, false, err
+			}
+			if len(h) == 0 {
+				break
+			}
+			colon := bytes.IndexByte(h, ':')
+			if colon <= 0 {
+				return 0, nil, false, fmt.Errorf("malformed HTTP header line %q", h)
+			}
+			name, value := h[:colon], bytes.TrimSpace(h[colon+1:])
+			switch {
+			case bytes.EqualFold(name, []byte("Content-Length")):
+				n, err := strconv.ParseInt(string(value), 10, 64)
+				if err != nil || n < 0 || (length >= 0 && n != length) {
+					return 0, nil, false, fmt.Errorf("bad Content-Length %q", value)
+				}
+				length = n
+			case bytes.EqualFold(name, []byte("Transfer-Encoding")):
+				if !bytes.EqualFold(value, []byte("chunked")) {
+					return 0, nil, false, fmt.Errorf("unsupported Transfer-Encoding %q", value)
+				}
+				chunked = true
+			case bytes.EqualFold(name, []byte("Connection")):
+				for _, tok := range bytes.Split(value, []byte(",")) {
+					switch tok = bytes.TrimSpace(tok); {
+					case bytes.EqualFold(tok, []byte("close")):
+						keep = false
+					case bytes.EqualFold(tok, []byte("keep-alive")) && line[7] == '0':
+						keep = true
+					}
+				}
+			}
+		}
+		if status >= 200 || status == http.StatusSwitchingProtocols {
+			if status == http.StatusNoContent || status == http.StatusNotModified {
+				return status, []byte{}, keep, nil
+			}
+			switch {
+			case chunked:
+				body, err = c.chunked()
+			case length >= 0:
+				if length > maxAnswer {
+					return 0, nil, false, fmt.Errorf("an answer of %d bytes", length)
+				}
+				body = make([]byte, length)
+				_, err = io.ReadFull(c.br, body)
+			default:
+				// No length: the body runs until the server closes.
+				keep = false
+				body, err = io.ReadAll(io.LimitReader(c.br, maxAnswer))
+			}
+			return status, body, keep, err
+		}
+		// 1xx: the real answer follows.
+	}
+}
+
+// line reads one line of the answer's head, without its CRLF (or LF). The
+// slice is c.br's and valid until the next read.
+func (c *conn) line() ([]byte, error) {
+	l, err := c.br.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		return nil, errors.New("HTTP header line too long")
+	}
+	if err != nil {
+		return nil, err
+	}
+	l = l[:len(l)-1]
+	if len(l) > 0 && l[len(l)-1] == '\r' {
+		l = l[:len(l)-1]
+	}
+	return l, nil
+}
+
+// chunked reads a chunked body (RFC 9112 section 7.1) and its trailer,
+// into c.scratch, and returns a copy of exactly its size: the board keeps
+// slices of it.
+func (c *conn) chunked() ([]byte, error) {
+	b := c.scratch[:0]
+	for {
+		l, err := c.line()
+		if err != nil {
+			return nil, err
+		}
+		if i := bytes.IndexByte(l, ';'); i >= 0 {
+			l = l[:i] // chunk extensions
+		}
+		n, err := strconv.ParseUint(string(bytes.TrimSpace(l)), 16, 63)
+		if err != nil {
+			return nil, fmt.Errorf("malformed chunk size %q", l)
+		}
+		if n == 0 {
+			break
+		}
+		if uint64(len(b))+n > maxAnswer {
+			return nil, fmt.Errorf("a chunked answer over %d bytes", maxAnswer)
+		}
+		b = slices.Grow(b, int(n))
+		if _, err := io.ReadFull(c.br, b[len(b):len(b)+int(n)]); err != nil {
+			return nil, err
+		}
+		b = b[:len(b)+int(n)]
+		if l, err := c.line(); err != nil || len(l) != 0 {
+			return nil, errors.Join(err, errors.New("chunk data not followed by CRLF"))
+		}
+	}
+	c.scratch = b
+	// The trailer: header lines up to an empty one.
+	for {
+		l, err := c.line()
+		if err != nil {
+			return nil, err
+		}
+		if len(l) == 0 {
+			return bytes.Clone(b), nil
+		}
+	}
 }
 
 // close closes the connection; the next request dials anew.

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -114,5 +117,106 @@ func TestConn(t *testing.T) {
 	}
 	if status, _, err := post("hello"); err != nil || status != 200 {
 		t.Errorf("after a cancelled request: %d %v", status, err)
+	}
+}
+
+// TestConnAnswers reads answers in the forms an HTTP/1.1 server may give
+// them, written raw on loopback: chunked (with an extension and a
+// trailer), by Content-Length, until the close, after a 100 Continue, and
+// in several malformed ways, each an error that does not resend the
+// request (it was answered).
+func TestConnAnswers(t *testing.T) {
+	big := strings.Repeat("0123456789", 500)
+	cases := []struct {
+		name, raw string
+		status    int
+		body      string
+		keep      bool // the next request goes on the same connection
+		fails     bool
+	}{
+		{name: "length", raw: "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 5\r\n\r\nhello", status: 200, body: "hello", keep: true},
+		{name: "chunked", raw: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3;ext=1\r\nhel\r\n2\r\nlo\r\n0\r\nX-Trailer: 1\r\n\r\n", status: 200, body: "hello", keep: true},
+		{name: "chunked big", raw: "HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n1388\r\n" + big + "\r\n0\r\n\r\n", status: 200, body: big, keep: true},
+		{name: "empty", raw: "HTTP/1.1 204 No Content\r\n\r\n", status: 204, keep: true},
+		{name: "close", raw: "HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 3\r\n\r\nbad", status: 400, body: "bad"},
+		{name: "until close", raw: "HTTP/1.1 200 OK\r\n\r\nhello", status: 200, body: "hello"},
+		{name: "HTTP/1.0", raw: "HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok", status: 200, body: "ok"},
+		{name: "HTTP/1.0 keep-alive", raw: "HTTP/1.0 200 OK\r\nConnection: Keep-Alive\r\nContent-Length: 2\r\n\r\nok", status: 200, body: "ok", keep: true},
+		{name: "continue", raw: "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", status: 200, body: "ok", keep: true},
+		{name: "cut in the body", raw: "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nhello", fails: true},
+		{name: "cut in a chunk", raw: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhel", fails: true},
+		{name: "cut in the head", raw: "HTTP/1.1 200 OK\r\nContent-Len", fails: true},
+		{name: "bad status", raw: "HTTP/1.1 2x0 OK\r\n\r\n", fails: true},
+		{name: "not HTTP", raw: "SSH-2.0-OpenSSH\r\n\r\n", fails: true},
+		{name: "bad length", raw: "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n", fails: true},
+		{name: "two lengths", raw: "HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nok", fails: true},
+		{name: "bad chunk", raw: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", fails: true},
+		{name: "chunk without CRLF", raw: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nokX\r\n0\r\n\r\n", fails: true},
+		{name: "gzip", raw: "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\n", fails: true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ln.Close()
+			var requests atomic.Int32
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				for {
+					nc, err := ln.Accept()
+					if err != nil {
+						return
+					}
+					br := bufio.NewReader(nc)
+					for {
+						r, err := http.ReadRequest(br)
+						if err != nil {
+							break
+						}
+						io.Copy(io.Discard, r.Body)
+						if requests.Add(1) == 1 {
+							nc.Write([]byte(tc.raw))
+							if tc.fails || !tc.keep {
+								break
+							}
+						} else {
+							nc.Write([]byte("HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nnext"))
+						}
+					}
+					nc.Close()
+				}
+			}()
+			c, err := newConn("http://" + ln.Addr().String() + "/interactions")
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := context.Background()
+			status, out, err := c.post(ctx, []byte("1767268800"), []byte{10, 11}, []byte("hello"))
+			switch {
+			case tc.fails && err == nil:
+				t.Fatalf("no error: %d %q", status, out)
+			case tc.fails:
+				if n := requests.Load(); n != 1 {
+					t.Errorf("an answered request was sent %d times", n)
+				}
+			case err != nil || status != tc.status || string(out) != tc.body:
+				t.Fatalf("got %d %q %v, want %d %q", status, out, err, tc.status, tc.body)
+			case (c.c != nil) != tc.keep:
+				t.Errorf("connection kept open: %v, want %v", c.c != nil, tc.keep)
+			}
+			if !tc.fails {
+				// The next request: on the same connection if it was kept, else
+				// on a new one.
+				if status, out, err := c.post(ctx, []byte("1767268800"), []byte{10, 11}, []byte("again")); err != nil || status != 200 || string(out) != "next" {
+					t.Errorf("the next request: %d %q %v", status, out, err)
+				}
+			}
+			c.close()
+			ln.Close()
+			<-done
+		})
 	}
 }

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// recordedClick plays a game between people on an in-process server up to
+// its first board and returns that answer as the server sent it and the
+// click a channel sends on it.
+func recordedClick(tb testing.TB) (answer, click []byte) {
+	ctx := context.Background()
+	_, priv, _ := ed25519.GenerateKey(nil)
+	srv, err := startServer(ctx, filepath.Join(tb.TempDir(), "nimbot.db"), priv.Public().(ed25519.PublicKey), time.Hour)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer srv.close()
+	o, _ := parseFlags([]string{"-channels", "1", "-people", "1"}, io.Discard)
+	l := newLoader([]string{srv.url}, priv, o, []int64{3, 4, 5}, srv)
+	defer l.close()
+	p := l.players[0]
+	for k := 0; k < 2; k++ {
+		rq := p.next()
+		res := p.send(ctx, rq, nil)
+		if err := p.receive(rq, res, nil); err != nil {
+			tb.Fatal(err)
+		}
+		answer = res.body
+	}
+	return answer, p.next().body()
+}
+
+// BenchmarkExchange is one request and its answer on a channel's
+// kept-alive connection, at the client: the request written, the answer
+// read and its body returned. The server is net/http on loopback
+// answering a recorded board as bot does (Content-Type application/json,
+// one Write: chunked, since a board is over 2 KiB). cpu-µs/op is the
+// benchmark's thread alone, not the server's goroutines.
+func BenchmarkExchange(b *testing.B) {
+	answer, click := recordedClick(b)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(answer)
+	}))
+	defer srv.Close()
+	c, err := newConn(srv.URL + "/interactions")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.close()
+	ctx := context.Background()
+	ts, sig := []byte("1767268800"), make([]byte, ed25519.SignatureSize)
+	b.Logf("answer %d bytes; click body %d bytes", len(answer), len(click))
+	b.ReportAllocs()
+	defer threadCPU(b)()
+	for b.Loop() {
+		status, out, err := c.post(ctx, ts, sig, click)
+		if err != nil || status != http.StatusOK || !bytes.Equal(out, answer) {
+			b.Fatalf("post: %d %v", status, err)
+		}
+	}
+}
