@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -461,6 +462,9 @@ func (d *reader) data() *answerData {
 func (d *reader) components() []component {
 	var cs []component
 	d.array(func() {
+		if cs == nil {
+			cs = make([]component, 0, 5) // a row's most, and a message's
+		}
 		var c component
 		d.object(func(key []byte) {
 			switch {
@@ -501,16 +505,64 @@ func keyIs(key []byte, field string) bool {
 }
 
 // jsonString decodes a raw JSON string token (nil: ""). Plain strings are
-// copied; escapes and bytes that are not UTF-8 go through encoding/json, so
-// the result is what json.Unmarshal gives.
+// copied; the escapes nimbot's answers carry (\u003c for <, \n, \") are
+// decoded here; a surrogate escape or bytes that are not UTF-8 go through
+// encoding/json, so the result is what json.Unmarshal gives.
 func jsonString(raw []byte) (string, error) {
 	if len(raw) < 2 {
 		return "", nil
 	}
 	in := raw[1 : len(raw)-1]
-	if bytes.IndexByte(in, '\\') < 0 && utf8.Valid(in) {
+	if !utf8.Valid(in) {
+		return viaJSON(raw)
+	}
+	i := bytes.IndexByte(in, '\\')
+	if i < 0 {
 		return string(in), nil
 	}
+	out := make([]byte, 0, len(in))
+	for i >= 0 {
+		out = append(out, in[:i]...)
+		if i+1 >= len(in) {
+			return viaJSON(raw)
+		}
+		switch c := in[i+1]; c {
+		case '"', '\\', '/':
+			out = append(out, c)
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			if i+6 > len(in) {
+				return viaJSON(raw)
+			}
+			r, err := strconv.ParseUint(string(in[i+2:i+6]), 16, 16)
+			if err != nil || utf16.IsSurrogate(rune(r)) {
+				return viaJSON(raw)
+			}
+			out = utf8.AppendRune(out, rune(r))
+			in = in[i+6:]
+			i = bytes.IndexByte(in, '\\')
+			continue
+		default:
+			return viaJSON(raw)
+		}
+		in = in[i+2:]
+		i = bytes.IndexByte(in, '\\')
+	}
+	out = append(out, in...)
+	return string(out), nil
+}
+
+// viaJSON decodes a raw JSON string token with encoding/json.
+func viaJSON(raw []byte) (string, error) {
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return "", errors.New("bad string")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/ed25519"
 	"errors"
@@ -117,7 +118,7 @@ func (l *loader) sample(ctx context.Context) (*sentRequest, error) {
 		if err := p.receive(rq, res, nil); err != nil {
 			return nil, err
 		}
-		last = &sentRequest{body: rq.body()}
+		last = &sentRequest{body: bytes.Clone(rq.body())}
 	}
 	return last, nil
 }
@@ -216,6 +217,10 @@ type player struct {
 	recovering bool
 	acks       []ack
 	stopped    bool
+	// buf holds the body of the request in flight: the channel sends one
+	// at a time, and next builds each in the same buffer (data, the
+	// interaction's data, on its way there).
+	buf, data []byte
 }
 
 // board is the last board the channel was shown.
@@ -223,7 +228,8 @@ type board struct {
 	msgID string
 	// content, components and embeds are the raw JSON of the answer's
 	// fields (nil where it had none), spliced into the message a click
-	// carries; msg is that message, built at the first click.
+	// carries; msg is that message when it was built apart (for the REST
+	// stand-in), else nil: a click appends it in place.
 	content, components, embeds []byte
 	msg                         []byte
 	controls                    []control
@@ -359,7 +365,8 @@ func (p *player) next() *request {
 		c     control
 		value string
 	}
-	var moves, heaps []choice
+	// A board offers a few dozen at most: room for them on the stack.
+	moves, heaps := make([]choice, 0, 32), make([]choice, 0, 32)
 	for _, c := range b.controls {
 		switch c.ctl.(type) {
 		case commands.MoveControl:
@@ -461,19 +468,22 @@ func (p *player) start() *request {
 // the user option Discord resolves.
 func (p *player) command(who, sub string, opts []option, resolved string) *request {
 	id, token := snowflake(), "load."+snowflake()
-	buf := p.interactionJSON(who, 2, id, token, commandData(nil, sub, opts, resolved), nil)
-	return &request{id: id, token: token, buf: buf, what: sub, user: who}
+	p.data = commandData(p.data[:0], sub, opts, resolved)
+	p.buf = p.interactionJSON(p.buf, who, 2, id, token, p.data, nil)
+	return &request{id: id, token: token, buf: p.buf, what: sub, user: who}
 }
 
 // click is a MESSAGE_COMPONENT on the current board: a button, or a select
 // menu with one value.
 func (p *player) click(who, customID, value, what string) *request {
 	id, token := snowflake(), "load."+snowflake()
-	buf := p.interactionJSON(who, 3, id, token, clickData(nil, customID, value), p.b.message(p.channel))
-	return &request{id: id, token: token, buf: buf, what: what, user: who}
+	p.data = clickData(p.data[:0], customID, value)
+	p.buf = p.interactionJSON(p.buf, who, 3, id, token, p.data, p.b)
+	return &request{id: id, token: token, buf: p.buf, what: what, user: who}
 }
 
 // message is the board as Discord attaches it to a click, built once.
+// (A click appends it in place, without this copy.)
 func (b *board) message(channel string) []byte {
 	if b.msg == nil {
 		b.msg = b.messageJSON(channel)

@@ -54,12 +54,16 @@ func appendUser(b []byte, id string) []byte {
 	return append(b, '}')
 }
 
-// interactionJSON appends the whole interaction: the fields both kinds
-// share around data (and the board message, for a click), in the order of
-// the old interaction struct's fields. The result starts after tsRoom
-// bytes of room for the timestamp.
-func (p *player) interactionJSON(who string, typ int, id, token string, data, message []byte) []byte {
-	b := make([]byte, tsRoom, tsRoom+900+len(data)+len(message))
+// interactionJSON appends the whole interaction to b[:tsRoom] (b may be
+// nil): the fields both kinds share around data (and the board message,
+// for a click: board's, as messageJSON gives it), in the order of the old
+// interaction struct's fields. The result starts after tsRoom bytes of
+// room for the timestamp.
+func (p *player) interactionJSON(b []byte, who string, typ int, id, token string, data []byte, board *board) []byte {
+	if cap(b) < tsRoom {
+		b = make([]byte, tsRoom, 4096)
+	}
+	b = b[:tsRoom]
 	b = append(b, `{"app_permissions":"562949953601536","application_id":"`+appID+`","channel":{"flags":0,"guild_id":`...)
 	b = appendString(b, p.guild)
 	b = append(b, `,"id":`...)
@@ -75,9 +79,9 @@ func (p *player) interactionJSON(who string, typ int, id, token string, data, me
 	b = append(b, `,"locale":"en-US","member":`+memberHead...)
 	b = appendUser(b, who)
 	b = append(b, '}')
-	if len(message) > 0 {
+	if board != nil {
 		b = append(b, `,"message":`...)
-		b = append(b, message...)
+		b = board.appendMessage(b, p.channel)
 	}
 	b = append(b, `,"token":`...)
 	b = appendString(b, token)
@@ -144,7 +148,14 @@ func clickData(b []byte, customID, value string) []byte {
 // content, components and embeds as the answer carried them (JSON null
 // where the answer had none).
 func (b *board) messageJSON(channel string) []byte {
-	out := make([]byte, 0, len(msgAuthor)+len(b.content)+len(b.components)+len(b.embeds)+300)
+	return b.appendMessage(make([]byte, 0, len(msgAuthor)+len(b.content)+len(b.components)+len(b.embeds)+300), channel)
+}
+
+// appendMessage appends messageJSON's message to out.
+func (b *board) appendMessage(out []byte, channel string) []byte {
+	if b.msg != nil {
+		return append(out, b.msg...)
+	}
 	out = append(out, msgAuthor...)
 	out = appendString(out, channel)
 	out = append(out, `,"components":`...)

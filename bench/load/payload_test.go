@@ -462,7 +462,7 @@ func BenchmarkRequest(b *testing.B) {
 				b.Fatal(err)
 			}
 			nb := &board{msgID: p.b.msgID, content: d.content, components: d.components, embeds: d.embeds}
-			buf := p.interactionJSON(who, 3, id, token, clickData(nil, d.comps[0].components[0].customID, ""), nb.message(p.channel))
+			buf := p.interactionJSON(nil, who, 3, id, token, clickData(nil, d.comps[0].components[0].customID, ""), nb)
 			copy(buf, "1767268800")
 			ed25519.Sign(priv, buf)
 		}
