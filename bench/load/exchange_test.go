@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -67,5 +68,55 @@ func BenchmarkExchange(b *testing.B) {
 		if err != nil || status != http.StatusOK || !bytes.Equal(out, answer) {
 			b.Fatalf("post: %d %v", status, err)
 		}
+	}
+}
+
+// BenchmarkTurn is a channel's own work between two exchanges, without
+// the HTTP: take the answer (decode it, read its controls back as nimbot
+// reads them), choose the next click as a person would (on a board between
+// people, reading whose turn it is from the embed), build it with the
+// board message attached, and sign it. people is a game between people,
+// bot a game against nimbot.
+func BenchmarkTurn(b *testing.B) {
+	for _, people := range []string{"1", "0"} {
+		name := map[string]string{"1": "people", "0": "bot"}[people]
+		b.Run(name, func(b *testing.B) {
+			ctx := context.Background()
+			_, priv, _ := ed25519.GenerateKey(nil)
+			srv, err := startServer(ctx, filepath.Join(b.TempDir(), "nimbot.db"), priv.Public().(ed25519.PublicKey), time.Hour)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer srv.close()
+			o, _ := parseFlags([]string{"-channels", "1", "-people", people}, io.Discard)
+			l := newLoader([]string{srv.url}, priv, o, []int64{3, 4, 5}, srv)
+			defer l.close()
+			p := l.players[0]
+			var rq *request
+			var res result
+			for k := 0; k < 2; k++ {
+				rq = p.next()
+				res = p.send(ctx, rq, nil)
+				if err := p.receive(rq, res, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			prev := p.b
+			b.ReportAllocs()
+			defer threadCPU(b)()
+			for b.Loop() {
+				p.b = prev
+				if err := p.receive(rq, res, nil); err != nil {
+					b.Fatal(err)
+				}
+				next := p.next()
+				if next.what != "move" && next.what != "heap" {
+					b.Fatalf("next is %s", next.what)
+				}
+				// As send signs it.
+				strconv.AppendInt(next.buf[:0:tsRoom], time.Now().Unix(), 10)
+				ed25519.Sign(priv, next.buf)
+			}
+		})
 	}
 }

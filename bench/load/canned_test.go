@@ -1,0 +1,145 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"crypto/ed25519"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// recordedBoard plays on an in-process server up to the board a channel
+// clicks on in the middle of a game (against nimbot, or between people)
+// and returns the answer that drew it, as the server sent it.
+func recordedBoard(tb testing.TB, people bool) []byte {
+	ctx := context.Background()
+	_, priv, _ := ed25519.GenerateKey(nil)
+	srv, err := startServer(ctx, filepath.Join(tb.TempDir(), "nimbot.db"), priv.Public().(ed25519.PublicKey), time.Hour)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer srv.close()
+	share := "0"
+	if people {
+		share = "1"
+	}
+	o, _ := parseFlags([]string{"-channels", "1", "-people", share}, io.Discard)
+	l := newLoader([]string{srv.url}, priv, o, []int64{3, 4, 5}, srv)
+	defer l.close()
+	p := l.players[0]
+	var answer []byte
+	for k := 0; k < 3; k++ {
+		rq := p.next()
+		res := p.send(ctx, rq, nil)
+		if err := p.receive(rq, res, nil); err != nil {
+			tb.Fatal(err)
+		}
+		answer = res.body
+	}
+	return answer
+}
+
+// TestCannedServer is not a test: run by BenchmarkClient as a child
+// process (NIMBOT_LOAD_CANNED is the answer's file), it answers every
+// request on a loopback port with that one board, as bot writes an
+// answer, until its stdin closes.
+func TestCannedServer(t *testing.T) {
+	file := os.Getenv("NIMBOT_LOAD_CANNED")
+	if file == "" {
+		t.Skip("a helper process for BenchmarkClient")
+	}
+	answer, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(answer)
+	}))
+	fmt.Printf("listening %s\n", ln.Addr())
+	io.Copy(io.Discard, os.Stdin)
+}
+
+// BenchmarkClient is the load tool's own CPU per request, all of it:
+// 64 channels run a flat-out pass of 1 s (l.pass, as the tool does) against a
+// server in another process that answers every click with the same board
+// (TestCannedServer), so this process's CPU (getrusage, every thread: the
+// collector, the scheduler and the system calls included) is the client's
+// alone. Each channel decodes the board, reads its controls back, chooses
+// and builds a click, signs it and posts it; the board never changes, so
+// every request after the first is a click on it. bot is games against
+// nimbot, people games between people.
+func BenchmarkClient(b *testing.B) {
+	for _, people := range []bool{false, true} {
+		name := "bot"
+		if people {
+			name = "people"
+		}
+		b.Run(name, func(b *testing.B) {
+			file := filepath.Join(b.TempDir(), "answer.json")
+			if err := os.WriteFile(file, recordedBoard(b, people), 0o600); err != nil {
+				b.Fatal(err)
+			}
+			cmd := exec.Command(os.Args[0], "-test.run=^TestCannedServer$")
+			cmd.Env = append(os.Environ(), "NIMBOT_LOAD_CANNED="+file)
+			stdin, _ := cmd.StdinPipe()
+			stdout, _ := cmd.StdoutPipe()
+			if err := cmd.Start(); err != nil {
+				b.Fatal(err)
+			}
+			defer cmd.Wait()
+			defer stdin.Close()
+			line, err := bufio.NewReader(stdout).ReadString('\n')
+			addr, ok := strings.CutPrefix(strings.TrimSpace(line), "listening ")
+			if err != nil || !ok {
+				b.Fatalf("canned server: %q %v", line, err)
+			}
+			go io.Copy(io.Discard, stdout)
+
+			share := "0"
+			if people {
+				share = "1"
+			}
+			o, _ := parseFlags([]string{"-spawn", "-people", share}, io.Discard)
+			tuneClientGC(o)
+			_, priv, _ := ed25519.GenerateKey(nil)
+			l := newLoader([]string{"http://" + addr}, priv, o, []int64{3, 4, 5}, nil)
+			defer l.close()
+			ctx := context.Background()
+			var cpu time.Duration
+			var requests int
+			var m0, m1 runtime.MemStats
+			runtime.ReadMemStats(&m0)
+			for b.Loop() {
+				r := l.pass(ctx, 0, time.Second)
+				if r.errors > 0 {
+					b.Fatalf("%d errors: %v", r.errors, r.errSample)
+				}
+				cpu += r.cpuPerRequest * time.Duration(r.requests)
+				requests += r.requests
+			}
+			runtime.ReadMemStats(&m1)
+			b.ReportMetric(float64(cpu)/float64(requests)/float64(time.Microsecond), "cpu-µs/request")
+			b.ReportMetric(float64(requests)/float64(b.N), "requests/s")
+			// Allocations over the whole passes (warm-up and tail included).
+			all := float64(requests) * 1.1
+			b.ReportMetric(float64(m1.Mallocs-m0.Mallocs)/all, "allocs/request")
+			b.ReportMetric(float64(m1.TotalAlloc-m0.TotalAlloc)/all, "B/request")
+			b.ReportMetric(float64(m1.NumGC-m0.NumGC)/float64(b.N), "GCs/pass")
+		})
+	}
+}
