@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -353,12 +352,12 @@ func (p *player) next() *request {
 	}
 	if c := b.find(is[commands.AcceptControl]); c != nil {
 		// The board names who is challenged.
-		return p.click(b.mentioned(challengedRe, p.users[1]), c.id, "", "accept")
+		return p.click(b.mentioned(challenged, p.users[1]), c.id, "", "accept")
 	}
 	who := p.users[0]
 	if p.isPeople() {
 		// The board says whose turn it is.
-		who = b.mentioned(toMoveRe, p.users[0])
+		who = b.mentioned(toMove, p.users[0])
 	}
 	// Every move the board offers, by button or menu option.
 	type choice struct {
@@ -405,14 +404,43 @@ func (p *player) next() *request {
 }
 
 // What a person reads on a board between people: the embed says who is
-// challenged, and whose turn it is.
+// challenged ("challenges <@ID>"), and whose turn it is ("<@ID> to move").
+// A mention is <@ID> or <@!ID>.
 var (
-	challengedRe = regexp.MustCompile(`challenges <@!?(\d+)>`)
-	toMoveRe     = regexp.MustCompile(`<@!?(\d+)> to move`)
+	challenged = mention{before: "challenges "}
+	toMove     = mention{after: " to move"}
 )
 
-// mentioned returns the user re finds in the board's embeds, or def.
-func (b *board) mentioned(re *regexp.Regexp, def string) string {
+// mention is a user mention with the text around it.
+type mention struct{ before, after string }
+
+// find returns the id of the first mention in s with m's text around it,
+// or "": what the regular expressions `challenges <@!?(\d+)>` and
+// `<@!?(\d+)> to move` find, without running one per click.
+func (m mention) find(s string) string {
+	for i := 0; ; {
+		at := strings.Index(s[i:], "<@")
+		if at < 0 {
+			return ""
+		}
+		at += i
+		i = at + 2
+		j := i
+		if j < len(s) && s[j] == '!' {
+			j++
+		}
+		k := j
+		for k < len(s) && '0' <= s[k] && s[k] <= '9' {
+			k++
+		}
+		if k > j && k < len(s) && s[k] == '>' && strings.HasSuffix(s[:at], m.before) && strings.HasPrefix(s[k+1:], m.after) {
+			return s[j:k]
+		}
+	}
+}
+
+// mentioned returns the user m finds in the board's embeds, or def.
+func (b *board) mentioned(m mention, def string) string {
 	d := reader{b: b.embeds}
 	found := ""
 	d.array(func() {
@@ -422,8 +450,8 @@ func (b *board) mentioned(re *regexp.Regexp, def string) string {
 				return
 			}
 			desc, _ := jsonString(d.string())
-			if m := re.FindStringSubmatch(desc); m != nil && found == "" {
-				found = m[1]
+			if id := m.find(desc); id != "" && found == "" {
+				found = id
 			}
 		})
 	})

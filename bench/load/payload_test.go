@@ -9,6 +9,7 @@ import (
 	"io"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"runtime"
 	"strings"
 	"syscall"
@@ -376,19 +377,44 @@ func FuzzDecodeAnswer(f *testing.F) {
 }
 
 // TestMentioned: the user a board between people names, read from its
-// embeds as escaped JSON.
+// embeds as escaped JSON, as the regular expressions the client had find
+// it.
 func TestMentioned(t *testing.T) {
 	b := &board{embeds: []byte(`[{"title":"Nim","description":"\u003c@111\u003e challenges \u003c@222\u003e"},{"description":"\u003c@333\u003e to move"}]`)}
-	if got := b.mentioned(challengedRe, "def"); got != "222" {
+	if got := b.mentioned(challenged, "def"); got != "222" {
 		t.Errorf("challenged: %q", got)
 	}
-	if got := b.mentioned(toMoveRe, "def"); got != "333" {
+	if got := b.mentioned(toMove, "def"); got != "333" {
 		t.Errorf("to move: %q", got)
 	}
 	for _, embeds := range []string{``, `null`, `[]`, `[{"description":5}]`, `[{"description":"nobody"}]`, `{`} {
 		b := &board{embeds: []byte(embeds)}
-		if got := b.mentioned(toMoveRe, "def"); got != "def" {
+		if got := b.mentioned(toMove, "def"); got != "def" {
 			t.Errorf("%q: %q, want the default", embeds, got)
+		}
+	}
+	for _, tc := range []struct {
+		re   string
+		m    mention
+		desc string
+	}{
+		{`challenges <@!?(\d+)>`, challenged, "<@1> challenges <@2> to Nim"},
+		{`challenges <@!?(\d+)>`, challenged, "<@1> challenges <@!22>"},
+		{`challenges <@!?(\d+)>`, challenged, "challenges <@> challenges <@x> challenges <@3"},
+		{`challenges <@!?(\d+)>`, challenged, "challenges <@4x> challenges <@5>"},
+		{`challenges <@!?(\d+)>`, challenged, "challenges<@6>"},
+		{`<@!?(\d+)> to move`, toMove, "<@1> waits, <@2> to move"},
+		{`<@!?(\d+)> to move`, toMove, "<@!7> to move<@8> to move"},
+		{`<@!?(\d+)> to move`, toMove, "<@9> to mov"},
+		{`<@!?(\d+)> to move`, toMove, "<@!!9> to move <@<@10> to move"},
+		{`<@!?(\d+)> to move`, toMove, ""},
+	} {
+		want := ""
+		if sub := regexp.MustCompile(tc.re).FindStringSubmatch(tc.desc); sub != nil {
+			want = sub[1]
+		}
+		if got := tc.m.find(tc.desc); got != want {
+			t.Errorf("%s in %q: %q, the regular expression finds %q", tc.re, tc.desc, got, want)
 		}
 	}
 }
