@@ -115,7 +115,6 @@ func BenchmarkClient(b *testing.B) {
 				share = "1"
 			}
 			o, _ := parseFlags([]string{"-spawn", "-people", share}, io.Discard)
-			tuneClientGC(o)
 			_, priv, _ := ed25519.GenerateKey(nil)
 			l := newLoader([]string{"http://" + addr}, priv, o, []int64{3, 4, 5}, nil)
 			defer l.close()

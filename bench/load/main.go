@@ -138,11 +138,10 @@ func run(ctx context.Context, args []string, out, errOut io.Writer) int {
 		fmt.Fprintf(errOut, "load: %v\n", err)
 		return 2
 	}
-	gc := tuneGC(o, os.Getenv)
 	if o.faults {
 		err = runFaults(ctx, o, priv, out)
 	} else {
-		err = runLoad(ctx, o, priv, gc, out)
+		err = runLoad(ctx, o, priv, out)
 	}
 	if err != nil {
 		fmt.Fprintf(errOut, "load: %v\n", err)
@@ -165,7 +164,7 @@ func signingKey(seed string) (ed25519.PrivateKey, error) {
 
 // runLoad is the default mode: set up, measure the limits, run the passes,
 // print the table.
-func runLoad(ctx context.Context, o options, priv ed25519.PrivateKey, gc string, out io.Writer) (err error) {
+func runLoad(ctx context.Context, o options, priv ed25519.PrivateKey, out io.Writer) (err error) {
 	heaps, err := parseHeaps(o.heaps)
 	if err != nil {
 		return err
@@ -180,7 +179,7 @@ func runLoad(ctx context.Context, o options, priv ed25519.PrivateKey, gc string,
 		dbPath = filepath.Join(tmp, "nimbot.db")
 	}
 
-	rep := &report{opts: o, procs: runtime.GOMAXPROCS(0), gc: gc}
+	rep := &report{opts: o, procs: runtime.GOMAXPROCS(0)}
 	if o.gamesStored > 0 {
 		took, cached, err := prefillCached(ctx, dbPath, o.gamesStored, heaps)
 		if err != nil {

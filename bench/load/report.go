@@ -129,7 +129,6 @@ func quantile(d []time.Duration, q float64) time.Duration {
 type report struct {
 	opts              options
 	procs             int
-	gc                string // the load tool's collector setting (tuneGC)
 	prefillTook       time.Duration
 	prefillCached     bool
 	verify1, verifyN  float64
@@ -158,8 +157,8 @@ func (r *report) print(out io.Writer) {
 		target = "`nimbot serve` built from this tree, a child process (-spawn)"
 	}
 	host, _ := os.Hostname()
-	fmt.Fprintf(out, "nimbot load: %s; %d channels (%d%% person v person), heaps %q; %s, GOMAXPROCS %d, %s, host %s; %s\n",
-		target, o.channels, int(o.people*100+0.5), o.heaps, runtime.Version(), r.procs, memTotal(), host, r.gc)
+	fmt.Fprintf(out, "nimbot load: %s; %d channels (%d%% person v person), heaps %q; %s, GOMAXPROCS %d, %s, host %s\n",
+		target, o.channels, int(o.people*100+0.5), o.heaps, runtime.Version(), r.procs, memTotal(), host)
 	if o.gamesStored > 0 {
 		if r.prefillCached {
 			fmt.Fprintf(out, "pre-filled %d finished games: copied the store file an earlier run built through the store API (%v)\n", o.gamesStored, r.prefillTook.Round(time.Millisecond))
