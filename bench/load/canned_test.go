@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -51,7 +52,7 @@ func recordedBoard(tb testing.TB, people bool) []byte {
 // TestCannedServer is not a test: run by BenchmarkClient as a child
 // process (NIMBOT_LOAD_CANNED is the answer's file), it answers every
 // request on a loopback port with that one board, as bot writes an
-// answer, until its stdin closes.
+// answer (with its Content-Length), until its stdin closes.
 func TestCannedServer(t *testing.T) {
 	file := os.Getenv("NIMBOT_LOAD_CANNED")
 	if file == "" {
@@ -68,6 +69,7 @@ func TestCannedServer(t *testing.T) {
 	go http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
 		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Length", strconv.Itoa(len(answer)))
 		w.Write(answer)
 	}))
 	fmt.Printf("listening %s\n", ln.Addr())

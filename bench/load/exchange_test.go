@@ -42,32 +42,40 @@ func recordedClick(tb testing.TB) (answer, click []byte) {
 // BenchmarkExchange is one request and its answer on a channel's
 // kept-alive connection, at the client: the request written, the answer
 // read and its body returned. The server is net/http on loopback
-// answering a recorded board as bot does (Content-Type application/json,
-// one Write: chunked, since a board is over 2 KiB). cpu-µs/op is the
-// benchmark's thread alone, not the server's goroutines.
+// answering a recorded board as bot does: length with its Content-Length
+// (bot since 2b4acd2), chunked without one (bot before: net/http chunks an
+// answer over 2 KiB). cpu-µs/op is the benchmark's thread alone, not the
+// server's goroutines.
 func BenchmarkExchange(b *testing.B) {
 	answer, click := recordedClick(b)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "application/json")
-		w.Write(answer)
-	}))
-	defer srv.Close()
-	c, err := newConn(srv.URL + "/interactions")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer c.close()
-	ctx := context.Background()
-	ts, sig := []byte("1767268800"), make([]byte, ed25519.SignatureSize)
 	b.Logf("answer %d bytes; click body %d bytes", len(answer), len(click))
-	b.ReportAllocs()
-	defer threadCPU(b)()
-	for b.Loop() {
-		status, out, err := c.post(ctx, ts, sig, click)
-		if err != nil || status != http.StatusOK || !bytes.Equal(out, answer) {
-			b.Fatalf("post: %d %v", status, err)
-		}
+	for _, framing := range []string{"length", "chunked"} {
+		b.Run(framing, func(b *testing.B) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				io.Copy(io.Discard, r.Body)
+				w.Header().Set("Content-Type", "application/json")
+				if framing == "length" {
+					w.Header().Set("Content-Length", strconv.Itoa(len(answer)))
+				}
+				w.Write(answer)
+			}))
+			defer srv.Close()
+			c, err := newConn(srv.URL + "/interactions")
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer c.close()
+			ctx := context.Background()
+			ts, sig := []byte("1767268800"), make([]byte, ed25519.SignatureSize)
+			b.ReportAllocs()
+			defer threadCPU(b)()
+			for b.Loop() {
+				status, out, err := c.post(ctx, ts, sig, click)
+				if err != nil || status != http.StatusOK || !bytes.Equal(out, answer) {
+					b.Fatalf("post: %d %v", status, err)
+				}
+			}
+		})
 	}
 }
 
