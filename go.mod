@@ -3,6 +3,7 @@ module nimbot
 go 1.26.8
 
 require (
+	filippo.io/edwards25519 v1.2.0
 	github.com/bwmarrin/discordgo v0.29.0
 	github.com/gorilla/websocket v1.4.2
 	github.com/jackc/pgx/v5 v5.11.0

@@ -368,6 +368,9 @@ func runServe(ctx context.Context, cfg config, log *slog.Logger) error {
 	if err != nil || len(key) != ed25519.PublicKeySize {
 		return errors.New("DISCORD_PUBLIC_KEY must be the 64 hex digits of the application's public key")
 	}
+	if err := bot.CheckPublicKey(key); err != nil {
+		return fmt.Errorf("DISCORD_PUBLIC_KEY is %w (a typo in the 64 hex digits?)", err)
+	}
 	if cfg.Token == "" {
 		return errors.New("serve needs DISCORD_TOKEN too: board edits after a turn deadline go out by REST with the bot token")
 	}

@@ -57,7 +57,9 @@ func TestRun(t *testing.T) {
 		{"ShardIDTwice", nil, "", map[string]string{"SHARD_COUNT": "4", "SHARD_IDS": "0-2,1"}, 2, "shard 1 is listed twice"},
 		{"ServeNeedsKey", []string{"serve"}, "", nil, 1, "DISCORD_PUBLIC_KEY"},
 		{"ServeBadKey", []string{"serve"}, "", map[string]string{"DISCORD_PUBLIC_KEY": "abc"}, 1, "64 hex digits"},
-		{"ServeNeedsToken", []string{"serve"}, "", map[string]string{"DISCORD_PUBLIC_KEY": strings.Repeat("ab", 32)}, 1, "DISCORD_TOKEN"},
+		{"ServeKeyNotAPoint", []string{"serve"}, "", map[string]string{"DISCORD_PUBLIC_KEY": strings.Repeat("ab", 32)}, 1, "does not decode to a point"},
+		// The public key of RFC 8032's first test vector.
+		{"ServeNeedsToken", []string{"serve"}, "", map[string]string{"DISCORD_PUBLIC_KEY": "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a"}, 1, "DISCORD_TOKEN"},
 		{"Backup", []string{"backup", filepath.Join(dir, "copy.db")}, "", nil, 0, "backed up"},
 		{"Analyze", []string{"analyze", "3 4 5"}, "", nil, 0, "A2"},
 		{"Play", []string{"play"}, "/nim start heaps:1 2 first:me\n", nil, 0, "@player1 to move"},

@@ -32,7 +32,9 @@ const (
 type HTTPConfig struct {
 	Service Service
 	// PublicKey is the application's public key (Developer Portal, General
-	// Information) that Discord's signatures verify against.
+	// Information) that Discord's signatures verify against. Check it with
+	// CheckPublicKey: with a key that does not decode, every request is
+	// refused.
 	PublicKey ed25519.PublicKey
 	// Session makes the REST calls an answer may need after the HTTP
 	// response: fetching @original for BoardSent, finishing a deferral.
@@ -53,6 +55,7 @@ type HTTPConfig struct {
 // POST /interactions, and GET /healthz for load balancers.
 type HTTP struct {
 	cfg HTTPConfig
+	key *verifier
 	r   *responder
 	mux *http.ServeMux
 }
@@ -68,7 +71,14 @@ func NewHTTP(cfg HTTPConfig) *HTTP {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	h := &HTTP{cfg: cfg, r: newResponder(cfg.Service, cfg.Session, cfg.Log, cfg.DeferAfter, cfg.MaxPending), mux: http.NewServeMux()}
+	// A key that does not decode was refused by CheckPublicKey where the
+	// configuration is read; here it refuses every request, as
+	// crypto/ed25519 would.
+	key, err := newVerifier(cfg.PublicKey)
+	if err != nil {
+		cfg.Log.Error("every interaction request will be refused: the public key is unusable", "err", err)
+	}
+	h := &HTTP{cfg: cfg, key: key, r: newResponder(cfg.Service, cfg.Session, cfg.Log, cfg.DeferAfter, cfg.MaxPending), mux: http.NewServeMux()}
 	h.mux.HandleFunc("/interactions", h.interactions)
 	h.mux.Handle("/healthz", &Health{Checks: cfg.Checks, Log: cfg.Log})
 	return h
@@ -201,7 +211,7 @@ func (h *HTTP) verify(r *http.Request, body []byte) string {
 		return "timestamp in the future"
 	}
 	// What discordgo.VerifyInteraction checks, on the body already read,
-	// without its copies of the body.
+	// without its copies of the body, against the key decoded once.
 	sigHex := r.Header.Get("X-Signature-Ed25519")
 	var sig [ed25519.SignatureSize]byte
 	if len(sigHex) != 2*len(sig) {
@@ -210,9 +220,10 @@ func (h *HTTP) verify(r *http.Request, body []byte) string {
 	if _, err := hex.Decode(sig[:], []byte(sigHex)); err != nil {
 		return "bad signature"
 	}
-	msg := make([]byte, 0, len(ts)+len(body))
-	msg = append(append(msg, ts...), body...)
-	if !ed25519.Verify(h.cfg.PublicKey, msg, sig[:]) {
+	if h.key == nil {
+		return "unusable public key"
+	}
+	if !h.key.verify(sig[:], ts, body) {
 		return "bad signature"
 	}
 	return ""

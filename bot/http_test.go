@@ -251,6 +251,27 @@ func TestHTTPRejects(t *testing.T) {
 	})
 }
 
+// TestHTTPUnusableKey: an endpoint configured with a public key that cannot
+// verify anything (main refuses such a key with bot.CheckPublicKey) answers
+// every request 401, however it is signed; with a key of the wrong length
+// crypto/ed25519.Verify used to panic on each request.
+func TestHTTPUnusableKey(t *testing.T) {
+	for name, key := range map[string]ed25519.PublicKey{
+		"WrongLength":    testKey(7).pub[:31],
+		"NotACurvePoint": ed25519.PublicKey(bytes.Repeat([]byte{0xab}, ed25519.PublicKeySize)),
+	} {
+		t.Run(name, func(t *testing.T) {
+			if bot.CheckPublicKey(key) == nil {
+				t.Fatalf("CheckPublicKey accepts %x", key)
+			}
+			he := newHTTPEnv(t, func(c *bot.HTTPConfig) { c.PublicKey = key })
+			if status, body := he.post(he.key.request(t, he.srv.URL+"/interactions", fixture(t, "ping.json"), he.clock.Now())); status != http.StatusUnauthorized {
+				t.Errorf("status %d (%s), want 401", status, body)
+			}
+		})
+	}
+}
+
 // TestHTTPGames plays whole games purely by signed payloads.
 func TestHTTPGames(t *testing.T) {
 	t.Run("VsBot", func(t *testing.T) {
