@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 )
 
 // moveJSON is the wire shape of a Move (the analyze --json shape):
@@ -21,34 +22,65 @@ type moveJSON struct {
 	Leave *[2]int64 `json:"leave,omitempty"`
 }
 
-// MarshalJSON writes m in the shape of its kind (see the package notation docs).
+// MarshalJSON writes m in the shape of its kind (see the package notation
+// docs): the bytes json.Marshal wrote from moveJSON, written directly, as
+// every move the store saves is (TestEncodeEqualsJSON).
 func (m Move) MarshalJSON() ([]byte, error) {
-	var j moveJSON
-	heap, take := m.Heap, m.Take
+	return m.AppendJSON(make([]byte, 0, 32))
+}
+
+// AppendJSON appends m's JSON (MarshalJSON's bytes) to b.
+func (m Move) AppendJSON(b []byte) ([]byte, error) {
 	switch m.Kind {
 	case Take:
-		j.Heap, j.Take = &heap, &take
+		b = strconv.AppendInt(append(b, `{"heap":`...), int64(m.Heap), 10)
+		b = strconv.AppendInt(append(b, `,"take":`...), m.Take, 10)
 	case Diagonal:
-		j.Heaps, j.Take = []int{0, 1}, &take
+		b = strconv.AppendInt(append(b, `{"heaps":[0,1],"take":`...), m.Take, 10)
 	case Multi:
-		j.Takes = m.Takes
-		if j.Takes == nil {
-			j.Takes = []int64{}
-		}
-		// omitempty would drop an empty list; keep the kind recognisable.
-		if len(j.Takes) == 0 {
-			return []byte(`{"takes":[]}`), nil
-		}
+		// An empty list keeps its key (omitempty would drop it), so the
+		// kind stays recognisable.
+		b = appendInts(append(b, `{"takes":`...), m.Takes)
 	case Split:
-		parts := m.Parts
-		j.Heap, j.Split = &heap, &parts
+		b = strconv.AppendInt(append(b, `{"heap":`...), int64(m.Heap), 10)
+		b = appendInts(append(b, `,"split":`...), m.Parts[:])
 	case Knock:
-		parts := m.Parts
-		j.Heap, j.Take, j.Leave = &heap, &take, &parts
+		b = strconv.AppendInt(append(b, `{"heap":`...), int64(m.Heap), 10)
+		b = strconv.AppendInt(append(b, `,"take":`...), m.Take, 10)
+		b = appendInts(append(b, `,"leave":`...), m.Parts[:])
 	default:
 		return nil, invalidf("move of unknown kind %d", m.Kind)
 	}
-	return json.Marshal(j)
+	return append(b, '}'), nil
+}
+
+// AppendJSON appends p's JSON to b: json.Marshal's bytes ({"heaps":[3,4,5]},
+// {"heaps":[8],"limit":3}, {"heaps":null} for no heaps), written directly.
+// Position has no MarshalJSON: json.Marshal's reflection over the struct is
+// quicker than calling one and then checking its output.
+func (p Position) AppendJSON(b []byte) []byte {
+	b = append(b, `{"heaps":`...)
+	if p.Heaps == nil {
+		b = append(b, "null"...)
+	} else {
+		b = appendInts(b, p.Heaps)
+	}
+	if p.Limit != 0 {
+		b = strconv.AppendInt(append(b, `,"limit":`...), p.Limit, 10)
+	}
+	return append(b, '}')
+}
+
+// appendInts appends the list xs ([] when empty).
+func appendInts(b []byte, xs []int64) []byte {
+	b = append(b, '[')
+	for i, x := range xs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, x, 10)
+	}
+	return append(b, ']')
 }
 
 // UnmarshalJSON reads any of the shapes MarshalJSON writes, telling the kind

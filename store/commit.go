@@ -59,17 +59,18 @@ func prepare(c match.Change) (prepared, error) {
 		return prepared{}, err
 	}
 	p := prepared{Change: c, moves: make([]string, len(c.Moves))}
+	// The engine's direct encoders write json.Marshal's bytes without its
+	// reflection; a string, since a []byte would bind as a BLOB.
+	var buf [64]byte
 	for i, m := range c.Moves {
-		var err error
-		if p.moves[i], err = marshal(m); err != nil {
+		b, err := m.AppendJSON(buf[:0])
+		if err != nil {
 			return prepared{}, err
 		}
+		p.moves[i] = string(b)
 	}
 	p.keepPosition = len(c.Moves) == 0 && c.Position.Heaps == nil
-	var err error
-	if p.position, err = marshal(c.Position); err != nil {
-		return prepared{}, err
-	}
+	p.position = string(c.Position.AppendJSON(buf[:0]))
 	return p, nil
 }
 
