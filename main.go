@@ -309,6 +309,13 @@ func newService(db match.Storage, cfg config, log *slog.Logger) *commands.Servic
 	return commands.New(commands.Config{DB: db, Log: log, BotTurn: cfg.BotTurn, PeopleTurn: cfg.PeopleTurn})
 }
 
+// fetchDelay is how long bot waits before it fetches a new board to record
+// its message id: short enough for the shortest deadline that edits a
+// board (newService leaves the challenge timeout at its default).
+func fetchDelay(cfg config) time.Duration {
+	return bot.FetchDelayFor(min(cfg.BotTurn, cfg.PeopleTurn, commands.DefaultChallengeTTL))
+}
+
 // runGateway runs until a signal: stop taking work, finish what is in
 // flight, close the session, then the store.
 func runGateway(ctx context.Context, cfg config, log *slog.Logger, errOut io.Writer) error {
@@ -326,7 +333,7 @@ func runGateway(ctx context.Context, cfg config, log *slog.Logger, errOut io.Wri
 		NewSession: func() (*discordgo.Session, error) { return bot.NewSession(cfg.Token) },
 		Count:      cfg.ShardCount, IDs: cfg.ShardIDs,
 		Service: svc, Commands: commands.Definitions(),
-		AppID: cfg.AppID, GuildID: cfg.DevGuildID, Log: log,
+		AppID: cfg.AppID, GuildID: cfg.DevGuildID, Log: log, FetchDelay: fetchDelay(cfg),
 	})
 	if err != nil {
 		return err
@@ -395,7 +402,8 @@ func runServe(ctx context.Context, cfg config, log *slog.Logger) error {
 	} else {
 		log.Warn("DISCORD_APP_ID is not set: commands were not registered")
 	}
-	h := bot.NewHTTP(bot.HTTPConfig{Service: svc, PublicKey: ed25519.PublicKey(key), Session: session, Checks: checks, Log: log})
+	h := bot.NewHTTP(bot.HTTPConfig{Service: svc, PublicKey: ed25519.PublicKey(key), Session: session, Checks: checks, Log: log,
+		FetchDelay: fetchDelay(cfg)})
 	srv := &http.Server{
 		Addr: cfg.HTTPAddr, Handler: h,
 		ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,

@@ -85,6 +85,7 @@ type restCall struct {
 	Method, Path string
 	Auth         string
 	Body         []byte
+	At           time.Time // when the stand-in received it
 }
 
 type identifyPayload struct {
@@ -181,7 +182,7 @@ func (fd *fakeDiscord) record(next http.Handler) http.Handler {
 			body, _ := io.ReadAll(r.Body)
 			r.Body = io.NopCloser(strings.NewReader(string(body)))
 			fd.mu.Lock()
-			fd.calls = append(fd.calls, restCall{Method: r.Method, Path: r.URL.Path, Auth: r.Header.Get("Authorization"), Body: body})
+			fd.calls = append(fd.calls, restCall{Method: r.Method, Path: r.URL.Path, Auth: r.Header.Get("Authorization"), Body: body, At: time.Now()})
 			hang := fd.hang
 			fd.mu.Unlock()
 			if hang != nil && (strings.Contains(r.URL.Path, "/webhooks/") || strings.Contains(r.URL.Path, "/callback")) {

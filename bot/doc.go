@@ -22,12 +22,17 @@
 // real answer follows through the interaction's webhook (edit of @original or
 // a follow-up message). After a response that created a public message, bot
 // fetches @original and reports it with Service.BoardSent, so the board's
-// message id can be stored for later edits.
+// message id can be stored for later edits; that fetch waits FetchDelay
+// (15 s, a quarter of the shortest timeout at most) in one bounded queue,
+// and is made only if Service.BoardWanted still wants it then: most games
+// against nimbot are over by then and cost neither the REST call nor the
+// write. Past MaxDelayed waiting, a fetch is made at once.
 //
 // That background work is bounded (MaxPending, default 256, then dropped
 // and logged: the moves are committed already) and shutdown waits for it at
-// most FollowupGrace, because discordgo sends it through one rate-limit
-// bucket, one request at a time, and a hanging API would pile it up.
+// most FollowupGrace (the delayed fetches become due at once), because
+// discordgo sends it through one rate-limit bucket, one request at a time,
+// and a hanging API would pile it up.
 //
 // Scheduler covers the periodic work: it calls Service.Expire (at start, so
 // deadlines that passed while the process was down are handled, and then

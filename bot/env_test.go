@@ -273,3 +273,20 @@ func describe(resp *discordgo.InteractionResponse) string {
 }
 
 func isNotFound(err error) bool { return errors.Is(err, match.ErrNotFound) }
+
+// waitBoardRecorded waits until the game's board message id is boardID, as
+// BoardSent records it once the fetch of a new board is due.
+func (e *env) waitBoardRecorded(id int64, boardID string) {
+	e.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		got := e.game(id).MessageID
+		if got == boardID {
+			return
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatalf("game %d: board %q not recorded within 10 s (stored %q)", id, boardID, got)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

@@ -47,6 +47,13 @@ type GatewayConfig struct {
 	// MaxPending bounds the answers waiting on Discord's REST API in the
 	// background (0: DefaultMaxPending).
 	MaxPending int
+	// FetchDelay is how long after an answer that posted a new message
+	// its fetch waits (0: DefaultFetchDelay; negative: no wait, fetch at
+	// once). Pass FetchDelayFor the shortest turn or challenge timeout.
+	FetchDelay time.Duration
+	// MaxDelayed bounds the fetches waiting for their delay (0:
+	// DefaultMaxDelayed); past it they are made at once.
+	MaxDelayed int
 	// Identify, when set, is called before each connection attempt (the
 	// Session identifies as soon as it connects) and waits until Discord's
 	// limits on identifying allow it (see IdentifyLimit).
@@ -77,7 +84,7 @@ func NewGateway(cfg GatewayConfig) *Gateway {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	return &Gateway{cfg: cfg, r: newResponder(cfg.Service, cfg.Session, cfg.Log, cfg.DeferAfter, cfg.MaxPending)}
+	return &Gateway{cfg: cfg, r: newResponder(cfg.Service, cfg.Session, cfg.Log, responderConfig{cfg.DeferAfter, cfg.MaxPending, cfg.FetchDelay, cfg.MaxDelayed})}
 }
 
 // ReadyTimeout bounds the wait for READY after the gateway connection

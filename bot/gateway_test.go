@@ -46,7 +46,9 @@ func openGateway(t *testing.T, e *env, cfg bot.GatewayConfig) *bot.Gateway {
 // answered by interaction callbacks.
 func TestGatewayGame(t *testing.T) {
 	e := newEnv(t)
-	g := openGateway(t, e, bot.GatewayConfig{Commands: commands.Definitions(), GuildID: "1190000000000000001"})
+	// A short fetch delay: the board of the live game is fetched and
+	// recorded through the gateway's path too.
+	g := openGateway(t, e, bot.GatewayConfig{Commands: commands.Definitions(), GuildID: "1190000000000000001", FetchDelay: time.Millisecond})
 
 	t.Run("Identify", func(t *testing.T) {
 		e.fd.mu.Lock()
@@ -85,6 +87,7 @@ func TestGatewayGame(t *testing.T) {
 
 	boardID := e.start(alice, opt{"heaps", "3 4 5"}, opt{"first", "me"}, opt{"difficulty", "easy"})
 	game := e.channelGame()
+	e.waitBoardRecorded(game.ID, boardID)
 	end := e.playOut(game.ID, boardID, alice)
 
 	if end.Status != match.Won {

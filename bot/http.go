@@ -49,6 +49,13 @@ type HTTPConfig struct {
 	// MaxPending bounds the answers waiting on Discord's REST API in the
 	// background (0: DefaultMaxPending).
 	MaxPending int
+	// FetchDelay is how long after an answer that posted a new message
+	// its fetch waits (0: DefaultFetchDelay; negative: no wait, fetch at
+	// once). Pass FetchDelayFor the shortest turn or challenge timeout.
+	FetchDelay time.Duration
+	// MaxDelayed bounds the fetches waiting for their delay (0:
+	// DefaultMaxDelayed); past it they are made at once.
+	MaxDelayed int
 }
 
 // HTTP is the http.Handler for Discord's Interactions Endpoint URL:
@@ -78,7 +85,7 @@ func NewHTTP(cfg HTTPConfig) *HTTP {
 	if err != nil {
 		cfg.Log.Error("every interaction request will be refused: the public key is unusable", "err", err)
 	}
-	h := &HTTP{cfg: cfg, key: key, r: newResponder(cfg.Service, cfg.Session, cfg.Log, cfg.DeferAfter, cfg.MaxPending), mux: http.NewServeMux()}
+	h := &HTTP{cfg: cfg, key: key, r: newResponder(cfg.Service, cfg.Session, cfg.Log, responderConfig{cfg.DeferAfter, cfg.MaxPending, cfg.FetchDelay, cfg.MaxDelayed}), mux: http.NewServeMux()}
 	h.mux.HandleFunc("/interactions", h.interactions)
 	h.mux.Handle("/healthz", &Health{Checks: cfg.Checks, Log: cfg.Log})
 	return h

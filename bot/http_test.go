@@ -283,9 +283,7 @@ func TestHTTPGames(t *testing.T) {
 			t.Errorf("status %s winner %q: perfect nimbot wins 2 3 4 once alice slips, and her first button (take 1 from A) slips", end.Status, end.Winner)
 		}
 		he.h.Wait(context.Background())
-		if got := he.game(game.ID).MessageID; got != boardID {
-			t.Errorf("stored board = %q, want %q", got, boardID)
-		}
+		he.noBoardFetched(game.ID)
 	})
 	t.Run("People", func(t *testing.T) {
 		he := newHTTPEnv(t, nil)
@@ -300,10 +298,21 @@ func TestHTTPGames(t *testing.T) {
 			t.Errorf("status %s winner %q", end.Status, end.Winner)
 		}
 		he.h.Wait(context.Background())
-		if got := he.game(game.ID).MessageID; got != boardID {
-			t.Errorf("stored board = %q, want %q", got, boardID)
-		}
+		he.noBoardFetched(game.ID)
 	})
+}
+
+// noBoardFetched: the game finished before its board's fetch was due
+// (DefaultFetchDelay; Wait made it due), so its board was neither fetched
+// nor recorded.
+func (he *httpEnv) noBoardFetched(id int64) {
+	he.t.Helper()
+	if n := len(he.fd.Calls("GET", "/messages/@original")); n != 0 {
+		he.t.Errorf("@original fetched %d times for a game that was over before the fetch was due", n)
+	}
+	if got := he.game(id).MessageID; got != "" {
+		he.t.Errorf("stored board = %q for a game that was over before the fetch was due, want none", got)
+	}
 }
 
 // TestHTTPGroupDM plays a game between two people in a group DM, nimbot
@@ -673,7 +682,9 @@ func TestNoTokenInLogs(t *testing.T) {
 // it in the background are bounded (the rest dropped and counted, their
 // games saved), and shutdown does not wait past its context for them.
 func TestHTTPPendingBound(t *testing.T) {
-	he := newHTTPEnv(t, func(c *bot.HTTPConfig) { c.MaxPending = 2 })
+	// No fetch delay: every new board's fetch is made at once, as when the
+	// delayed fetches are at their bound.
+	he := newHTTPEnv(t, func(c *bot.HTTPConfig) { c.MaxPending, c.FetchDelay = 2, -1 })
 	hang := make(chan struct{})
 	he.fd.mu.Lock()
 	he.fd.hang = hang

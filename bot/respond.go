@@ -32,9 +32,11 @@ var originalRetry = []time.Duration{100 * time.Millisecond, 250 * time.Milliseco
 // background (deferred answers to deliver, new boards to fetch). discordgo
 // sends all of them through one rate-limit bucket, one at a time, so when
 // the API hangs they pile up: 3,000 were seen queued in a probe. Past the
-// bound, new ones are dropped and logged. Nothing acknowledged is lost by a
-// drop: every move is committed before its answer is rendered, so the game
-// is in the store, and the next click or /nim status shows the board.
+// bound, new ones are dropped and logged; a delayed fetch that comes due
+// (see DefaultFetchDelay) waits for a slot instead. Nothing acknowledged
+// is lost by a drop: every move is committed before its answer is
+// rendered, so the game is in the store, and the next click or /nim status
+// shows the board.
 const DefaultMaxPending = 256
 
 // FollowupGrace is how long shutdown waits for the background answers once
@@ -61,6 +63,10 @@ type responder struct {
 	base   context.Context
 	cancel context.CancelFunc
 
+	// later holds new public messages until their fetch is due (see
+	// fetchLater).
+	later delayedFetches
+
 	// idle hands an interaction to a handler goroutine waiting for work
 	// (unbuffered: a send succeeds only if one is idle); see run.
 	idle chan handleJob
@@ -84,19 +90,36 @@ type reply struct {
 	encoded []byte
 }
 
-func newResponder(svc Service, rest *discordgo.Session, log *slog.Logger, deferAfter time.Duration, maxPending int) *responder {
+// responderConfig is what both transports' configurations say about the
+// responder.
+type responderConfig struct {
+	deferAfter time.Duration // 0: DefaultDeferAfter
+	maxPending int           // 0: DefaultMaxPending
+	fetchDelay time.Duration // 0: DefaultFetchDelay; negative: none
+	maxDelayed int           // 0: DefaultMaxDelayed
+}
+
+func newResponder(svc Service, rest *discordgo.Session, log *slog.Logger, cfg responderConfig) *responder {
 	if log == nil {
 		log = slog.Default()
 	}
-	if deferAfter <= 0 {
-		deferAfter = DefaultDeferAfter
+	if cfg.deferAfter <= 0 {
+		cfg.deferAfter = DefaultDeferAfter
 	}
-	if maxPending <= 0 {
-		maxPending = DefaultMaxPending
+	if cfg.maxPending <= 0 {
+		cfg.maxPending = DefaultMaxPending
+	}
+	if cfg.fetchDelay == 0 {
+		cfg.fetchDelay = DefaultFetchDelay
+	}
+	if cfg.maxDelayed <= 0 {
+		cfg.maxDelayed = DefaultMaxDelayed
 	}
 	base, cancel := context.WithCancel(context.Background())
-	return &responder{svc: svc, rest: rest, log: log, deferAfter: deferAfter,
-		pending: make(chan struct{}, maxPending), base: base, cancel: cancel, idle: make(chan handleJob)}
+	r := &responder{svc: svc, rest: rest, log: log, deferAfter: cfg.deferAfter,
+		pending: make(chan struct{}, cfg.maxPending), base: base, cancel: cancel, idle: make(chan handleJob)}
+	r.later.init(cfg.fetchDelay, cfg.maxDelayed)
+	return r
 }
 
 // answer runs Handle for i on a handler goroutine (see run) and returns
@@ -222,22 +245,41 @@ func (r *responder) handle(i *discordgo.Interaction) (rep reply) {
 }
 
 // after does what follows a delivered first response, in the background:
-// finishing a deferred answer, or fetching the message a response created.
+// finishing a deferred answer at once, or fetching the message a response
+// created, FetchDelay later (see fetchLater) or at once when too many wait.
 func (r *responder) after(i *discordgo.Interaction, first *discordgo.InteractionResponse, late <-chan reply) {
-	if late == nil && !createsMessage(first) {
-		return
-	}
-	select {
-	case r.pending <- struct{}{}:
+	switch {
+	case late != nil:
+		r.background(i, false, "not delivering its deferred answer (the user sees the deferral until the next click or /nim status)",
+			func(ctx context.Context) { r.finish(ctx, i, first, (<-late).resp) })
+	case !createsMessage(first):
+	case r.fetchLater(i, first):
 	default:
-		n := r.dropped.Add(1)
-		what := "not recording the board message it created (its deadline edits will be skipped)"
-		if late != nil {
-			what = "not delivering its deferred answer (the user sees the deferral until the next click or /nim status)"
+		r.background(i, false, "not recording the board message it created (its deadline edits will be skipped)",
+			func(ctx context.Context) { r.fetchBoard(ctx, i) })
+	}
+}
+
+// background runs work in its own goroutine within the pending bound,
+// counted in wg. When the bound is reached it drops the work and logs what
+// is lost (dropped), or, with wait, waits for a slot until shutdown gives up
+// on the background work.
+func (r *responder) background(i *discordgo.Interaction, wait bool, dropped string, work func(ctx context.Context)) {
+	if wait {
+		select {
+		case r.pending <- struct{}{}:
+		case <-r.base.Done():
+			return
 		}
-		r.log.Error("too many answers waiting on Discord's API; dropping one: its move, if any, is saved, "+what,
-			"interaction", i.ID, "waiting", cap(r.pending), "dropped_total", n)
-		return
+	} else {
+		select {
+		case r.pending <- struct{}{}:
+		default:
+			n := r.dropped.Add(1)
+			r.log.Error("too many answers waiting on Discord's API; dropping one: its move, if any, is saved, "+dropped,
+				"interaction", i.ID, "waiting", cap(r.pending), "dropped_total", n)
+			return
+		}
 	}
 	r.wg.Add(1)
 	go func() {
@@ -245,23 +287,29 @@ func (r *responder) after(i *discordgo.Interaction, first *discordgo.Interaction
 		defer func() { <-r.pending }()
 		ctx, cancel := context.WithTimeout(r.base, workTimeout)
 		defer cancel()
-		if late != nil {
-			r.finish(ctx, i, first, (<-late).resp)
-			return
-		}
-		m, err := r.original(ctx, i)
-		if err != nil {
-			r.log.Error("fetching the new message", "interaction", i.ID, "err", safeErr(err))
-			return
-		}
-		r.boardSent(ctx, i, m)
+		work(ctx)
 	}()
+}
+
+// fetchBoard fetches the message the answer to i created and reports it
+// with BoardSent.
+func (r *responder) fetchBoard(ctx context.Context, i *discordgo.Interaction) {
+	m, err := r.original(ctx, i)
+	if err != nil {
+		r.log.Error("fetching the new message", "interaction", i.ID, "err", safeErr(err))
+		return
+	}
+	r.boardSent(ctx, i, m)
 }
 
 // wait blocks until the background work started by after is done or ctx
 // ends; then it abandons what is left, cancelling the REST calls still
-// waiting on Discord, and waits a moment for them to return.
+// waiting on Discord, and waits a moment for them to return. The fetches
+// still waiting for their delay are due at once (hurry): the finished
+// games among them cost a store read each, the live ones a fetch, within
+// ctx like the rest.
 func (r *responder) wait(ctx context.Context) error {
+	r.later.hurry()
 	done := make(chan struct{})
 	go func() { r.wg.Wait(); close(done) }()
 	select {
@@ -269,7 +317,7 @@ func (r *responder) wait(ctx context.Context) error {
 		return nil
 	case <-ctx.Done():
 	}
-	left := len(r.pending)
+	left := len(r.pending) + r.later.len()
 	r.cancel()
 	select {
 	case <-done:

@@ -9,7 +9,7 @@ import (
 )
 
 // Service is what bot needs from the product. *commands.Service implements it;
-// bot declares only these three methods so that the transports depend on the
+// bot declares only these four methods so that the transports depend on the
 // shape of the product, not on its internals.
 type Service interface {
 	// Handle answers one interaction. It never returns a nil resp and
@@ -17,6 +17,13 @@ type Service interface {
 	// is resp in JSON, or nil when the service has none: the HTTP endpoint
 	// writes it as it is rather than encode resp a second time.
 	Handle(ctx context.Context, i *discordgo.Interaction) (resp *discordgo.InteractionResponse, encoded []byte)
+	// BoardWanted reports whether the public message that resp, the
+	// answer to i, created is still worth fetching from Discord and
+	// reporting with BoardSent. bot asks it FetchDelay after the answer
+	// (see responder.after); i then carries only its ID, AppID, Token,
+	// Type, ChannelID and GuildID, and resp its Type, flags and
+	// components. On an error bot fetches anyway.
+	BoardWanted(ctx context.Context, i *discordgo.Interaction, resp *discordgo.InteractionResponse) (bool, error)
 	// BoardSent reports the message that a response to i created, fetched
 	// from Discord (@original), so a board's message id can be recorded.
 	BoardSent(ctx context.Context, i *discordgo.Interaction, m *discordgo.Message) error

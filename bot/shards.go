@@ -37,6 +37,9 @@ type ShardsConfig struct {
 	// MaxPending bounds each shard's answers waiting on Discord's REST
 	// API (0: DefaultMaxPending).
 	MaxPending int
+	// FetchDelay and MaxDelayed are each shard's (see GatewayConfig).
+	FetchDelay time.Duration
+	MaxDelayed int
 	// IdentifyInterval and IdentifySlack, when set, replace Discord's 5 s
 	// window (IdentifyInterval) and IdentifySlack; tests shorten both.
 	IdentifyInterval, IdentifySlack time.Duration
@@ -163,6 +166,7 @@ func (s *Shards) Open(ctx context.Context) error {
 		gateways[i] = NewGateway(GatewayConfig{
 			Session: session, Service: s.cfg.Service, Commands: s.cfg.Commands,
 			AppID: s.cfg.AppID, GuildID: s.cfg.GuildID, DeferAfter: s.cfg.DeferAfter, MaxPending: s.cfg.MaxPending,
+			FetchDelay: s.cfg.FetchDelay, MaxDelayed: s.cfg.MaxDelayed,
 			Log:          s.cfg.Log.With("shard", id),
 			SkipRegister: id != 0,
 			Identify:     func(ctx context.Context) error { return limit.Wait(ctx, id) },

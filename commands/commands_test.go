@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -1059,5 +1060,63 @@ func TestOnlyAnswersThatChangeSomethingAreSaved(t *testing.T) {
 		rules := h.interaction("application_command.json", fields{UserID: alice, Sub: "rules", Type: 2, ID: "1390000000000000208"})
 		same(t, h.handle(rules), h.handle(rules))
 		saved(t, rules.ID, false)
+	})
+}
+
+// BoardWanted: bot fetches and records a new board only while its game is
+// on and no newer board of it is recorded; other messages never.
+func TestBoardWanted(t *testing.T) {
+	h := newHarness(t, 1)
+	ctx := context.Background()
+	start := h.command(alice, "start", "first", "me")
+	g := h.game()
+	recorded, err := strconv.ParseUint(g.MessageID, 10, 64)
+	if err != nil {
+		t.Fatalf("the harness recorded no board: %q", g.MessageID)
+	}
+	// Interactions made just before and just after the recorded board.
+	before := &discordgo.Interaction{ID: strconv.FormatUint(recorded-1, 10)}
+	after := &discordgo.Interaction{ID: strconv.FormatUint(recorded+1, 10)}
+	hint := h.click(alice, HintControl{Game: g.ID, Ply: g.Ply}.CustomID())
+	gone := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{CustomID: ResignControl{Game: g.ID + 100, Ply: 0}.CustomID(), Label: "x"}}}}}}
+	cases := []struct {
+		name string
+		i    *discordgo.Interaction
+		resp *discordgo.InteractionResponse
+		want bool
+	}{
+		{"LiveGameOlderBoardRecorded", after, start, true},
+		{"NewerBoardRecorded", before, start, false},
+		{"Hint", after, hint, false},
+		{"Stats", after, h.command(alice, "stats"), false},
+		{"NoData", after, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource}, false},
+		{"GameGone", after, gone, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got, err := h.svc.BoardWanted(ctx, c.i, c.resp); err != nil || got != c.want {
+				t.Errorf("BoardWanted = %v, %v; want %v", got, err, c.want)
+			}
+		})
+	}
+	t.Run("LiveGameNoBoardRecorded", func(t *testing.T) {
+		if err := h.db.SetMessageID(ctx, g.ID, ""); err != nil {
+			t.Fatal(err)
+		}
+		defer h.db.SetMessageID(ctx, g.ID, g.MessageID)
+		if got, err := h.svc.BoardWanted(ctx, before, start); err != nil || !got {
+			t.Errorf("BoardWanted = %v, %v; want true", got, err)
+		}
+	})
+	t.Run("Finished", func(t *testing.T) {
+		h.click(alice, ResignControl{Game: g.ID, Ply: g.Ply}.CustomID())
+		if over, err := h.db.Game(ctx, g.ID); err != nil || !over.Status.Finished() {
+			t.Fatalf("after resigning: %v, %v", over, err)
+		}
+		if got, err := h.svc.BoardWanted(ctx, after, start); err != nil || got {
+			t.Errorf("BoardWanted = %v, %v for a finished game; want false", got, err)
+		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -42,12 +43,66 @@ func (s *Service) BoardSent(ctx context.Context, i *discordgo.Interaction, m *di
 	return nil
 }
 
+// BoardWanted reports whether the public message that resp, the answer to
+// i, created still needs its id recorded by BoardSent. bot asks it a while
+// after the answer went out, before it fetches the message from Discord, so
+// that most games cost neither that fetch nor the write that records it: a
+// game against nimbot is often over within seconds.
+//
+// The id serves a live game only: the deadline edits of Expire and the link
+// in the "channel busy" answer (busyError) are for games still running.
+// settledBoard, which redraws the board of a finished interaction-only game
+// when it is clicked, needs it too, but only for a board posted before the
+// game ended without that board being clicked; a game ended so soon after
+// its board was posted (by /nim end or /nim resign within the delay) gets
+// the plain "this game is over" answer on a click of the old board instead.
+//
+// It is false for a message that is not a board (stats, rules), for a game
+// that is gone or finished, and when the recorded board is newer than i
+// (posted after i arrived: by a later answer whose fetch overtook this one,
+// or by a deferred answer's edit). A read error is returned with true: bot
+// then fetches, as it did before it asked.
+func (s *Service) BoardWanted(ctx context.Context, i *discordgo.Interaction, resp *discordgo.InteractionResponse) (bool, error) {
+	if i == nil || resp == nil || resp.Data == nil || resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0 {
+		return false, nil
+	}
+	gameID, ok := componentsGame(resp.Data.Components)
+	if !ok {
+		return false, nil
+	}
+	g, err := s.db.Game(ctx, gameID)
+	if errors.Is(err, match.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return true, fmt.Errorf("board wanted: load game %d: %w", gameID, err)
+	}
+	if g.Status.Finished() || snowflakeAfter(g.MessageID, i.ID) {
+		return false, nil
+	}
+	return true, nil
+}
+
+// snowflakeAfter reports whether Discord id a was made after id b. A
+// snowflake's high bits are its creation time, so later ids are larger;
+// anything that is not a snowflake is after nothing.
+func snowflakeAfter(a, b string) bool {
+	x, errA := strconv.ParseUint(a, 10, 64)
+	y, errB := strconv.ParseUint(b, 10, 64)
+	return errA == nil && errB == nil && x > y
+}
+
 // boardGame finds the game a board message belongs to, from its first
 // control of a kind only boards carry (see Control): hint and review
 // messages carry only hint and review controls, so they never count as
 // boards.
 func boardGame(m *discordgo.Message) (int64, bool) {
-	for _, c := range m.Components {
+	return componentsGame(m.Components)
+}
+
+// componentsGame is boardGame of a message's components.
+func componentsGame(cs []discordgo.MessageComponent) (int64, bool) {
+	for _, c := range cs {
 		if n, ok := componentGame(c); ok {
 			return n, true
 		}
