@@ -39,6 +39,7 @@ type options struct {
 	key         string
 	keygen      bool
 	retention   time.Duration
+	fetchDelay  time.Duration
 	sizeEvery   time.Duration
 	spawn       bool
 	serverPID   int
@@ -66,6 +67,7 @@ func parseFlags(args []string, errOut io.Writer) (options, error) {
 	fs.StringVar(&o.key, "key", "", "hex Ed25519 seed to sign with (default: a new key pair; required with -addr)")
 	fs.BoolVar(&o.keygen, "keygen", false, "print a new signing seed and its DISCORD_PUBLIC_KEY, and exit")
 	fs.DurationVar(&o.retention, "retention", bot.DefaultRetention, "in-process server: how long saved answers are kept before pruning (nimbot's INTERACTION_RETENTION; below 15m only to measure)")
+	fs.DurationVar(&o.fetchDelay, "fetch-delay", bot.FetchDelayFor(10*time.Minute), "in-process server: how long bot waits before it fetches a new board to record its message id (serve's, for its default timeouts); negative: at once")
 	fs.DurationVar(&o.sizeEvery, "size-every", 30*time.Second, "sample the database file size this often during the passes (0: never)")
 	fs.BoolVar(&o.spawn, "spawn", false, "build nimbot, run `nimbot serve` as a child process, and measure its own CPU and peak RSS")
 	fs.IntVar(&o.serverPID, "server-pid", 0, "with -addr: the server's process id, to read its CPU from /proc")
@@ -211,7 +213,8 @@ func runLoad(ctx context.Context, o options, priv ed25519.PrivateKey, out io.Wri
 		}()
 		targets = []string{rep.server.url}
 	case o.addr == "":
-		srv, err = startServer(ctx, dbPath, priv.Public().(ed25519.PublicKey), o.retention)
+		srv, err = startServer(ctx, dbPath, priv.Public().(ed25519.PublicKey), o.retention,
+			func(c *bot.HTTPConfig) { c.FetchDelay = o.fetchDelay })
 		if err != nil {
 			return err
 		}
@@ -288,6 +291,13 @@ func runLoad(ctx context.Context, o options, priv ed25519.PrivateKey, out io.Wri
 		rep.serverPeakRSS = rep.server.peakRSS()
 	}
 	if srv != nil {
+		// Shut down first: the board fetches still waiting for their delay
+		// are made (or skipped) now, so they are counted.
+		if err := srv.close(); err != nil {
+			return fmt.Errorf("shutting down the in-process server: %w", err)
+		}
+		rep.boards = srv.boards
+		rep.boards.delay = o.fetchDelay
 		rep.serverErrors, rep.serverErrorSample = srv.logs.counts()
 	}
 	rep.print(out)

@@ -143,6 +143,7 @@ type report struct {
 	serverErrors      int
 	serverErrorSample []string
 	sizes             []sizeSample
+	boards            boardCounts // in process: what recording boards cost
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond)) }
@@ -203,6 +204,14 @@ func (r *report) print(out io.Writer) {
 		fmt.Fprintf(out, "peak RSS %s (VmHWM, load generator included): %s\n", since, r.peakRSS)
 	} else if r.server == nil {
 		fmt.Fprintln(out, "peak RSS: unknown (the server is another process)")
+	}
+	if b := r.boards; b.games > 0 && o.gamesStored == 0 {
+		delay := "fetched at once"
+		if b.delay > 0 {
+			delay = "fetched " + b.delay.String() + " after posting if the game is still on"
+		}
+		fmt.Fprintf(out, "boards (%s; counted after shutdown): %d games, %d REST fetches of @original (%d before shutdown), %d message ids written: %.2f fetches and %.2f writes per game\n",
+			delay, b.games, b.fetches, b.running, b.recorded, float64(b.fetches)/float64(b.games), float64(b.recorded)/float64(b.games))
 	}
 	r.printServer(out)
 	printSizes(out, o.sizeEvery, o.retention, r.sizes)

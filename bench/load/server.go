@@ -4,14 +4,17 @@ import (
 	"bytes"
 	"context"
 	"crypto/ed25519"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"nimbot/bot"
@@ -23,6 +26,7 @@ import (
 // main.go's runServe builds it.
 type server struct {
 	url    string
+	path   string // the database file
 	db     *store.DB
 	srv    *http.Server
 	h      *bot.HTTP
@@ -30,9 +34,26 @@ type server struct {
 	scDone chan struct{}
 	rest   *standIn
 	logs   *countingHandler
+
+	closeOnce sync.Once
+	closeErr  error
+	// boards is what the work after the answers cost, counted by close.
+	boards boardCounts
 }
 
-func startServer(ctx context.Context, path string, pub ed25519.PublicKey, retention time.Duration) (*server, error) {
+// boardCounts is what recording the boards' message ids cost over a run:
+// REST fetches of @original, and the writes that recorded an id, against
+// the games played.
+type boardCounts struct {
+	games, fetches, recorded int64
+	// running is how many of the fetches were made before shutdown (which
+	// makes the waiting ones due at once).
+	running int64
+	delay   time.Duration // bot's FetchDelay
+}
+
+// startServer starts the server; opts adjust its bot.HTTPConfig.
+func startServer(ctx context.Context, path string, pub ed25519.PublicKey, retention time.Duration, opts ...func(*bot.HTTPConfig)) (*server, error) {
 	db, err := store.Open(ctx, store.Config{Path: path, Synchronous: "FULL"})
 	if err != nil {
 		return nil, err
@@ -53,7 +74,13 @@ func startServer(ctx context.Context, path string, pub ed25519.PublicKey, retent
 	}
 	rest := newStandIn()
 	session.Client = &http.Client{Transport: rest, Timeout: 20 * time.Second}
-	h := bot.NewHTTP(bot.HTTPConfig{Service: svc, PublicKey: pub, Session: session, Checks: bot.DatabaseChecks(db, bot.DefaultMinFree), Log: log})
+	cfg := bot.HTTPConfig{Service: svc, PublicKey: pub, Session: session, Checks: bot.DatabaseChecks(db, bot.DefaultMinFree), Log: log,
+		FetchDelay: bot.FetchDelayFor(10 * time.Minute)}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	rest.keep = max(cfg.FetchDelay, 0) + 20*time.Second
+	h := bot.NewHTTP(cfg)
 	srv := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
@@ -70,12 +97,20 @@ func startServer(ctx context.Context, path string, pub ed25519.PublicKey, retent
 	done := make(chan struct{})
 	sc := bot.NewScheduler(bot.SchedulerConfig{Service: svc, Session: session, Log: log, PruneAnswers: db.PruneInteractions, Retention: retention})
 	go func() { defer close(done); sc.Run(scCtx) }()
-	return &server{url: "http://" + ln.Addr().String(), db: db, srv: srv, h: h, stopSc: stopSc, scDone: done, rest: rest, logs: logs}, nil
+	return &server{url: "http://" + ln.Addr().String(), path: path, db: db, srv: srv, h: h, stopSc: stopSc, scDone: done, rest: rest, logs: logs}, nil
 }
 
 // close shuts down as serve does: stop the scheduler, finish the requests in
-// flight and the work after them, close the store.
+// flight and the work after them, close the store. Before the store
+// closes it counts what recording the boards cost (boards). Only the first
+// call does anything.
 func (s *server) close() error {
+	s.closeOnce.Do(func() { s.closeErr = s.shutdown() })
+	return s.closeErr
+}
+
+func (s *server) shutdown() error {
+	s.boards.running = s.rest.fetches.Load()
 	s.stopSc()
 	<-s.scDone
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -84,10 +119,26 @@ func (s *server) close() error {
 	if werr := s.h.Wait(ctx); err == nil {
 		err = werr
 	}
+	s.boards.fetches = s.rest.fetches.Load()
 	if cerr := s.db.Close(); err == nil {
 		err = cerr
 	}
+	if qerr := s.countBoards(ctx); err == nil {
+		err = qerr
+	}
 	return err
+}
+
+// countBoards reads how many games were played and how many of them have
+// their board's message id recorded: one write each (SetMessageID), as
+// every game here posts one board.
+func (s *server) countBoards(ctx context.Context) error {
+	ro, err := sql.Open("sqlite3", "file:"+url.PathEscape(s.path)+"?mode=ro&_query_only=on")
+	if err != nil {
+		return err
+	}
+	defer ro.Close()
+	return ro.QueryRowContext(ctx, `SELECT count(*), count(NULLIF(message_id, '')) FROM games`).Scan(&s.boards.games, &s.boards.recorded)
 }
 
 // standIn answers the REST calls bot makes to Discord, on loopback instead
@@ -103,6 +154,20 @@ type standIn struct {
 	mu     sync.Mutex
 	msgs   map[string]chan []byte // token → the message the client posted
 	follow map[string]chan []byte // token → the answer sent after a deferral
+	// posts are the tokens of msgs in the order posted, from postsHead on:
+	// a message bot never fetches (its game was over when the fetch was
+	// due) is forgotten keep after it was posted, so msgs stays bounded.
+	posts     []post
+	postsHead int
+	keep      time.Duration
+	// fetches counts the GETs of @original.
+	fetches atomic.Int64
+}
+
+// post is a message posted at a time, by its interaction token.
+type post struct {
+	token string
+	at    time.Time
 }
 
 func newStandIn() *standIn {
@@ -154,11 +219,25 @@ func (d *standIn) delivered(token string, body []byte) []byte {
 	return out
 }
 
-// posted records the message a response created, as Discord would.
+// posted records the message a response created, as Discord would, and
+// forgets those posted more than keep ago that bot did not fetch.
 func (d *standIn) posted(token string, msg []byte) {
 	select {
 	case d.slot(token) <- msg:
 	default:
+	}
+	now := time.Now()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.posts = append(d.posts, post{token, now})
+	for d.postsHead < len(d.posts) && now.Sub(d.posts[d.postsHead].at) > d.keep {
+		delete(d.msgs, d.posts[d.postsHead].token)
+		d.posts[d.postsHead] = post{}
+		d.postsHead++
+	}
+	if d.postsHead > len(d.posts)/2 {
+		d.posts = append(d.posts[:0], d.posts[d.postsHead:]...)
+		d.postsHead = 0
 	}
 }
 
@@ -183,6 +262,7 @@ func (d *standIn) RoundTrip(req *http.Request) (*http.Response, error) {
 		case http.MethodPatch:
 			return jsonResponse(req, http.StatusOK, d.delivered(token, body)), nil
 		case http.MethodGet:
+			d.fetches.Add(1)
 			c := d.slot(token)
 			t := time.NewTimer(3 * time.Second)
 			defer t.Stop()
@@ -193,6 +273,9 @@ func (d *standIn) RoundTrip(req *http.Request) (*http.Response, error) {
 				d.mu.Unlock()
 				return jsonResponse(req, http.StatusOK, msg), nil
 			case <-t.C:
+				d.mu.Lock()
+				delete(d.msgs, token)
+				d.mu.Unlock()
 			case <-req.Context().Done():
 				return nil, req.Context().Err()
 			}
