@@ -129,18 +129,30 @@ func TestProcCPU(t *testing.T) {
 // beside the server's, while the test burns CPU in it; and the report
 // prints the load tool's CPU per move beside the server's.
 func TestSelfCPUWindow(t *testing.T) {
-	now := time.Now()
-	w := window{from: now.Add(20 * time.Millisecond), to: now.Add(120 * time.Millisecond)}
-	got := cpuWindow(context.Background(), selfCPU, w)
-	x := 0
-	for time.Now().Before(w.to.Add(20 * time.Millisecond)) {
-		x++
+	// A busy loop over a 100 ms window: no more than the two CPUs this
+	// machine has over the window, plus a tick, ever; and at least a few
+	// ticks of 10 ms in one of five tries (on a loaded machine, other
+	// processes may hold the CPUs for most of one window).
+	var seen []time.Duration
+	for try := 0; try < 5; try++ {
+		now := time.Now()
+		w := window{from: now.Add(20 * time.Millisecond), to: now.Add(120 * time.Millisecond)}
+		got := cpuWindow(context.Background(), selfCPU, w)
+		x := 0
+		for time.Now().Before(w.to.Add(20 * time.Millisecond)) {
+			x++
+		}
+		cpu, ok := <-got
+		if !ok || cpu > 210*time.Millisecond {
+			t.Fatalf("CPU over a 100 ms busy window: %v (read %v)", cpu, ok)
+		}
+		seen = append(seen, cpu)
+		if cpu >= 30*time.Millisecond {
+			break
+		}
 	}
-	cpu, ok := <-got
-	// A busy loop over 100 ms: at least a few ticks of 10 ms, and no more
-	// than the two CPUs this machine has over the window, plus a tick.
-	if !ok || cpu < 30*time.Millisecond || cpu > 210*time.Millisecond {
-		t.Fatalf("CPU over a 100 ms busy window: %v (read %v)", cpu, ok)
+	if last := seen[len(seen)-1]; last < 30*time.Millisecond {
+		t.Fatalf("CPU over a 100 ms busy window, five times: %v", seen)
 	}
 
 	r := &report{procs: 2, server: &serverProc{pid: 1}, passes: []passResult{{
