@@ -90,17 +90,25 @@ func BenchmarkHTTPLoopbackMove(b *testing.B) {
 	})
 }
 
-// benchMoves times moves through the endpoint that serve makes of the
-// handler.
-func benchMoves(b *testing.B, serve func(http.Handler) func(*http.Request) (int, []byte)) {
+// benchEndpoint is a store on a new file (synchronous=NORMAL: the disk is
+// not what these benchmarks time), the real Service on it, and the HTTP
+// endpoint for testKey(7); the store closes when b's run ends.
+func benchEndpoint(b *testing.B) (*store.DB, *commands.Service, *bot.HTTP) {
 	db, err := store.Open(context.Background(), store.Config{Path: filepath.Join(b.TempDir(), "nimbot.db"), Synchronous: "NORMAL"})
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer db.Close()
+	b.Cleanup(func() { db.Close() })
 	svc := commands.New(commands.Config{DB: db, Rand: rand.New(rand.NewPCG(1, 2)), Log: slog.New(slog.DiscardHandler)})
+	h := bot.NewHTTP(bot.HTTPConfig{Service: svc, PublicKey: testKey(7).pub, Log: slog.New(slog.DiscardHandler)})
+	return db, svc, h
+}
+
+// benchMoves times moves through the endpoint that serve makes of the
+// handler.
+func benchMoves(b *testing.B, serve func(http.Handler) func(*http.Request) (int, []byte)) {
+	db, svc, h := benchEndpoint(b)
 	key := testKey(7)
-	h := bot.NewHTTP(bot.HTTPConfig{Service: svc, PublicKey: key.pub, Log: slog.New(slog.DiscardHandler)})
 	do := serve(h)
 	p := newPayloads(b, testChannel)
 	var message map[string]any
@@ -108,8 +116,11 @@ func benchMoves(b *testing.B, serve func(http.Handler) func(*http.Request) (int,
 		b.Fatal(err)
 	}
 	msg, _ := json.Marshal(message["message"])
-	var g *match.Game
-	var cpu time.Duration
+	var (
+		g   *match.Game
+		err error
+		cpu time.Duration
+	)
 	b.ReportAllocs()
 	for b.Loop() {
 		b.StopTimer()
@@ -157,14 +168,8 @@ func benchMoves(b *testing.B, serve func(http.Handler) func(*http.Request) (int,
 // over and over. The CPU figure is the whole process's, the clients'
 // included.
 func BenchmarkHTTPLoopbackPick(b *testing.B) {
-	db, err := store.Open(context.Background(), store.Config{Path: filepath.Join(b.TempDir(), "nimbot.db"), Synchronous: "NORMAL"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
-	svc := commands.New(commands.Config{DB: db, Rand: rand.New(rand.NewPCG(1, 2)), Log: slog.New(slog.DiscardHandler)})
+	db, svc, h := benchEndpoint(b)
 	key := testKey(7)
-	h := bot.NewHTTP(bot.HTTPConfig{Service: svc, PublicKey: key.pub, Log: slog.New(slog.DiscardHandler)})
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	p := newPayloads(b, testChannel)

@@ -22,31 +22,12 @@ import (
 // clicks on in the middle of a game (against nimbot, or between people)
 // and returns the answer that drew it, as the server sent it.
 func recordedBoard(tb testing.TB, people bool) []byte {
-	ctx := context.Background()
-	_, priv, _ := ed25519.GenerateKey(nil)
-	srv, err := startServer(ctx, filepath.Join(tb.TempDir(), "nimbot.db"), priv.Public().(ed25519.PublicKey), time.Hour)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer srv.close()
 	share := "0"
 	if people {
 		share = "1"
 	}
-	o, _ := parseFlags([]string{"-channels", "1", "-people", share}, io.Discard)
-	l := newLoader([]string{srv.url}, priv, o, []int64{3, 4, 5}, srv)
-	defer l.close()
-	p := l.players[0]
-	var answer []byte
-	for k := 0; k < 3; k++ {
-		rq := p.next()
-		res := p.send(ctx, rq, nil)
-		if err := p.receive(rq, res, nil); err != nil {
-			tb.Fatal(err)
-		}
-		answer = res.body
-	}
-	return answer
+	_, _, _, res := playOneChannel(tb, share, 3)
+	return res.body
 }
 
 // TestCannedServer is not a test: run by BenchmarkClient as a child

@@ -13,30 +13,45 @@ import (
 	"time"
 )
 
-// recordedClick plays a game between people on an in-process server up to
-// its first board and returns that answer as the server sent it and the
-// click a channel sends on it.
-func recordedClick(tb testing.TB) (answer, click []byte) {
+// playOneChannel starts an in-process server on a new file with a new key,
+// and a loader of one channel on heaps 3 4 5 (people "1": between people,
+// "0": against nimbot), and plays turns requests of it; both close when
+// tb's test (or benchmark run) ends. It returns the channel, the key it
+// signs with, and the last request and its result.
+func playOneChannel(tb testing.TB, people string, turns int) (p *player, priv ed25519.PrivateKey, rq *request, res result) {
 	ctx := context.Background()
-	_, priv, _ := ed25519.GenerateKey(nil)
+	_, priv, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
 	srv, err := startServer(ctx, filepath.Join(tb.TempDir(), "nimbot.db"), priv.Public().(ed25519.PublicKey), time.Hour)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	defer srv.close()
-	o, _ := parseFlags([]string{"-channels", "1", "-people", "1"}, io.Discard)
+	tb.Cleanup(func() { srv.close() })
+	o, err := parseFlags([]string{"-channels", "1", "-people", people}, io.Discard)
+	if err != nil {
+		tb.Fatal(err)
+	}
 	l := newLoader([]string{srv.url}, priv, o, []int64{3, 4, 5}, srv)
-	defer l.close()
-	p := l.players[0]
-	for k := 0; k < 2; k++ {
-		rq := p.next()
-		res := p.send(ctx, rq, nil)
+	tb.Cleanup(l.close)
+	p = l.players[0]
+	for k := 0; k < turns; k++ {
+		rq = p.next()
+		res = p.send(ctx, rq, nil)
 		if err := p.receive(rq, res, nil); err != nil {
 			tb.Fatal(err)
 		}
-		answer = res.body
 	}
-	return answer, p.next().body()
+	return p, priv, rq, res
+}
+
+// recordedClick plays a game between people on an in-process server up to
+// its first board and returns that answer as the server sent it and the
+// click a channel sends on it.
+func recordedClick(tb testing.TB) (answer, click []byte) {
+	p, _, _, res := playOneChannel(tb, "1", 2)
+	return res.body, p.next().body()
 }
 
 // BenchmarkExchange is one request and its answer on a channel's
@@ -89,26 +104,7 @@ func BenchmarkTurn(b *testing.B) {
 	for _, people := range []string{"1", "0"} {
 		name := map[string]string{"1": "people", "0": "bot"}[people]
 		b.Run(name, func(b *testing.B) {
-			ctx := context.Background()
-			_, priv, _ := ed25519.GenerateKey(nil)
-			srv, err := startServer(ctx, filepath.Join(b.TempDir(), "nimbot.db"), priv.Public().(ed25519.PublicKey), time.Hour)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer srv.close()
-			o, _ := parseFlags([]string{"-channels", "1", "-people", people}, io.Discard)
-			l := newLoader([]string{srv.url}, priv, o, []int64{3, 4, 5}, srv)
-			defer l.close()
-			p := l.players[0]
-			var rq *request
-			var res result
-			for k := 0; k < 2; k++ {
-				rq = p.next()
-				res = p.send(ctx, rq, nil)
-				if err := p.receive(rq, res, nil); err != nil {
-					b.Fatal(err)
-				}
-			}
+			p, priv, rq, res := playOneChannel(b, people, 2)
 			prev := p.b
 			b.ReportAllocs()
 			defer threadCPU(b)()

@@ -434,27 +434,9 @@ func TestAppendString(t *testing.T) {
 // the board message attached, sign it. old is the encoding/json
 // construction the client had; new is the one it has.
 func BenchmarkRequest(b *testing.B) {
-	ctx := context.Background()
-	_, priv, _ := ed25519.GenerateKey(nil)
-	srv, err := startServer(ctx, filepath.Join(b.TempDir(), "nimbot.db"), priv.Public().(ed25519.PublicKey), time.Hour)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer srv.close()
-	o, _ := parseFlags([]string{"-channels", "1", "-people", "1"}, io.Discard)
-	l := newLoader([]string{srv.url}, priv, o, []int64{3, 4, 5}, srv)
-	defer l.close()
-	p := l.players[0]
 	// A board between people, after the challenge was accepted.
-	var answer []byte
-	for k := 0; k < 2; k++ {
-		rq := p.next()
-		res := p.send(ctx, rq, nil)
-		if err := p.receive(rq, res, nil); err != nil {
-			b.Fatal(err)
-		}
-		answer = res.body
-	}
+	p, priv, _, res := playOneChannel(b, "1", 2)
+	answer := res.body
 	ctl := p.b.controls[0]
 	who, id, token := p.users[0], snowflake(), "load."+snowflake()
 	b.Logf("answer %d bytes; click body %d bytes", len(answer), len(p.click(who, ctl.id, "", "move").body()))
