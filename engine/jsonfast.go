@@ -14,33 +14,22 @@ import "encoding/json"
 // (TestFastDecodeEqualsJSON, FuzzFastDecode).
 
 // DecodeRules is json.Unmarshal of b into a zero Rules.
-func DecodeRules(b []byte) (Rules, error) {
-	if r, ok := fastRules(b); ok {
-		return r, nil
-	}
-	var r Rules
-	err := json.Unmarshal(b, &r)
-	return r, err
-}
+func DecodeRules(b []byte) (Rules, error) { return decode(b, fastRules) }
 
 // DecodePosition is json.Unmarshal of b into a zero Position.
-func DecodePosition(b []byte) (Position, error) {
-	if p, ok := fastPosition(b); ok {
-		return p, nil
-	}
-	var p Position
-	err := json.Unmarshal(b, &p)
-	return p, err
-}
+func DecodePosition(b []byte) (Position, error) { return decode(b, fastPosition) }
 
 // DecodeMove is json.Unmarshal of b into a zero Move.
-func DecodeMove(b []byte) (Move, error) {
-	if m, ok := fastMove(b); ok {
-		return m, nil
+func DecodeMove(b []byte) (Move, error) { return decode(b, fastMove) }
+
+// decode is fast's value when fast is sure of b, else json.Unmarshal's.
+func decode[T any](b []byte, fast func([]byte) (T, bool)) (T, error) {
+	if v, ok := fast(b); ok {
+		return v, nil
 	}
-	var m Move
-	err := json.Unmarshal(b, &m)
-	return m, err
+	var v T
+	err := json.Unmarshal(b, &v)
+	return v, err
 }
 
 // fastMove reads the five shapes Move.MarshalJSON writes (see moveJSON).
