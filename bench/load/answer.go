@@ -151,23 +151,10 @@ func (d *reader) literal(s string) bool {
 // object reads an object (or null), calling f with each key; f must read or
 // skip the value.
 func (d *reader) object(f func(key []byte)) {
-	switch d.peek() {
-	case '{':
-	case 'n':
-		d.literal("null")
-		return
-	default:
-		if d.err == nil {
-			d.wrongType("object")
-			d.skip()
-		}
-		return
-	}
-	if d.enter() {
+	if !d.open('{', "object") {
 		return
 	}
 	defer func() { d.depth-- }()
-	d.i++
 	if d.peek() == '}' {
 		d.i++
 		return
@@ -205,23 +192,10 @@ func (d *reader) object(f func(key []byte)) {
 // array reads an array (or null), calling f at each element; f must read
 // or skip it.
 func (d *reader) array(f func()) {
-	switch d.peek() {
-	case '[':
-	case 'n':
-		d.literal("null")
-		return
-	default:
-		if d.err == nil {
-			d.wrongType("array")
-			d.skip()
-		}
-		return
-	}
-	if d.enter() {
+	if !d.open('[', "array") {
 		return
 	}
 	defer func() { d.depth-- }()
-	d.i++
 	if d.peek() == ']' {
 		d.i++
 		return
@@ -238,6 +212,30 @@ func (d *reader) array(f func()) {
 			d.fail("',' or ']' expected in an array")
 		}
 	}
+}
+
+// open reads the opening bracket of an object or array (what) and reports
+// whether its members follow, one level deeper (the caller lowers depth
+// when done). null, a value of another type (skipped, with the error) and
+// nesting past maxDepth report false.
+func (d *reader) open(bracket byte, what string) bool {
+	switch d.peek() {
+	case bracket:
+	case 'n':
+		d.literal("null")
+		return false
+	default:
+		if d.err == nil {
+			d.wrongType(what)
+			d.skip()
+		}
+		return false
+	}
+	if d.enter() {
+		return false
+	}
+	d.i++
+	return true
 }
 
 func (d *reader) enter() bool {
