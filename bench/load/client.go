@@ -40,8 +40,8 @@ func snowflake() string {
 
 // loader drives the channels against one endpoint.
 type loader struct {
-	urls  []string // channel i sends to urls[i mod len(urls)]
-	priv  ed25519.PrivateKey
+	urls  []string     // channel i sends to urls[i mod len(urls)]
+	key   *expandedKey // the signing key, expanded once
 	opts  options
 	heaps string
 	rest  *standIn // nil with -addr: nobody fetches @original here
@@ -71,8 +71,9 @@ func newLoader(urls []string, priv ed25519.PrivateKey, o options, heaps []int64,
 	for i, h := range heaps {
 		hs[i] = strconv.FormatInt(h, 10)
 	}
-	l := &loader{
-		priv: priv, opts: o, heaps: strings.Join(hs, " "),
+	l := &loader{opts: o, heaps: strings.Join(hs, " ")}
+	if priv != nil { // nil: a loader that only lays out its channels (TestSpread)
+		l.key = expandKey(priv)
 	}
 	if srv != nil {
 		l.rest = srv.rest
@@ -220,6 +221,7 @@ type player struct {
 	// at a time, and next builds each in the same buffer (data, the
 	// interaction's data, on its way there).
 	buf, data []byte
+	sig       sigState // signs the requests, on the channel's goroutine
 }
 
 // board is the last board the channel was shown.
@@ -536,7 +538,7 @@ func (p *player) send(ctx context.Context, rq *request, st *passStats) result {
 	if len(ts) != tsRoom {
 		signed = append(ts, rq.body()...)
 	}
-	sig := ed25519.Sign(p.l.priv, signed)
+	sig := p.l.key.sign(&p.sig, signed)
 	if p.conn == nil {
 		c, err := newConn(p.url)
 		if err != nil {

@@ -52,10 +52,13 @@
 // the signature covers the timestamp and body in one buffer. The tool
 // keeps Go's default collector: with these few allocations a higher GOGC
 // saved nothing measurable (BENCHMARKS.md). The tests hold payloads and
-// the reading of answers to the encoding/json construction. What is left of the tool's CPU per request is mostly the
-// Ed25519 signature (a base-point multiplication, its encoding and two
-// SHA-512 passes over the ~3 KiB click; Go caches the expanded key) and
-// the system calls of the exchange.
+// the reading of answers to the encoding/json construction. What is left
+// of the tool's CPU per request is mostly the Ed25519 signature (two
+// SHA-512 passes over the ~3 KiB click, a base-point multiplication and
+// its encoding: the key is expanded once, and the multiplication reads a
+// table of base-point multiples in variable time, half the work of
+// crypto/ed25519's constant-time one, with the same signature; sign.go)
+// and the system calls of the exchange.
 //
 // Figures:
 //
