@@ -101,7 +101,7 @@ func applyChange(ctx context.Context, tx *txn, now time.Time, c prepared) (*matc
 		return nil, err
 	}
 	if c.Players != nil {
-		if _, err := tx.ExecContext(ctx, `UPDATE games SET player0 = ?, player1 = ? WHERE id = ?`,
+		if err := tx.exec(`UPDATE games SET player0 = ?, player1 = ? WHERE id = ?`,
 			players[0], players[1], g.ID); err != nil {
 			return nil, err
 		}
@@ -111,16 +111,16 @@ func applyChange(ctx context.Context, tx *txn, now time.Time, c prepared) (*matc
 	}
 	switch {
 	case c.keepPosition:
-		_, err = tx.ExecContext(ctx, `UPDATE games SET status = ?, winner = ?, deadline = ?, updated_at = ? WHERE id = ?`,
+		err = tx.exec(`UPDATE games SET status = ?, winner = ?, deadline = ?, updated_at = ? WHERE id = ?`,
 			string(c.Status), c.Winner, toNullMillis(c.Deadline), toMillis(now), g.ID)
 	case c.Status == g.Status && c.Winner == g.Winner:
 		// A move that leaves the game going: status is not set, so SQLite
 		// leaves the channel's index (games_one_live_per_channel, whose
 		// WHERE reads status) alone instead of rewriting its entry.
-		_, err = tx.ExecContext(ctx, `UPDATE games SET position = ?, deadline = ?, updated_at = ? WHERE id = ?`,
+		err = tx.exec(`UPDATE games SET position = ?, deadline = ?, updated_at = ? WHERE id = ?`,
 			c.position, toNullMillis(c.Deadline), toMillis(now), g.ID)
 	default:
-		_, err = tx.ExecContext(ctx, `UPDATE games SET position = ?, status = ?, winner = ?, deadline = ?, updated_at = ? WHERE id = ?`,
+		err = tx.exec(`UPDATE games SET position = ?, status = ?, winner = ?, deadline = ?, updated_at = ? WHERE id = ?`,
 			c.position, string(c.Status), c.Winner, toNullMillis(c.Deadline), toMillis(now), g.ID)
 	}
 	if err != nil {
@@ -157,9 +157,9 @@ func insertMoves(ctx context.Context, tx *txn, gameID int64, ply int, players [2
 	for len(moves) > 0 {
 		var err error
 		if len(moves) >= 2 {
-			_, err = tx.ExecContext(ctx, insertMovesSQL2, gameID, ply, players[ply%2], moves[0], at, players[(ply+1)%2], moves[1])
+			err = tx.exec(insertMovesSQL2, gameID, ply, players[ply%2], moves[0], at, players[(ply+1)%2], moves[1])
 		} else {
-			_, err = tx.ExecContext(ctx, insertMoveSQL, gameID, ply, players[ply%2], moves[0], at)
+			err = tx.exec(insertMoveSQL, gameID, ply, players[ply%2], moves[0], at)
 		}
 		if err != nil {
 			return fmt.Errorf("game %d ply %d: %w", gameID, ply, err)
@@ -214,7 +214,7 @@ func checkNew(ctx context.Context, tx *txn, interactionID string) error {
 // ErrNotFound if unknown, ErrDuplicate if the interaction was already
 // answered.
 func (db *DB) RecordHint(ctx context.Context, h match.Hint) (bool, error) {
-	check := func(ctx context.Context, q queryer) (bool, error) {
+	check := func(ctx context.Context, q rowQueryer) (bool, error) {
 		var (
 			ply    int
 			status string
@@ -242,7 +242,7 @@ func (db *DB) RecordHint(ctx context.Context, h match.Hint) (bool, error) {
 		if used, err := check(ctx, tx); err != nil || used {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO hints (game_id, ply, user_id, at) VALUES (?, ?, ?, ?)`,
+		if err := tx.exec(`INSERT INTO hints (game_id, ply, user_id, at) VALUES (?, ?, ?, ?)`,
 			h.GameID, h.Ply, h.UserID, toMillis(now)); err != nil {
 			return err
 		}
@@ -294,7 +294,7 @@ func saveResponse(ctx context.Context, tx *txn, id string, gameID int64, respons
 		response = []byte{} // the column is NOT NULL; nil would bind as NULL
 	}
 	game := sql.NullInt64{Int64: gameID, Valid: gameID != 0}
-	_, err := tx.ExecContext(ctx, `INSERT INTO interactions (id, game_id, response, at) VALUES (?, ?, ?, ?)`,
+	err := tx.exec(`INSERT INTO interactions (id, game_id, response, at) VALUES (?, ?, ?, ?)`,
 		id, game, response, toMillis(now))
 	if isConstraint(err, sqlite3.ErrConstraintUnique, sqlite3.ErrConstraintPrimaryKey) {
 		return fmt.Errorf("interaction %s: %w", id, match.ErrDuplicate)

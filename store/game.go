@@ -21,10 +21,15 @@ const gameColumns = `id, guild_id, channel_id, rules, start, position, player0, 
 // rowScanner is *sql.Row or *sql.Rows.
 type rowScanner interface{ Scan(dest ...any) error }
 
-// queryer is *sql.DB or *sql.Tx.
+// queryer is *sql.DB or reader: a read that returns rows.
 type queryer interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// rowQueryer is reader or *txn: a read of one row, on the read pool or in
+// a write transaction.
+type rowQueryer interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) rowScanner
 }
 
 // gameRow is what scanGame scans a row into besides the game itself. Each
@@ -74,11 +79,11 @@ func scanGame(s rowScanner, extra ...any) (*match.Game, error) {
 	return g, nil
 }
 
-func getGame(ctx context.Context, q queryer, id int64) (*match.Game, error) {
+func getGame(ctx context.Context, q rowQueryer, id int64) (*match.Game, error) {
 	return scanGame(q.QueryRowContext(ctx, `SELECT `+gameColumns+` FROM games WHERE id = ?`, id))
 }
 
-func channelGame(ctx context.Context, q queryer, channelID string) (*match.Game, error) {
+func channelGame(ctx context.Context, q rowQueryer, channelID string) (*match.Game, error) {
 	return scanGame(q.QueryRowContext(ctx,
 		`SELECT `+gameColumns+` FROM games WHERE channel_id = ? AND status IN ('pending', 'active')`, channelID))
 }

@@ -79,9 +79,8 @@ func (db *DB) CheckWrite(ctx context.Context) error {
 		h.probe = p
 		go func() {
 			p.err = db.withTx(context.Background(), func(ctx context.Context, tx *txn, now time.Time) error {
-				_, err := tx.ExecContext(ctx, `INSERT INTO heartbeat (id, at) VALUES (1, ?)
+				return tx.exec(`INSERT INTO heartbeat (id, at) VALUES (1, ?)
 					ON CONFLICT (id) DO UPDATE SET at = excluded.at`, toMillis(now))
-				return err
 			})
 			h.mu.Lock()
 			h.probe = nil

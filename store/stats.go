@@ -31,7 +31,7 @@ func recordResult(ctx context.Context, tx *txn, g *match.Game, now time.Time) er
 			}
 			// Both rows, the variant's and the all-variants one (''), in
 			// one statement each: a game's end writes them together.
-			if _, err := tx.ExecContext(ctx, `INSERT INTO stats (guild_id, user_id, variant, wins, losses, streak, best_streak, updated_at)
+			if err := tx.exec(`INSERT INTO stats (guild_id, user_id, variant, wins, losses, streak, best_streak, updated_at)
 				VALUES (?1, ?2, ?3, ?4, 1 - ?4, ?4, ?4, ?5), (?1, ?2, '', ?4, 1 - ?4, ?4, ?4, ?5)
 				ON CONFLICT (guild_id, user_id, variant) DO UPDATE SET
 					wins = wins + excluded.wins,
@@ -43,7 +43,7 @@ func recordResult(ctx context.Context, tx *txn, g *match.Game, now time.Time) er
 				return err
 			}
 			if !rated && difficulty != "" {
-				if _, err := tx.ExecContext(ctx, `INSERT INTO bot_record (guild_id, user_id, variant, difficulty, wins, losses)
+				if err := tx.exec(`INSERT INTO bot_record (guild_id, user_id, variant, difficulty, wins, losses)
 					VALUES (?1, ?2, ?3, ?4, ?5, 1 - ?5), (?1, ?2, '', ?4, ?5, 1 - ?5)
 					ON CONFLICT (guild_id, user_id, variant, difficulty) DO UPDATE SET
 						wins = wins + excluded.wins, losses = losses + excluded.losses`,
@@ -72,14 +72,14 @@ func recordResult(ctx context.Context, tx *txn, g *match.Game, now time.Time) er
 				id string
 				d  int
 			}{{winner, d}, {loser, -d}} {
-				if _, err := tx.ExecContext(ctx, `UPDATE stats SET rating = rating + ?, rated_games = rated_games + 1
+				if err := tx.exec(`UPDATE stats SET rating = rating + ?, rated_games = rated_games + 1
 					WHERE guild_id = ? AND user_id = ? AND variant = ?`, u.d, g.Scope(), u.id, v); err != nil {
 					return err
 				}
 			}
 		}
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO results (game_id, guild_id, variant, status, winner, loser, difficulty, plies, rating_delta, finished_at)
+	err := tx.exec(`INSERT INTO results (game_id, guild_id, variant, status, winner, loser, difficulty, plies, rating_delta, finished_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		g.ID, g.Scope(), string(g.Rules.Variant), string(g.Status), winner, loser, difficulty, g.Ply, delta, toMillis(now))
 	return err

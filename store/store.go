@@ -188,7 +188,7 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		r.Close()
 		return fail(err)
 	}
-	db := &DB{path: path, now: now, writeConn: w, readers: r, reads: reader{newStmtCache(r, true)}}
+	db := &DB{path: path, now: now, writeConn: w, readers: r, reads: reader{newStmtCache(r)}}
 	db.health.file, _ = os.Stat(path)
 	db.writes = newWriter(w, now, &db.health)
 	return db, nil

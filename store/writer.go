@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/mattn/go-sqlite3"
 )
 
 // Group commit. Every write transaction of the store runs on the one writer
@@ -61,7 +63,7 @@ type writer struct {
 }
 
 func newWriter(w *sql.DB, now func() time.Time, h *health) *writer {
-	wr := &writer{conn: w, now: now, stmts: newStmtCache(w, false), health: h, wake: make(chan struct{}, 1), exited: make(chan struct{})}
+	wr := &writer{conn: w, now: now, stmts: newStmtCache(nil), health: h, wake: make(chan struct{}, 1), exited: make(chan struct{})}
 	go wr.run()
 	return wr
 }
@@ -107,7 +109,28 @@ func (wr *writer) close() {
 		}
 	}
 	<-wr.exited
-	wr.stmts.close()
+	// The statements are the connection's: finalized while it is held.
+	_ = wr.raw(func(*sqlite3.SQLiteConn) error {
+		wr.stmts.close()
+		return nil
+	})
+}
+
+// raw runs f with the writer's connection, as go-sqlite3's, held.
+func (wr *writer) raw(f func(*sqlite3.SQLiteConn) error) error {
+	ctx := context.Background()
+	conn, err := wr.conn.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	return conn.Raw(func(dc any) error {
+		c, ok := dc.(*sqlite3.SQLiteConn)
+		if !ok {
+			return fmt.Errorf("store: the write connection is a %T, not go-sqlite3's", dc)
+		}
+		return f(c)
+	})
 }
 
 // run is the writer's loop.
@@ -147,22 +170,29 @@ func (wr *writer) commit(batch []*job) {
 			close(j.done)
 		}
 	}()
-	for len(batch) > 0 {
-		// retry is the jobs to run again in a new transaction when one job's
-		// failure took the whole transaction with it.
-		retry, err := wr.try(batch)
-		if err == nil {
-			return
-		}
-		if retry == nil {
-			for _, j := range batch {
-				if j.err == nil && j.panic == nil {
-					j.err = err
-				}
+	err := wr.raw(func(c *sqlite3.SQLiteConn) error {
+		wr.stmts.use(c)
+		tx := &txn{conn: c, c: wr.stmts}
+		for len(batch) > 0 {
+			// retry is the jobs to run again in a new transaction when one
+			// job's failure took the whole transaction with it.
+			retry, err := wr.try(tx, batch)
+			if err == nil {
+				return nil
 			}
-			return
+			if retry == nil {
+				return err
+			}
+			batch = retry
 		}
-		batch = retry
+		return nil
+	})
+	if err != nil {
+		for _, j := range batch {
+			if j.err == nil && j.panic == nil {
+				j.err = err
+			}
+		}
 	}
 }
 
@@ -171,15 +201,12 @@ func (wr *writer) commit(batch []*job) {
 // some errors), that job keeps its error and try returns the others to run
 // again; otherwise it returns the error of BEGIN or COMMIT, if any, for
 // every job that succeeded.
-func (wr *writer) try(batch []*job) (retry []*job, err error) {
+func (wr *writer) try(tx *txn, batch []*job) (retry []*job, err error) {
 	ctx := context.Background()
-	wr.stmts.prepareWanted(ctx)
-	sqlTx, err := wr.conn.BeginTx(ctx, nil)
-	if err != nil {
+	if err := tx.exec(`BEGIN IMMEDIATE`); err != nil {
 		return nil, err
 	}
-	defer sqlTx.Rollback()
-	tx := &txn{Tx: sqlTx, c: wr.stmts}
+	defer tx.rollback()
 	if len(batch) == 1 {
 		// Alone, a write needs no savepoint: if it fails, nothing commits.
 		j := batch[0]
@@ -189,7 +216,7 @@ func (wr *writer) try(batch []*job) (retry []*job, err error) {
 		if j.err, j.panic = call(ctx, j.fn, tx, wr.now()); j.err != nil || j.panic != nil {
 			return nil, nil
 		}
-		if err := tx.Commit(); err != nil {
+		if err := tx.commit(); err != nil {
 			return nil, err
 		}
 		wr.count(1)
@@ -204,18 +231,18 @@ func (wr *writer) try(batch []*job) (retry []*job, err error) {
 			j.err = err
 			continue
 		}
-		if _, err := tx.ExecContext(ctx, `SAVEPOINT job`); err != nil {
+		if err := tx.exec(`SAVEPOINT job`); err != nil {
 			return nil, err
 		}
 		j.err, j.panic = call(ctx, j.fn, tx, wr.now())
 		if j.err == nil && j.panic == nil {
-			if _, err := tx.ExecContext(ctx, `RELEASE job`); err != nil {
+			if err := tx.exec(`RELEASE job`); err != nil {
 				return nil, err
 			}
 			ran = append(ran, j)
 			continue
 		}
-		if _, err := tx.ExecContext(ctx, `ROLLBACK TO job`); err != nil {
+		if err := tx.exec(`ROLLBACK TO job`); err != nil {
 			// The transaction is gone, and with it the jobs before this one:
 			// run them, and those after, again.
 			var rest []*job
@@ -226,15 +253,33 @@ func (wr *writer) try(batch []*job) (retry []*job, err error) {
 			}
 			return rest, fmt.Errorf("transaction rolled back: %w", err)
 		}
-		if _, err := tx.ExecContext(ctx, `RELEASE job`); err != nil {
+		if err := tx.exec(`RELEASE job`); err != nil {
 			return nil, err
 		}
 	}
-	if err := tx.Commit(); err != nil {
+	if err := tx.commit(); err != nil {
 		return nil, err
 	}
 	wr.count(len(ran))
 	return nil, nil
+}
+
+// commit commits the transaction. A COMMIT that fails may leave it open
+// (SQLITE_BUSY); it is rolled back then, as go-sqlite3's Tx.Commit does.
+func (t *txn) commit() error {
+	err := t.exec(`COMMIT`)
+	if err != nil {
+		t.rollback()
+	}
+	return err
+}
+
+// rollback rolls back the transaction, if one is open: a job's failure
+// may have ended it already.
+func (t *txn) rollback() {
+	if !t.conn.AutoCommit() {
+		_ = t.exec(`ROLLBACK`)
+	}
 }
 
 // count records a COMMIT of n jobs.
