@@ -13,10 +13,6 @@ import (
 	"nimbot/match"
 )
 
-// loadResponse stands for a saved board answer as the load tool's games
-// save it: about 2.5 KB of JSON.
-var loadResponse = []byte(`{"type":7,"data":{"embeds":[{"description":"` + strings.Repeat("x", 2400) + `"}]}}`)
-
 // renderLoad stands in for commands drawing a new game's first board: some
 // CPU work (encoding a board-sized answer, about 2.5 KB of JSON) that
 // needs the game's id.
@@ -41,7 +37,7 @@ func renderLoad(g *match.Game) ([]byte, error) {
 // BenchmarkCommitLoad is the store's share of the load tool's work, per
 // committed move: many channels at once (8 goroutines per CPU), each
 // playing games of Nim 3-4-5 against nimbot to the end, a human move and
-// nimbot's reply per Commit with a 2.5 KB saved answer, the game that
+// nimbot's reply per Commit with a saved board (benchResponse), the game that
 // ends recording its result, and a new game created (with its first board
 // drawn by renderLoad and saved) when one ends; synchronous=FULL on a file in b.TempDir. Besides
 // ns/op it reports the process's CPU time per committed move (cpu-µs/op,
@@ -94,7 +90,7 @@ func BenchmarkCommitLoad(b *testing.B) {
 				return
 			}
 			c.InteractionID = fmt.Sprint("move-", interaction.Add(1))
-			c.Response = loadResponse
+			c.Response = benchResponse
 			if g, err = db.Commit(ctx, c); err != nil {
 				b.Error(err)
 				return

@@ -3,8 +3,8 @@ package store
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -12,8 +12,18 @@ import (
 	"nimbot/match"
 )
 
-// benchResponse is the size of a typical saved board response.
-var benchResponse = []byte(strings.Repeat("x", 1500))
+// benchResponse is a saved board answer as commands renders it: Nim 3 4 5
+// against nimbot after two moves, with its move log and one-click menu
+// (2.2 KB of JSON, testdata/board.json). Real JSON, not filler, so that
+// the bytes a Commit writes for it are the bytes it writes in production,
+// however the store keeps answers.
+var benchResponse = func() []byte {
+	b, err := os.ReadFile("testdata/board.json")
+	if err != nil {
+		panic(err)
+	}
+	return b
+}()
 
 // BenchmarkCommit measures move transactions: one Commit holding a human
 // move, the bot's reply and the saved response, as a game against the bot
