@@ -275,3 +275,76 @@ func TestDriverValue(t *testing.T) {
 		t.Error("a struct converted")
 	}
 }
+
+// TestConcurrentUse: with the pools' connections opened NOMUTEX (SQLite
+// locks nothing per connection), reads on every pooled connection, writes
+// batched by the writer and an online backup all run at once and each sees
+// whole games (run it under -race: the Go side of every connection is used
+// by one goroutine at a time).
+func TestConcurrentUse(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t)
+	const channels, turns = 8, 12
+	games := make([]*match.Game, channels)
+	for i := range games {
+		games[i] = mustCreate(t, db, newGame(fmt.Sprint("c", i), [2]string{"alice", match.BotID}, 1<<20))
+	}
+	stop := make(chan struct{})
+	var writers, readers sync.WaitGroup
+	for i := range games {
+		writers.Go(func() {
+			g := games[i]
+			for n := range turns {
+				c, err := change(g, take(0, 1), take(0, 1))
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				c.InteractionID, c.Response = fmt.Sprint("i", i, "-", n), []byte("board")
+				if g, err = db.Commit(ctx, c); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	for r := range 8 {
+		readers.Go(func() {
+			for n := 0; ; n++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				g := games[(r+n)%channels]
+				b, err := db.Board(ctx, g.ID)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if len(b.Moves) != b.Game.Ply || b.Game.Ply%2 != 0 {
+					t.Errorf("game %d read at ply %d with %d moves", g.ID, b.Game.Ply, len(b.Moves))
+					return
+				}
+				if b.Game.Ply > 0 {
+					if _, err := db.Response(ctx, fmt.Sprint("i", (r+n)%channels, "-", b.Game.Ply/2-1)); err != nil {
+						t.Errorf("the answer of a committed turn: %v", err)
+						return
+					}
+				}
+			}
+		})
+	}
+	if err := db.Backup(ctx, t.TempDir()+"/copy.db"); err != nil {
+		t.Error(err)
+	}
+	writers.Wait()
+	close(stop)
+	readers.Wait()
+	for _, g := range games {
+		if got, err := db.Game(ctx, g.ID); err != nil || got.Ply != 2*turns {
+			t.Errorf("game %d: %v, %v; want ply %d", g.ID, got, err, 2*turns)
+		}
+	}
+	checkGames(t, db)
+}
