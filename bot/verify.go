@@ -9,6 +9,8 @@ import (
 	"sync"
 
 	"filippo.io/edwards25519"
+
+	"nimbot/internal/fixedbase"
 )
 
 // CheckPublicKey reports why key cannot verify Discord's signatures, or nil:
@@ -17,37 +19,53 @@ import (
 // length and rejects every signature for a key off the curve), so the
 // configuration is refused before serving.
 func CheckPublicKey(key ed25519.PublicKey) error {
-	_, err := newVerifier(key)
+	_, err := decodeKey(key)
 	return err
 }
 
 // verifier checks Ed25519 signatures against one public key, decoded once.
 //
 // It is crypto/ed25519.Verify (RFC 8032 pure Ed25519, cofactorless, as Go
-// and Discord's examples check it) step for step on the same curve
-// arithmetic (filippo.io/edwards25519 is the upstream of Go's internal
-// package), less two costs paid per request there: decoding the key, a field
-// square root, and copying the signed message (timestamp + body) into one
-// buffer, since the parts are hashed where they are. The differential tests
-// in verify_test.go hold it to crypto/ed25519.Verify.
+// and Discord's examples check it) step for step, less what is paid per
+// request there only because the key could change: decoding the key (a
+// field square root), copying the signed message (timestamp + body) into
+// one buffer (the parts are hashed where they are), and above all the
+// double scalar multiplication R' = [k](-A) + [S]B walking every bit of both
+// scalars. The key is fixed for the life of the process, so its multiples
+// are tabulated once, like the generator's (internal/fixedbase), and R' is a
+// sum of table entries with ten doublings: a third of the time. The
+// differential tests in verify_test.go hold it to crypto/ed25519.Verify.
 type verifier struct {
 	a      [ed25519.PublicKeySize]byte // the key as configured: hashed into every k
-	minusA edwards25519.Point          // -A, so that R' = [k](-A) + [S]B is one double scalar multiplication
+	minusA *fixedbase.Table            // multiples of -A, so that R' = [k](-A) + [S]B is one sum
+	base   *fixedbase.Table            // multiples of the generator B, shared by every verifier
 }
 
-// newVerifier decodes key.
+// newVerifier decodes key and tabulates its multiples: about 0.25 ms, ten
+// verifications' worth, once per process (BENCHMARKS.md).
 func newVerifier(key ed25519.PublicKey) (*verifier, error) {
+	A, err := decodeKey(key)
+	if err != nil {
+		return nil, err
+	}
+	v := &verifier{
+		minusA: fixedbase.New(A.Negate(A)),
+		base:   fixedbase.Generator(),
+	}
+	copy(v.a[:], key)
+	return v, nil
+}
+
+// decodeKey returns the point key encodes, or why it cannot verify anything.
+func decodeKey(key ed25519.PublicKey) (*edwards25519.Point, error) {
 	if len(key) != ed25519.PublicKeySize {
 		return nil, errors.New("not 32 bytes long")
 	}
-	var A edwards25519.Point
-	if _, err := A.SetBytes(key); err != nil {
+	A, err := new(edwards25519.Point).SetBytes(key)
+	if err != nil {
 		return nil, errors.New("not an Ed25519 public key: it does not decode to a point of the curve")
 	}
-	v := &verifier{}
-	copy(v.a[:], key)
-	v.minusA.Negate(&A)
-	return v, nil
+	return A, nil
 }
 
 // hramState is the SHA-512 state and scratch space of one verification,
@@ -99,7 +117,6 @@ func (v *verifier) verify(sig []byte, prefix string, msg []byte) bool {
 
 	// [S]B = R + [k]A  <=>  [k](-A) + [S]B = R, compared as encodings (as
 	// crypto/ed25519 does: a non-canonical encoding of R never matches).
-	var R edwards25519.Point
-	R.VarTimeDoubleScalarBaseMult(&k, &v.minusA, &S)
+	R := fixedbase.VarTimeDoubleScalarMult(&k, v.minusA, &S, v.base)
 	return bytes.Equal(sig[:32], R.Bytes())
 }
