@@ -473,7 +473,10 @@ func (d *reader) components() []component {
 			case keyIs(key, "disabled"):
 				c.disabled = d.bool()
 			case keyIs(key, "options"):
-				c.options = c.options[:0]
+				// Gathered on the stack (a select menu has at most 25
+				// options), then copied once at their number.
+				var vals [25]string
+				opts := vals[:0]
 				d.array(func() {
 					var v string
 					d.object(func(key []byte) {
@@ -483,8 +486,9 @@ func (d *reader) components() []component {
 							d.skip()
 						}
 					})
-					c.options = append(c.options, v)
+					opts = append(opts, v)
 				})
+				c.options = append(c.options[:0], opts...)
 			case keyIs(key, "components"):
 				c.components = d.components()
 			default:

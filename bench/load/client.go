@@ -634,37 +634,8 @@ func (p *player) receive(rq *request, res result, st *passStats) error {
 	default:
 		return fmt.Errorf("%s: unexpected answer type %d", rq.what, typ)
 	}
-	var bad error
-	var walk func([]component)
-	walk = func(cs []component) {
-		for _, c := range cs {
-			if c.typ == 1 {
-				walk(c.components)
-				continue
-			}
-			if c.customID == "" {
-				continue
-			}
-			parsed, err := commands.ParseControl(c.customID)
-			if err != nil {
-				bad = err
-				continue
-			}
-			if nb.game < 0 {
-				game, ply := parsed.Target()
-				nb.game = game
-				if ply >= 0 {
-					nb.ply = ply
-				}
-			}
-			if c.disabled {
-				continue
-			}
-			nb.controls = append(nb.controls, control{id: c.customID, ctl: parsed, kind: c.typ, options: c.options})
-		}
-	}
-	walk(data.comps)
-	if bad != nil {
+	nb.controls = make([]control, 0, countControls(data.comps))
+	if bad := nb.addControls(data.comps); bad != nil {
 		return fmt.Errorf("%s: the board carries a control nimbot does not read back: %v", rq.what, bad)
 	}
 	if nb.game < 0 || len(nb.controls) == 0 {
@@ -681,6 +652,55 @@ func (p *player) receive(rq *request, res result, st *passStats) error {
 	}
 	p.b = nb
 	return nil
+}
+
+// countControls is how many components in cs (rows included) carry a
+// custom_id: room for the board's controls at once.
+func countControls(cs []component) int {
+	n := 0
+	for _, c := range cs {
+		if c.typ == 1 {
+			n += countControls(c.components)
+		} else if c.customID != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// addControls reads the custom_ids in cs (rows included) back as nimbot
+// reads them, takes the board's game and ply from the first, and adds the
+// enabled ones to the board's controls. It returns the last custom_id
+// that does not read, if any does not.
+func (nb *board) addControls(cs []component) (bad error) {
+	for _, c := range cs {
+		if c.typ == 1 {
+			if err := nb.addControls(c.components); err != nil {
+				bad = err
+			}
+			continue
+		}
+		if c.customID == "" {
+			continue
+		}
+		parsed, err := commands.ParseControl(c.customID)
+		if err != nil {
+			bad = err
+			continue
+		}
+		if nb.game < 0 {
+			game, ply := parsed.Target()
+			nb.game = game
+			if ply >= 0 {
+				nb.ply = ply
+			}
+		}
+		if c.disabled {
+			continue
+		}
+		nb.controls = append(nb.controls, control{id: c.customID, ctl: parsed, kind: c.typ, options: c.options})
+	}
+	return bad
 }
 
 // isRefused reports whether err is a refused connection: nothing listens.

@@ -104,7 +104,7 @@ func BenchmarkTurn(b *testing.B) {
 	for _, people := range []string{"1", "0"} {
 		name := map[string]string{"1": "people", "0": "bot"}[people]
 		b.Run(name, func(b *testing.B) {
-			p, priv, rq, res := playOneChannel(b, people, 2)
+			p, _, rq, res := playOneChannel(b, people, 2)
 			prev := p.b
 			b.ReportAllocs()
 			defer threadCPU(b)()
@@ -119,7 +119,7 @@ func BenchmarkTurn(b *testing.B) {
 				}
 				// As send signs it.
 				strconv.AppendInt(next.buf[:0:tsRoom], time.Now().Unix(), 10)
-				ed25519.Sign(priv, next.buf)
+				p.l.key.sign(&p.sig, next.buf)
 			}
 		})
 	}
