@@ -10,6 +10,7 @@ import (
 	"github.com/mattn/go-sqlite3"
 
 	"nimbot/engine"
+	"nimbot/internal/answerzip"
 	"nimbot/match"
 )
 
@@ -51,6 +52,9 @@ type prepared struct {
 	moves        []string
 	position     string
 	keepPosition bool
+	// response is c.Response's stored form (answerzip.Pack), compressed
+	// here in the caller's goroutine rather than by the one writer.
+	response []byte
 }
 
 // prepare checks c and encodes its values, outside any transaction.
@@ -71,6 +75,9 @@ func prepare(c match.Change) (prepared, error) {
 	}
 	p.keepPosition = len(c.Moves) == 0 && c.Position.Heaps == nil
 	p.position = string(c.Position.AppendJSON(buf[:0]))
+	if c.InteractionID != "" {
+		p.response = answerzip.Pack(c.Response)
+	}
 	return p, nil
 }
 
@@ -83,7 +90,7 @@ func prepare(c match.Change) (prepared, error) {
 // (the contract suite's CommitReturnsStored).
 func applyChange(ctx context.Context, tx *txn, now time.Time, c prepared) (*match.Game, error) {
 	if c.InteractionID != "" {
-		err := saveResponse(ctx, tx, c.InteractionID, c.GameID, c.Response, now)
+		err := saveResponse(ctx, tx, c.InteractionID, c.GameID, c.response, now)
 		if isConstraint(err, sqlite3.ErrConstraintForeignKey) {
 			// The row's one foreign key is the game.
 			return nil, fmt.Errorf("game %d: %w", c.GameID, match.ErrNotFound)
@@ -237,6 +244,10 @@ func (db *DB) RecordHint(ctx context.Context, h match.Hint) (bool, error) {
 	if used, err := check(ctx, db.reads); err != nil || used {
 		return false, err
 	}
+	var stored []byte
+	if h.InteractionID != "" {
+		stored = answerzip.Pack(h.Response) // before the writer: see prepared
+	}
 	recorded := false
 	err := db.withTx(ctx, func(ctx context.Context, tx *txn, now time.Time) error {
 		if used, err := check(ctx, tx); err != nil || used {
@@ -247,7 +258,7 @@ func (db *DB) RecordHint(ctx context.Context, h match.Hint) (bool, error) {
 			return err
 		}
 		if h.InteractionID != "" {
-			if err := saveResponse(ctx, tx, h.InteractionID, h.GameID, h.Response, now); err != nil {
+			if err := saveResponse(ctx, tx, h.InteractionID, h.GameID, stored, now); err != nil {
 				return err
 			}
 		}
@@ -271,31 +282,44 @@ func (db *DB) HintUsed(ctx context.Context, gameID int64, ply int, userID string
 }
 
 // Response returns the response saved for an interaction, or ErrNotFound.
+// It reads back every stored form (answerzip.Unpack), the plain JSON of
+// rows written before answers were compressed included.
 func (db *DB) Response(ctx context.Context, interactionID string) ([]byte, error) {
-	var resp []byte
-	err := db.reads.QueryRowContext(ctx, `SELECT response FROM interactions WHERE id = ?`, interactionID).Scan(&resp)
+	var stored []byte
+	err := db.reads.QueryRowContext(ctx, `SELECT response FROM interactions WHERE id = ?`, interactionID).Scan(&stored)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("interaction %s: %w", interactionID, match.ErrNotFound)
 	}
-	return resp, err
+	if err != nil {
+		return nil, err
+	}
+	resp, err := answerzip.Unpack(stored)
+	if err != nil {
+		return nil, fmt.Errorf("interaction %s: %w", interactionID, err)
+	}
+	return resp, nil
 }
 
 // SaveResponse records the response to an interaction that committed
 // nothing else (an error message, a hint), so a redelivery gets the same
 // answer. ErrDuplicate if the interaction already has one; the first stays.
 func (db *DB) SaveResponse(ctx context.Context, interactionID string, response []byte) error {
+	stored := answerzip.Pack(response) // before the writer: see prepared
 	return db.withTx(ctx, func(ctx context.Context, tx *txn, now time.Time) error {
-		return saveResponse(ctx, tx, interactionID, 0, response, now)
+		return saveResponse(ctx, tx, interactionID, 0, stored, now)
 	})
 }
 
-func saveResponse(ctx context.Context, tx *txn, id string, gameID int64, response []byte, now time.Time) error {
-	if response == nil {
-		response = []byte{} // the column is NOT NULL; nil would bind as NULL
+// saveResponse inserts the interaction's row; stored is its answer's
+// stored form (answerzip.Pack), made before the transaction where the
+// answer is known before it.
+func saveResponse(ctx context.Context, tx *txn, id string, gameID int64, stored []byte, now time.Time) error {
+	if stored == nil {
+		stored = []byte{} // the column is NOT NULL; nil would bind as NULL
 	}
 	game := sql.NullInt64{Int64: gameID, Valid: gameID != 0}
 	err := tx.exec(`INSERT INTO interactions (id, game_id, response, at) VALUES (?, ?, ?, ?)`,
-		id, game, response, toMillis(now))
+		id, game, stored, toMillis(now))
 	if isConstraint(err, sqlite3.ErrConstraintUnique, sqlite3.ErrConstraintPrimaryKey) {
 		return fmt.Errorf("interaction %s: %w", id, match.ErrDuplicate)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/mattn/go-sqlite3"
 
 	"nimbot/engine"
+	"nimbot/internal/answerzip"
 	"nimbot/match"
 )
 
@@ -207,7 +208,9 @@ func (db *DB) CreateGame(ctx context.Context, g *match.Game, opts ...match.Creat
 				return fmt.Errorf("game %d: rendering the answer: %w", id, err)
 			}
 			if o.InteractionID != "" {
-				if err := saveResponse(ctx, tx, o.InteractionID, id, response, now); err != nil {
+				// Compressed here, in the writer: the answer needs the
+				// game's id, known only once the game is inserted.
+				if err := saveResponse(ctx, tx, o.InteractionID, id, answerzip.Pack(response), now); err != nil {
 					return err
 				}
 			}

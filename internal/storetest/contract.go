@@ -41,6 +41,80 @@ func RunContract(t *testing.T, open Opener) {
 	t.Run("Queries", func(t *testing.T) { testQueries(t, mustOpen) })
 	t.Run("StatsScope", func(t *testing.T) { testStatsScope(t, mustOpen(t)) })
 	t.Run("Board", func(t *testing.T) { testBoard(t, mustOpen(t)) })
+	t.Run("SavedAnswers", func(t *testing.T) { testSavedAnswers(t, mustOpen(t)) })
+}
+
+// savedAnswers are answers of every shape a store may be given: a board's
+// JSON, text, nothing, bytes that look like a stored form (the stores keep
+// answers compressed, marked by a first byte below 0x09), bytes that do not
+// compress, and an answer larger than any board.
+func savedAnswers() map[string][]byte {
+	var row strings.Builder
+	for k := range 5 {
+		fmt.Fprintf(&row, `{"label":"Take %d","style":1,"disabled":false,"custom_id":"move/12/3/0/%d","type":2},`, k+1, k+1)
+	}
+	board := []byte(`{"type":7,"data":{"tts":false,"content":"","components":[{"components":[` + strings.TrimSuffix(row.String(), ",") +
+		`],"type":1}],"embeds":[{"title":"Nim","description":"\u003c@1230000000000000001\u003e vs nimbot\n` + "```" + `\nA │ ●●● 3\nB │ ●●●● 4\nC │ ●●●●● 5\n` + "```" +
+		`","color":5793266,"footer":{"text":"Game #12 · move 3"}}],"allowed_mentions":{"parse":[],"replied_user":false}}}`)
+	noise := make([]byte, 3000)
+	x := uint32(1)
+	for i := range noise {
+		x = x*1664525 + 1013904223
+		noise[i] = byte(x >> 24)
+	}
+	answers := map[string][]byte{
+		"board":      board,
+		"text":       []byte("hint"),
+		"empty":      {},
+		"noise":      noise,
+		"large":      bytes.Repeat(board, 200),
+		"whitespace": append([]byte("\n\t "), board...),
+	}
+	for b := range byte(10) {
+		answers[fmt.Sprint("first byte ", b)] = append([]byte{b}, board...)
+	}
+	return answers
+}
+
+// testSavedAnswers: every answer reads back byte for byte, saved by each
+// write that saves one (Commit, SaveResponse, RecordHint, CreateGame with
+// Respond).
+func testSavedAnswers(t *testing.T, db match.Storage) {
+	ctx := context.Background()
+	k := 0
+	for name, answer := range savedAnswers() {
+		k++
+		check := func(how, id string) {
+			t.Helper()
+			got, err := db.Response(ctx, id)
+			if err != nil || !bytes.Equal(got, answer) {
+				t.Fatalf("%s, saved by %s, reads back as %q (%v)", name, how, got, err)
+			}
+		}
+		g := MustCreate(t, db, NewGame(fmt.Sprint("answers-", k), [2]string{"alice", "bob"}, 3, 4, 5))
+		c, err := Change(g, Take(0, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.InteractionID, c.Response = fmt.Sprint("commit-", k), answer
+		if _, err := db.Commit(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+		check("Commit", c.InteractionID)
+		if err := db.SaveResponse(ctx, fmt.Sprint("save-", k), answer); err != nil {
+			t.Fatal(err)
+		}
+		check("SaveResponse", fmt.Sprint("save-", k))
+		if _, err := db.RecordHint(ctx, match.Hint{GameID: g.ID, Ply: 1, UserID: "bob", InteractionID: fmt.Sprint("hint-", k), Response: answer}); err != nil {
+			t.Fatal(err)
+		}
+		check("RecordHint", fmt.Sprint("hint-", k))
+		created := NewGame(fmt.Sprint("answers-created-", k), [2]string{"alice", match.BotID}, 3)
+		if err := db.CreateGame(ctx, created, match.Respond(fmt.Sprint("create-", k), func(*match.Game) ([]byte, error) { return answer, nil })); err != nil {
+			t.Fatal(err)
+		}
+		check("CreateGame", fmt.Sprint("create-", k))
+	}
 }
 
 // testBoard: Board is Game, Moves and HintUsed of the player to move at the

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"nimbot/engine"
+	"nimbot/internal/answerzip"
 	"nimbot/match"
 )
 
@@ -125,7 +126,7 @@ func (db *DB) CreateGame(ctx context.Context, g *match.Game, opts ...match.Creat
 				return fmt.Errorf("game %d: rendering the answer: %w", id, err)
 			}
 			if o.InteractionID != "" {
-				if err := answer(ctx, tx, o.InteractionID, id, response); err != nil {
+				if err := answer(ctx, tx, o.InteractionID, id, answerzip.Pack(response)); err != nil {
 					return err
 				}
 			}
