@@ -210,7 +210,12 @@ func (t *txn) QueryRowContext(ctx context.Context, query string, args ...any) ro
 		return &row{err: err}
 	}
 	defer done(rows, oneOff)
-	r := &row{vals: make([]driver.Value, len(rows.Columns()))}
+	r := new(row)
+	if n := len(rows.Columns()); n <= len(r.buf) {
+		r.vals = r.buf[:n]
+	} else {
+		r.vals = make([]driver.Value, n)
+	}
 	if err := rows.Next(r.vals); err != nil {
 		if errors.Is(err, io.EOF) {
 			err = sql.ErrNoRows
@@ -225,6 +230,7 @@ func (t *txn) QueryRowContext(ctx context.Context, query string, args ...any) ro
 type row struct {
 	vals []driver.Value
 	err  error
+	buf  [24]driver.Value // vals when they fit: a game row is 21
 }
 
 // Scan stores the row's values in dest as sql.Row.Scan does for the types

@@ -206,7 +206,14 @@ func (wr *writer) try(tx *txn, batch []*job) (retry []*job, err error) {
 	if err := tx.exec(`BEGIN IMMEDIATE`); err != nil {
 		return nil, err
 	}
-	defer tx.rollback()
+	// commit ends the transaction either way; until it runs, a failure
+	// rolls it back.
+	ended := false
+	defer func() {
+		if !ended {
+			tx.rollback()
+		}
+	}()
 	if len(batch) == 1 {
 		// Alone, a write needs no savepoint: if it fails, nothing commits.
 		j := batch[0]
@@ -216,6 +223,7 @@ func (wr *writer) try(tx *txn, batch []*job) (retry []*job, err error) {
 		if j.err, j.panic = call(ctx, j.fn, tx, wr.now()); j.err != nil || j.panic != nil {
 			return nil, nil
 		}
+		ended = true
 		if err := tx.commit(); err != nil {
 			return nil, err
 		}
@@ -257,6 +265,7 @@ func (wr *writer) try(tx *txn, batch []*job) (retry []*job, err error) {
 			return nil, err
 		}
 	}
+	ended = true
 	if err := tx.commit(); err != nil {
 		return nil, err
 	}
