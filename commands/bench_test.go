@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"slices"
 	"testing"
@@ -160,6 +161,41 @@ func BenchmarkBoardEncode(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkStart is one /nim start against nimbot through the real Service,
+// each in a channel of its own: the checks, the game built, its first board
+// rendered and encoded, and one store.CreateGame saving the game and the
+// answer. Me: the player moves first; Nimbot: nimbot opens, its move chosen
+// and played in the same transaction. Only Handle is timed (making the
+// interaction is not). synchronous=NORMAL, so the figure is CPU rather
+// than fsync.
+func BenchmarkStart(b *testing.B) {
+	for _, first := range []string{"me", "opponent"} {
+		b.Run(first, func(b *testing.B) {
+			h := newHarnessSync(b, 1, "NORMAL")
+			var cpu time.Duration
+			k := 0
+			b.ReportAllocs()
+			for b.Loop() {
+				b.StopTimer()
+				k++
+				h.channel = fmt.Sprintf("12300%014d", k)
+				i := h.interaction("application_command.json", fields{UserID: alice, Sub: "start", Type: 2,
+					Options: opts("first", first, "difficulty", "easy", "heaps", "3 4 5")})
+				b.StartTimer()
+				c0 := cpuclock.Process()
+				resp, _ := h.svc.Handle(context.Background(), i)
+				cpu += cpuclock.Process() - c0
+				b.StopTimer()
+				if resp.Type != discordgo.InteractionResponseChannelMessageWithSource {
+					b.Fatalf("start: %s", text(resp))
+				}
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-µs/op")
 		})
 	}
 }

@@ -182,6 +182,14 @@ func ReadCreateOptions(opts ...CreateOption) Creation {
 // own game in the way. render gets the game as committed (its ID set, after
 // any FirstTurn) and returns the response to save; if it fails, nothing is
 // written. With interactionID "" render still runs but nothing is recorded.
+//
+// A storage may call render before its transaction, with the game as it
+// will commit it (so that drawing the answer keeps out of its writes), and
+// again inside if what it commits turns out different (another instance
+// took the game's id); the answer saved is always the one rendered from the
+// game committed. An answer rendered for a game that is then not created
+// (ErrChannelBusy, ErrDuplicate) is dropped, so render must have no effect
+// beyond its result.
 func Respond(interactionID string, render func(g *Game) ([]byte, error)) CreateOption {
 	return func(c *Creation) { c.InteractionID, c.Render = interactionID, render }
 }

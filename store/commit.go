@@ -55,6 +55,9 @@ type prepared struct {
 	// response is c.Response's stored form (answerzip.Pack), compressed
 	// here in the caller's goroutine rather than by the one writer.
 	response []byte
+	// after is position decoded, as a read of the row would find it
+	// (unless keepPosition): decoded here rather than in the writer.
+	after engine.Position
 }
 
 // prepare checks c and encodes its values, outside any transaction.
@@ -78,10 +81,17 @@ func prepare(c match.Change) (prepared, error) {
 	if c.InteractionID != "" {
 		p.response = answerzip.Pack(c.Response)
 	}
+	if !p.keepPosition {
+		var err error
+		if p.after, err = engine.DecodePosition([]byte(p.position)); err != nil {
+			return prepared{}, fmt.Errorf("game %d: position: %w", c.GameID, err)
+		}
+	}
 	return p, nil
 }
 
-// applyChange is Commit's transaction body; CreateGame's first turn uses it too.
+// applyChange is Commit's transaction body (CreateGame's first turn, on a
+// game it has just inserted and need not read, uses writeChange).
 //
 // It reads the game once. The interaction's row goes in first: its primary
 // key is the duplicate check (no SELECT before it), and a duplicate fails
@@ -107,15 +117,29 @@ func applyChange(ctx context.Context, tx *txn, now time.Time, c prepared) (*matc
 	if err != nil {
 		return nil, err
 	}
-	if c.Players != nil {
-		if err := tx.exec(`UPDATE games SET player0 = ?, player1 = ? WHERE id = ?`,
-			players[0], players[1], g.ID); err != nil {
-			return nil, err
-		}
-	}
-	if err := insertMoves(ctx, tx, g.ID, c.Ply, players, c.moves, now); err != nil {
+	out := applied(g, players, now, c)
+	if err := writeChange(ctx, tx, now, c, g, out); err != nil {
 		return nil, err
 	}
+	return out, nil
+}
+
+// writeChange writes c to g, as the transaction read it (or, for a game
+// CreateGame has just inserted, as its INSERT left it), making it out
+// (applied): the new seating, the moves, the game's row, and the result
+// when the game ends. What it needs is computed before; it only runs
+// statements.
+func writeChange(ctx context.Context, tx *txn, now time.Time, c prepared, g, out *match.Game) error {
+	if c.Players != nil {
+		if err := tx.exec(`UPDATE games SET player0 = ?, player1 = ? WHERE id = ?`,
+			out.Players[0], out.Players[1], g.ID); err != nil {
+			return err
+		}
+	}
+	if err := insertMoves(ctx, tx, g.ID, c.Ply, out.Players, c.moves, now); err != nil {
+		return err
+	}
+	var err error
 	switch {
 	case c.keepPosition:
 		err = tx.exec(`UPDATE games SET status = ?, winner = ?, deadline = ?, updated_at = ? WHERE id = ?`,
@@ -131,18 +155,14 @@ func applyChange(ctx context.Context, tx *txn, now time.Time, c prepared) (*matc
 			c.position, string(c.Status), c.Winner, toNullMillis(c.Deadline), toMillis(now), g.ID)
 	}
 	if err != nil {
-		return nil, err
-	}
-	out, err := applied(g, players, now, c)
-	if err != nil {
-		return nil, err
+		return err
 	}
 	if out.Status.Finished() {
 		if err := recordResult(ctx, tx, out, now); err != nil {
-			return nil, fmt.Errorf("game %d: recording the result: %w", g.ID, err)
+			return fmt.Errorf("game %d: recording the result: %w", g.ID, err)
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // insertMoveSQL inserts one move; insertMovesSQL2 two, in one statement.
@@ -177,25 +197,22 @@ func insertMoves(ctx context.Context, tx *txn, gameID int64, ply int, players [2
 	return nil
 }
 
-// applied is g, as read in the transaction, after c: what the statements
-// above leave in its row, kept as scanGame reads it back (times to the
-// millisecond in UTC, the position decoded from the JSON written), so no
-// second read is needed. The moves' trigger advances ply by one per move;
-// nothing else writes the row in the transaction.
-func applied(g *match.Game, players [2]string, now time.Time, c prepared) (*match.Game, error) {
+// applied is g, as read in the transaction, after c: what writeChange
+// leaves in its row, kept as scanGame reads it back (times to the
+// millisecond in UTC, the position decoded from the JSON written, by
+// prepare), so no second read is needed. The moves' trigger advances ply
+// by one per move; nothing else writes the row in the transaction.
+func applied(g *match.Game, players [2]string, now time.Time, c prepared) *match.Game {
 	out := *g
 	out.Players = players
 	out.Ply = c.Ply + len(c.moves)
 	if !c.keepPosition {
-		var err error
-		if out.Position, err = engine.DecodePosition([]byte(c.position)); err != nil {
-			return nil, fmt.Errorf("game %d: position: %w", g.ID, err)
-		}
+		out.Position = c.after
 	}
 	out.Status, out.Winner = c.Status, c.Winner
 	out.Deadline = fromNullMillis(toNullMillis(c.Deadline))
 	out.UpdatedAt = fromMillis(toMillis(now))
-	return &out, nil
+	return &out
 }
 
 // checkNew fails with ErrDuplicate if the interaction was already answered.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/mattn/go-sqlite3"
@@ -141,87 +142,229 @@ func marshal(v any) (string, error) {
 // With FirstTurn, the turn is played in the same transaction and *g becomes
 // the game after it; with Respond, the interaction is recorded with it
 // (ErrDuplicate, and nothing written, if it already was).
+//
+// Only SQL runs in the writer every write queues for. The game's id is
+// reserved first (gameIDs) and its time read, so the game as it will be
+// committed, first turn included, is built in Go and Respond's answer
+// rendered before the transaction; the transaction inserts the game under
+// that id, plays the turn on the row it has just written (no read back:
+// nothing else can have touched it) and saves the answer. Only if another
+// process sharing the file took the id meanwhile does SQLite pick another,
+// and the game and its answer are built again inside, for that id. An
+// answer rendered for a game that is then not created (the channel busy,
+// the interaction a duplicate) is dropped.
 func (db *DB) CreateGame(ctx context.Context, g *match.Game, opts ...match.CreateOption) error {
 	o := match.ReadCreateOptions(opts...)
 	if err := g.CheckNew(); err != nil {
 		return err
 	}
-	rules, err := marshal(g.Rules)
-	if err != nil {
+	nc := creation{g: g, o: o, now: db.now()}
+	var err error
+	if nc.rules, err = marshal(g.Rules); err != nil {
 		return err
 	}
-	start, err := marshal(g.Start)
-	if err != nil {
+	if nc.start, err = marshal(g.Start); err != nil {
 		return err
 	}
-	position, err := marshal(g.Position)
-	if err != nil {
+	if nc.position, err = marshal(g.Position); err != nil {
 		return err
 	}
-	var turn prepared
 	if o.FirstTurn != nil {
 		c := *o.FirstTurn
 		c.Ply, c.From = 0, g.Status
-		if turn, err = prepare(c); err != nil {
+		if nc.turn, err = prepare(c); err != nil {
 			return err
 		}
 	}
-	created := *g
-	err = db.withTx(ctx, func(ctx context.Context, tx *txn, now time.Time) error {
+	id := db.ids.reserve()
+	var created match.Game
+	defer func() {
+		if created.ID != id {
+			db.ids.release(id)
+		}
+	}()
+	ahead, err := nc.build(id)
+	if err != nil {
+		return err
+	}
+	var committed match.Game
+	err = db.withTx(ctx, func(ctx context.Context, tx *txn, _ time.Time) error {
+		now := nc.now
 		if o.InteractionID != "" {
 			if err := checkNew(ctx, tx, o.InteractionID); err != nil {
 				return err
 			}
 		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO games (guild_id, channel_id, variant, misere, rules, start, position,
-				player0, player1, status, difficulty, hints, locale, interaction_only, turn_timeout, deadline, created_by, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			g.GuildID, g.ChannelID, string(g.Rules.Variant), g.Rules.Misere, rules, start, position,
-			g.Players[0], g.Players[1], string(g.Status), string(g.Difficulty), g.Hints, g.Locale, g.InteractionOnly,
-			g.TurnTimeout.Milliseconds(), toNullMillis(g.Deadline), g.CreatedBy, toMillis(now), toMillis(now))
-		if isConstraint(err, sqlite3.ErrConstraintUnique) {
-			existing, err := channelGame(ctx, tx, g.ChannelID)
-			if err != nil {
-				return fmt.Errorf("channel %s: %w", g.ChannelID, err)
+		gameID, err := insertGame(ctx, tx, id, g, nc.rules, nc.start, nc.position, now)
+		if err != nil {
+			return err
+		}
+		b := ahead
+		if gameID != id {
+			db.ids.seen(gameID)
+			if b, err = nc.build(gameID); err != nil {
+				return err
 			}
-			return &match.BusyError{Game: existing}
 		}
-		if err != nil {
-			return err
-		}
-		id, err := res.LastInsertId()
-		if err != nil {
-			return err
-		}
-		created = g.Created(id, now)
 		if o.FirstTurn != nil {
-			turn.GameID = id
-			after, err := applyChange(ctx, tx, now, turn)
-			if err != nil {
-				return fmt.Errorf("first turn: %w", err)
-			}
-			created = *after
-		}
-		if o.Render != nil {
-			response, err := o.Render(&created)
-			if err != nil {
-				return fmt.Errorf("game %d: rendering the answer: %w", id, err)
-			}
-			if o.InteractionID != "" {
-				// Compressed here, in the writer: the answer needs the
-				// game's id, known only once the game is inserted.
-				if err := saveResponse(ctx, tx, o.InteractionID, id, answerzip.Pack(response), now); err != nil {
-					return err
+			turn := nc.turn
+			turn.GameID = gameID
+			if turn.InteractionID != "" {
+				if err := saveResponse(ctx, tx, turn.InteractionID, gameID, turn.response, now); err != nil {
+					return fmt.Errorf("first turn: %w", err)
 				}
 			}
+			if err := writeChange(ctx, tx, now, turn, b.inserted, &b.created); err != nil {
+				return fmt.Errorf("first turn: %w", err)
+			}
 		}
+		if o.Render != nil && o.InteractionID != "" {
+			if err := saveResponse(ctx, tx, o.InteractionID, gameID, b.response, now); err != nil {
+				return err
+			}
+		}
+		committed = b.created
 		return nil
 	})
 	if err != nil {
 		return err
 	}
+	created = committed
 	*g = created
 	return nil
+}
+
+// creation is what CreateGame inserts, checked and encoded, ready to build
+// the game under an id.
+type creation struct {
+	g                      *match.Game
+	o                      match.Creation
+	turn                   prepared // the first turn, if o.FirstTurn
+	rules, start, position string   // g's, as stored
+	now                    time.Time
+}
+
+// built is a creation under one id: the game as its INSERT leaves the row
+// (with a first turn), the game as committed, and Respond's answer for it
+// in its stored form (answerzip.Pack).
+type built struct {
+	inserted *match.Game
+	created  match.Game
+	response []byte
+}
+
+// build makes the game a creation commits as id, and renders its answer:
+// all of it Go, no SQL, so CreateGame does it before its transaction.
+func (nc *creation) build(id int64) (built, error) {
+	b := built{created: nc.g.Created(id, nc.now)}
+	if nc.o.FirstTurn != nil {
+		// The row as getGame would read it back: the JSON written, decoded.
+		read := b.created
+		var err error
+		if read.Rules, err = engine.DecodeRules([]byte(nc.rules)); err != nil {
+			return built{}, fmt.Errorf("game %d: rules: %w", id, err)
+		}
+		if read.Start, err = engine.DecodePosition([]byte(nc.start)); err != nil {
+			return built{}, fmt.Errorf("game %d: start: %w", id, err)
+		}
+		if read.Position, err = engine.DecodePosition([]byte(nc.position)); err != nil {
+			return built{}, fmt.Errorf("game %d: position: %w", id, err)
+		}
+		turn := nc.turn
+		turn.GameID = id
+		players, err := turn.Fit(&read)
+		if err != nil {
+			return built{}, fmt.Errorf("first turn: %w", err)
+		}
+		b.inserted = &read
+		b.created = *applied(&read, players, nc.now, turn)
+	}
+	if nc.o.Render != nil {
+		created := b.created // render gets a copy: what it does to it is not committed
+		response, err := nc.o.Render(&created)
+		if err != nil {
+			return built{}, fmt.Errorf("game %d: rendering the answer: %w", id, err)
+		}
+		if nc.o.InteractionID != "" {
+			b.response = answerzip.Pack(response)
+		}
+	}
+	return b, nil
+}
+
+// insertGame inserts g's row under id and returns the id it got: id, or,
+// if another process sharing the file took id first, the one SQLite picks.
+// A unique violation of the channel's index is a *BusyError.
+func insertGame(ctx context.Context, tx *txn, id int64, g *match.Game, rules, start, position string, now time.Time) (int64, error) {
+	const insert = `INSERT INTO games (id, guild_id, channel_id, variant, misere, rules, start, position,
+			player0, player1, status, difficulty, hints, locale, interaction_only, turn_timeout, deadline, created_by, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	args := []any{id, g.GuildID, g.ChannelID, string(g.Rules.Variant), g.Rules.Misere, rules, start, position,
+		g.Players[0], g.Players[1], string(g.Status), string(g.Difficulty), g.Hints, g.Locale, g.InteractionOnly,
+		g.TurnTimeout.Milliseconds(), toNullMillis(g.Deadline), g.CreatedBy, toMillis(now), toMillis(now)}
+	// Under its id, the INSERT needs no result read back (ExecContext's
+	// last_insert_rowid query).
+	err := tx.exec(insert, args...)
+	if isConstraint(err, sqlite3.ErrConstraintPrimaryKey) {
+		args[0] = nil // NULL: SQLite picks the largest id plus one
+		var res sql.Result
+		if res, err = tx.ExecContext(ctx, insert, args...); err == nil {
+			id, err = res.LastInsertId()
+		}
+	}
+	if isConstraint(err, sqlite3.ErrConstraintUnique) {
+		existing, err := channelGame(ctx, tx, g.ChannelID)
+		if err != nil {
+			return 0, fmt.Errorf("channel %s: %w", g.ChannelID, err)
+		}
+		return 0, &match.BusyError{Game: existing}
+	}
+	if err != nil {
+		return 0, err
+	}
+	return id, nil
+}
+
+// gameIDs hands out the ids of games about to be created, so that
+// everything but the SQL of a create is done before its transaction
+// (CreateGame). They go on from the largest id in the file when it was
+// opened, as SQLite's own choice (the largest plus one) does; an id
+// reserved for a game that was not created is handed out again if none was
+// reserved after it, so within one process ids stay dense and in order.
+// Ids are never reused once a game has them: games are never deleted, and
+// a restart reads the largest again. Another process sharing the file may
+// take an id first: insertGame then lets SQLite choose, and seen moves the
+// next id past it.
+type gameIDs struct {
+	mu   sync.Mutex
+	next int64
+}
+
+// reserve returns an id no other game of this process has or will get
+// unless it is released.
+func (x *gameIDs) reserve() int64 {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	id := x.next
+	x.next++
+	return id
+}
+
+// release gives back id, reserved and not used, if no later id was
+// reserved; otherwise it stays unused.
+func (x *gameIDs) release(id int64) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.next == id+1 {
+		x.next = id
+	}
+}
+
+// seen notes that a game was created as id by SQLite's choice.
+func (x *gameIDs) seen(id int64) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.next = max(x.next, id+1)
 }
 
 // Game returns the game with the given id, or ErrNotFound.

@@ -90,6 +90,8 @@ type DB struct {
 	reads reader
 	// health is what the health checks share (health.go).
 	health health
+	// ids reserves the ids of games about to be created (CreateGame).
+	ids gameIDs
 }
 
 // busyTimeout is how long a write waits for another process's lock before
@@ -170,6 +172,11 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		w.Close()
 		return fail(err)
 	}
+	var largest int64
+	if err := w.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM games`).Scan(&largest); err != nil {
+		w.Close()
+		return fail(err)
+	}
 
 	r, err := sql.Open(driverName, dsn(path, url.Values{
 		"_foreign_keys": {"on"},
@@ -191,6 +198,7 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		return fail(err)
 	}
 	db := &DB{path: path, now: now, writeConn: w, readers: r, reads: reader{newStmtCache(r)}}
+	db.ids.next = largest + 1
 	db.health.file, _ = os.Stat(path)
 	db.writes = newWriter(w, now, &db.health)
 	return db, nil

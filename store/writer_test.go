@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"nimbot/engine"
 	"nimbot/match"
 )
 
@@ -72,11 +71,17 @@ func TestGroupCommit(t *testing.T) {
 			{"stale2", commit(games[2], "i2b"), match.ErrStale},
 			{"duplicate", commit(games[3], "taken"), match.ErrDuplicate},
 			{"ok4", commit(games[4], "i4"), nil},
-			// A failure after writing (the game is inserted, its first
-			// turn refused) leaves none of its writes.
+			// A failure after writing (a game inserted, then refused)
+			// leaves none of its writes. (CreateGame refuses a bad first
+			// turn before its transaction.)
 			{"invalid", func() error {
-				return db.CreateGame(ctx, newGame("c-new", [2]string{match.BotID, "alice"}, 2),
-					match.FirstTurn(match.Change{Moves: []engine.Move{take(0, 1)}, Status: match.Won, Winner: "carol"}))
+				return db.withTx(ctx, func(ctx context.Context, tx *txn, now time.Time) error {
+					g := newGame("c-new", [2]string{match.BotID, "alice"}, 2)
+					if _, err := insertGame(ctx, tx, db.ids.reserve(), g, `{"variant":"nim"}`, `{"heaps":[2]}`, `{"heaps":[2]}`, now); err != nil {
+						return err
+					}
+					return match.ErrInvalid
+				})
 			}, match.ErrInvalid},
 			{"ok5", commit(games[5], "i5"), nil},
 			{"created", func() error { return db.CreateGame(ctx, newGame("c-other", [2]string{"bob", match.BotID}, 4)) }, nil},
@@ -169,7 +174,15 @@ func TestGroupCommit(t *testing.T) {
 		var wg sync.WaitGroup
 		wg.Go(func() {
 			defer func() { recovered = recover() }()
-			_ = db.CreateGame(ctx, newGame("p", [2]string{"alice", match.BotID}, 5), match.Respond("ip", func(*match.Game) ([]byte, error) { panic("render") }))
+			// A write that panics after writing (as CreateGame's render
+			// would, inside, when another process took its game's id).
+			_ = db.withTx(ctx, func(ctx context.Context, tx *txn, now time.Time) error {
+				g := newGame("p", [2]string{"alice", match.BotID}, 5)
+				if _, err := insertGame(ctx, tx, db.ids.reserve(), g, `{"variant":"nim"}`, `{"heaps":[5]}`, `{"heaps":[5]}`, now); err != nil {
+					return err
+				}
+				panic("render")
+			})
 		})
 		waitQueued(t, db, 1)
 		wg.Go(func() { a, errA = db.Commit(ctx, mustChange(t, a, "ia")) })

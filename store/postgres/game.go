@@ -3,8 +3,10 @@ package postgres
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"time"
 
@@ -86,6 +88,14 @@ func queryGames(ctx context.Context, q querier, sql string, args ...any) ([]*mat
 // has a pending or active game, the error is a *match.BusyError carrying it:
 // the partial unique index games_one_live_per_channel decides, across every
 // instance.
+//
+// With Respond, the game's id is taken from its sequence before the
+// transaction (nextval: never handed out twice, on any instance, and never
+// reused, whether or not the game is created), and the game as it will be
+// committed, first turn included, built and its answer rendered there, so
+// the transaction holds its locks for its SQL alone. Should the game the
+// transaction returns differ from the one rendered, the answer is rendered
+// again inside, from the game committed.
 func (db *DB) CreateGame(ctx context.Context, g *match.Game, opts ...match.CreateOption) error {
 	o := match.ReadCreateOptions(opts...)
 	if err := g.CheckNew(); err != nil {
@@ -99,15 +109,37 @@ func (db *DB) CreateGame(ctx context.Context, g *match.Game, opts ...match.Creat
 			return err
 		}
 	}
+	now := db.now()
+	var (
+		id       int64 // 0: the column's default picks it
+		ahead    match.Game
+		response []byte
+	)
+	if o.Render != nil {
+		if err := db.pool.QueryRow(ctx, `SELECT nextval(pg_get_serial_sequence('games', 'id'))`).Scan(&id); err != nil {
+			return fmt.Errorf("postgres: the next game id: %w", err)
+		}
+		var err error
+		if ahead, err = committed(g, id, now, o.FirstTurn != nil, turn); err != nil {
+			return err
+		}
+		rendered := ahead // render gets a copy: what it does to it is not committed
+		if response, err = o.Render(&rendered); err != nil {
+			return fmt.Errorf("game %d: rendering the answer: %w", id, err)
+		}
+		if o.InteractionID != "" {
+			response = answerzip.Pack(response) // its stored form, packed here too
+		}
+	}
 	var created match.Game
-	err := db.withTx(ctx, func(tx pgx.Tx, now time.Time) error {
+	err := db.withTx(ctx, func(tx pgx.Tx, _ time.Time) error {
 		created = *g
 		if o.InteractionID != "" {
 			if err := claim(ctx, tx, o.InteractionID, now); err != nil {
 				return err
 			}
 		}
-		id, err := insertGame(ctx, tx, g, now)
+		id, err := insertGame(ctx, tx, id, g, now)
 		if err != nil {
 			return err
 		}
@@ -121,12 +153,18 @@ func (db *DB) CreateGame(ctx context.Context, g *match.Game, opts ...match.Creat
 			created = *after
 		}
 		if o.Render != nil {
-			response, err := o.Render(&created)
-			if err != nil {
-				return fmt.Errorf("game %d: rendering the answer: %w", id, err)
+			stored := response
+			if !reflect.DeepEqual(ahead, created) {
+				rendered := created
+				if stored, err = o.Render(&rendered); err != nil {
+					return fmt.Errorf("game %d: rendering the answer: %w", id, err)
+				}
+				if o.InteractionID != "" {
+					stored = answerzip.Pack(stored)
+				}
 			}
 			if o.InteractionID != "" {
-				if err := answer(ctx, tx, o.InteractionID, id, answerzip.Pack(response)); err != nil {
+				if err := answer(ctx, tx, o.InteractionID, id, stored); err != nil {
 					return err
 				}
 			}
@@ -140,25 +178,81 @@ func (db *DB) CreateGame(ctx context.Context, g *match.Game, opts ...match.Creat
 	return nil
 }
 
-// insertGame inserts g's row and returns its id, or a *match.BusyError.
-// ON CONFLICT … DO NOTHING rather than catching the unique violation: an
-// error would abort the transaction, and the busy game must still be read
-// in it. A conflicting insert still in flight elsewhere is waited for.
-func insertGame(ctx context.Context, tx pgx.Tx, g *match.Game, now time.Time) (int64, error) {
+// committed is g as CreateGame will commit it as id at now, after turn if
+// firstTurn, built in Go as the transaction's statements will leave its
+// row and scanGame read it back: the jsonb values as pgx decodes them
+// (encoding/json both ways), times to the millisecond.
+func committed(g *match.Game, id int64, now time.Time, firstTurn bool, turn match.Change) (match.Game, error) {
+	created := g.Created(id, now)
+	if !firstTurn {
+		return created, nil
+	}
+	if err := roundTrip(&created.Rules, &created.Start, &created.Position); err != nil {
+		return match.Game{}, fmt.Errorf("game %d: %w", id, err)
+	}
+	turn.GameID = id
+	players, err := turn.Fit(&created)
+	if err != nil {
+		return match.Game{}, fmt.Errorf("first turn: %w", err)
+	}
+	out := created
+	out.Players = players
+	out.Ply = len(turn.Moves)
+	if len(turn.Moves) > 0 || turn.Position.Heaps != nil {
+		out.Position = turn.Position
+		if err := roundTrip(&out.Position); err != nil {
+			return match.Game{}, fmt.Errorf("game %d: %w", id, err)
+		}
+	}
+	out.Status, out.Winner = turn.Status, turn.Winner
+	out.Deadline = match.Millis(turn.Deadline)
+	out.UpdatedAt = match.Millis(now)
+	return out, nil
+}
+
+// roundTrip replaces each of vs by its value as a jsonb column gives it
+// back (json.Marshal, then json.Unmarshal into a zero value).
+func roundTrip(vs ...any) error {
+	for _, v := range vs {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		p := reflect.New(reflect.TypeOf(v).Elem())
+		if err := json.Unmarshal(b, p.Interface()); err != nil {
+			return err
+		}
+		reflect.ValueOf(v).Elem().Set(p.Elem())
+	}
+	return nil
+}
+
+// insertGame inserts g's row, as id if it is not 0 (taken from the
+// sequence before the transaction), and returns its id, or a
+// *match.BusyError. ON CONFLICT … DO NOTHING rather than catching the
+// unique violation: an error would abort the transaction, and the busy
+// game must still be read in it. A conflicting insert still in flight
+// elsewhere is waited for.
+func insertGame(ctx context.Context, tx pgx.Tx, id int64, g *match.Game, now time.Time) (int64, error) {
+	const columns = `guild_id, channel_id, variant, misere, rules, start, position,
+		player0, player1, status, difficulty, hints, locale, interaction_only, turn_timeout, deadline, created_by, created_at, updated_at`
+	const values = `$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $18`
+	const conflict = ` ON CONFLICT (channel_id) WHERE status IN ('pending', 'active') DO NOTHING RETURNING id`
+	insert := `INSERT INTO games (` + columns + `) VALUES (` + values + `)` + conflict
+	args := []any{g.GuildID, g.ChannelID, string(g.Rules.Variant), g.Rules.Misere, g.Rules, g.Start, g.Position,
+		g.Players[0], g.Players[1], string(g.Status), string(g.Difficulty), g.Hints, g.Locale, g.InteractionOnly,
+		g.TurnTimeout.Milliseconds(), toNullMillis(g.Deadline), g.CreatedBy, toMillis(now)}
+	if id != 0 {
+		insert = `INSERT INTO games (id, ` + columns + `) OVERRIDING SYSTEM VALUE VALUES ($19, ` + values + `)` + conflict
+		args = append(args, id)
+	}
 	// The game in the way may end between the insert and the read; then the
 	// channel is free and the insert is worth another try.
 	for range 3 {
-		var id int64
-		err := tx.QueryRow(ctx, `INSERT INTO games (guild_id, channel_id, variant, misere, rules, start, position,
-				player0, player1, status, difficulty, hints, locale, interaction_only, turn_timeout, deadline, created_by, created_at, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $18)
-			ON CONFLICT (channel_id) WHERE status IN ('pending', 'active') DO NOTHING
-			RETURNING id`,
-			g.GuildID, g.ChannelID, string(g.Rules.Variant), g.Rules.Misere, g.Rules, g.Start, g.Position,
-			g.Players[0], g.Players[1], string(g.Status), string(g.Difficulty), g.Hints, g.Locale, g.InteractionOnly,
-			g.TurnTimeout.Milliseconds(), toNullMillis(g.Deadline), g.CreatedBy, toMillis(now)).Scan(&id)
+		var got int64
+		err := tx.QueryRow(ctx, insert, args...).Scan(&got)
 		if err == nil {
-			return id, nil
+			return got, nil
 		}
 		if !errors.Is(err, pgx.ErrNoRows) {
 			return 0, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -460,4 +461,67 @@ func TestInstances(t *testing.T) {
 			t.Fatalf("pruned %d, %v; want 1", got, err)
 		}
 	})
+}
+
+// TestCreateGameRendersAhead: Respond's render runs once, before the
+// transaction, with the game exactly as committed (first turn included),
+// under an id from the sequence; a create refused on a busy channel uses
+// one up, and no id is ever handed out twice.
+func TestCreateGameRendersAhead(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t, fixed)
+	var renders int
+	var seen match.Game
+	respond := func(id string) match.CreateOption {
+		return match.Respond(id, func(g *match.Game) ([]byte, error) {
+			renders++
+			seen = *g
+			// Before the transaction: the game is nowhere to be seen yet,
+			// not even its channel's lock held.
+			var n int
+			if err := db.pool.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity
+				WHERE datname = current_database() AND state LIKE 'idle in transaction%'`).Scan(&n); err != nil || n != 0 {
+				return nil, fmt.Errorf("rendered with %d transactions open (%v)", n, err)
+			}
+			return fmt.Appendf(nil, "game %d at ply %d", g.ID, g.Ply), nil
+		})
+	}
+	g := newGame("c1", [2]string{match.BotID, "alice"}, 3, 4, 5)
+	g.Rules = engine.Rules{Variant: engine.Subtraction, Set: []int{1, 2, 3}}
+	g.Difficulty, g.TurnTimeout, g.Locale, g.Deadline = engine.Hard, time.Minute, "de", epoch.Add(time.Minute+123456)
+	err := db.CreateGame(ctx, g, respond("i1"), match.FirstTurn(match.Change{Moves: []engine.Move{take(2, 2)},
+		Position: engine.Position{Heaps: []int64{3, 4, 3}}, Status: match.Active, Deadline: epoch.Add(time.Hour + 7)}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := db.Game(ctx, g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if renders != 1 || !reflect.DeepEqual(seen, *got) || !reflect.DeepEqual(*g, *got) {
+		t.Fatalf("%d renders of\n%+v\ncaller's\n%+v\nstored\n%+v", renders, seen, *g, *got)
+	}
+	if resp, err := db.Response(ctx, "i1"); err != nil || string(resp) != fmt.Sprintf("game %d at ply 1", g.ID) {
+		t.Fatalf("saved answer %q, %v", resp, err)
+	}
+	if err := db.CreateGame(ctx, newGame("c1", [2]string{"bob", match.BotID}, 3), respond("i2")); !errors.Is(err, match.ErrChannelBusy) {
+		t.Fatalf("busy channel: %v", err)
+	}
+	if _, err := db.Response(ctx, "i2"); !errors.Is(err, match.ErrNotFound) {
+		t.Fatalf("the refused start's answer was saved: %v", err)
+	}
+	renders = 0
+	h := newGame("c2", [2]string{"bob", match.BotID}, 3)
+	if err := db.CreateGame(ctx, h, respond("i3")); err != nil {
+		t.Fatal(err)
+	}
+	if h.ID <= g.ID+1 || renders != 1 || seen.ID != h.ID {
+		t.Fatalf("after %d: created %d after %d renders of game %d", g.ID, h.ID, renders, seen.ID)
+	}
+	// Without Respond the column's default picks the id, from the same sequence.
+	k := mustCreate(t, db, newGame("c3", [2]string{"bob", match.BotID}, 3))
+	if k.ID <= h.ID {
+		t.Fatalf("the next game is %d, after %d", k.ID, h.ID)
+	}
+	checkRows(t, db)
 }
