@@ -11,6 +11,69 @@ import (
 	"nimbot/match"
 )
 
+// holdWriterFor holds the writer while queue queues n writes, then lets it
+// go with the benchmark's timer running until they have all returned.
+func holdWriterFor(b *testing.B, db *DB, n int, queue func(k int) error) {
+	held, hold := make(chan struct{}), make(chan struct{})
+	go db.withTx(context.Background(), func(context.Context, *txn, time.Time) error {
+		close(held)
+		<-hold
+		return nil
+	})
+	<-held
+	errs := make(chan error, n)
+	for k := range n {
+		go func() { errs <- queue(k) }()
+	}
+	for db.writes.queued() < n {
+		time.Sleep(100 * time.Microsecond)
+	}
+	b.StartTimer()
+	close(hold)
+	for range n {
+		if err := <-errs; err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+}
+
+// BenchmarkCommitWriter is BenchmarkCreateWriter for Commit: the writer's
+// time per move transaction (a human move and nimbot's reply on one of
+// maxBatch games, with the saved board), batches of maxBatch queued while
+// the writer is held.
+func BenchmarkCommitWriter(b *testing.B) {
+	ctx := context.Background()
+	db := mustOpenPath(b, filepath.Join(b.TempDir(), "nimbot.db"), "NORMAL")
+	games := make([]*match.Game, maxBatch)
+	for i := range games {
+		games[i] = mustCreate(b, db, newGame(fmt.Sprint("c", i), [2]string{"alice", match.BotID}, 1<<40))
+	}
+	interaction := 0
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.StopTimer()
+	for done := 0; done < b.N; {
+		n := min(maxBatch, b.N-done)
+		changes := make([]match.Change, n)
+		for k := range changes {
+			c, err := change(games[k], take(0, 1), take(0, 1))
+			if err != nil {
+				b.Fatal(err)
+			}
+			interaction++
+			c.InteractionID, c.Response = fmt.Sprint("i", interaction), benchResponse
+			changes[k] = c
+		}
+		holdWriterFor(b, db, n, func(k int) error {
+			var err error
+			games[k], err = db.Commit(ctx, changes[k])
+			return err
+		})
+		done += n
+	}
+}
+
 // BenchmarkCreateWriter measures the writer's time per CreateGame job: the
 // one goroutine every write queues for (writer.go) is held while a batch
 // of creates (maxBatch, each in a new channel, with its answer drawn by
@@ -47,28 +110,7 @@ func BenchmarkCreateWriter(b *testing.B) {
 			b.StopTimer()
 			for done := 0; done < b.N; {
 				n := min(maxBatch, b.N-done)
-				held, hold := make(chan struct{}), make(chan struct{})
-				go db.withTx(ctx, func(context.Context, *txn, time.Time) error {
-					close(held)
-					<-hold
-					return nil
-				})
-				<-held
-				errs := make(chan error, n)
-				for k := range n {
-					go func() { errs <- create(done + k) }()
-				}
-				for db.writes.queued() < n {
-					time.Sleep(100 * time.Microsecond)
-				}
-				b.StartTimer()
-				close(hold)
-				for range n {
-					if err := <-errs; err != nil {
-						b.Fatal(err)
-					}
-				}
-				b.StopTimer()
+				holdWriterFor(b, db, n, func(k int) error { return create(done + k) })
 				done += n
 			}
 		})
