@@ -48,8 +48,10 @@
 // appended as bytes in the form encoding/json gave them (the board message
 // spliced from the answer as received) in one reused buffer per channel,
 // answers are read by a small HTTP/1.1 reader (status, length or chunks,
-// Connection) and then in one pass for the few fields the client uses, and
-// the signature covers the timestamp and body in one buffer. The tool
+// Connection) and then in one pass for the few fields the client uses, the
+// socket is read and written by raw system calls that leave the runtime's
+// monitor thread asleep (conn.go), and the signature covers the timestamp
+// and body in one buffer. The tool
 // keeps Go's default collector: with these few allocations a higher GOGC
 // saved nothing measurable (BENCHMARKS.md). The tests hold payloads and
 // the reading of answers to the encoding/json construction. What is left
