@@ -216,8 +216,8 @@ func applied(g *match.Game, players [2]string, now time.Time, c prepared) *match
 }
 
 // checkNew fails with ErrDuplicate if the interaction was already answered.
-// CreateGame needs it before its INSERT: a redelivered start must find its
-// answer, not its own game holding the channel.
+// CreateGame needs it when its INSERT finds the channel busy: a redelivered
+// start must find its answer, not its own game holding the channel.
 func checkNew(ctx context.Context, tx *txn, interactionID string) error {
 	var one int
 	err := tx.QueryRowContext(ctx, `SELECT 1 FROM interactions WHERE id = ?`, interactionID).Scan(&one)

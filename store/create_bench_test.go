@@ -116,3 +116,24 @@ func BenchmarkCreateWriter(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSetMessageIDWriter is the writer's time per SetMessageID job
+// (a new board's message recorded), measured as BenchmarkCreateWriter's.
+func BenchmarkSetMessageIDWriter(b *testing.B) {
+	ctx := context.Background()
+	db := mustOpenPath(b, filepath.Join(b.TempDir(), "nimbot.db"), "NORMAL")
+	games := make([]*match.Game, maxBatch)
+	for i := range games {
+		games[i] = mustCreate(b, db, newGame(fmt.Sprint("c", i), [2]string{"alice", match.BotID}, 3))
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.StopTimer()
+	for done := 0; done < b.N; {
+		n := min(maxBatch, b.N-done)
+		holdWriterFor(b, db, n, func(k int) error {
+			return db.SetMessageID(ctx, games[k].ID, fmt.Sprint(1250000000000000000+done+k))
+		})
+		done += n
+	}
+}
