@@ -281,6 +281,7 @@ func discordLen(s string) int {
 func moveLog(lp *locale.Printer, g *match.Game, moves []match.Move) (lines []string, earlier int) {
 	p := g.Start
 	earlier = max(0, len(moves)-logLines)
+	lines = make([]string, 0, len(moves)-earlier)
 	for k, m := range moves {
 		if k >= earlier {
 			// The move's number labels the line, like a list's, and is
@@ -360,11 +361,32 @@ func (b board) embed() *discordgo.MessageEmbed {
 	}
 	log := ""
 	if lines, earlier := moveLog(lp, g, b.moves); len(lines) > 0 {
-		log = lp.T("board.log.title") + "\n"
+		// One string built once: the title, the count of earlier moves and
+		// the lines.
+		title := lp.T("board.log.title")
+		more := ""
 		if earlier > 0 {
-			log += lp.T("board.log.earlier", "Count", earlier) + "\n"
+			more = lp.T("board.log.earlier", "Count", earlier)
 		}
-		log += strings.Join(lines, "\n")
+		n := len(title) + len(more) + 1 + len(lines)
+		for _, line := range lines {
+			n += len(line)
+		}
+		var w strings.Builder
+		w.Grow(n)
+		w.WriteString(title)
+		w.WriteByte('\n')
+		if more != "" {
+			w.WriteString(more)
+			w.WriteByte('\n')
+		}
+		for k, line := range lines {
+			if k > 0 {
+				w.WriteByte('\n')
+			}
+			w.WriteString(line)
+		}
+		log = w.String()
 	}
 	st := strings.Join(status, " ")
 	// Three line breaks join the four parts.
