@@ -10,10 +10,10 @@ import (
 )
 
 // checkEncoding checks that encodeResponse writes resp exactly as
-// encoding/json does (discordgo's MarshalJSON methods included), that it
-// wrote it itself unless resp holds what appendResponse leaves to
+// encoding/json does (discordgo's MarshalJSON methods included), and that
+// it wrote it itself unless resp holds what appendResponse leaves to
 // encoding/json (autocomplete choices are the only such answer nimbot
-// gives), and that its stored form reads back as the same bytes.
+// gives).
 func checkEncoding(t testing.TB, resp *discordgo.InteractionResponse) {
 	t.Helper()
 	want, err := json.Marshal(resp)
@@ -30,7 +30,6 @@ func checkEncoding(t testing.TB, resp *discordgo.InteractionResponse) {
 	if _, ok := appendResponse(nil, resp); !ok && (resp.Data == nil || len(resp.Data.Choices) == 0) {
 		t.Errorf("a response nimbot sends was left to encoding/json: %s", want)
 	}
-	checkPacked(t, got)
 }
 
 // TestEncodeResponse covers what the Service's answers may not: every

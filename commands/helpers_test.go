@@ -111,11 +111,8 @@ func (h *harness) restart() {
 
 func (h *harness) nextID() string {
 	h.n++
-	return interactionID(h.n)
+	return fmt.Sprintf("13%017d", h.n)
 }
-
-// interactionID is the harness's nth interaction id.
-func interactionID(n int) string { return fmt.Sprintf("13%017d", n) }
 
 // render fills a fixture into the raw JSON Discord would send.
 func (h *harness) render(fixture string, f fields) []byte {

@@ -242,7 +242,7 @@ func TestServiceInEveryLanguage(t *testing.T) {
 }
 
 // playBot plays variant v against nimbot in the speaker's channel.
-func (s speaker) playBot(t testing.TB, v engine.Variant) {
+func (s speaker) playBot(t *testing.T, v engine.Variant) {
 	t.Helper()
 	resp := s.command(alice, "start", "variant", string(v), "first", "me", "difficulty", "easy")
 	if isEphemeral(resp) {
@@ -310,7 +310,7 @@ func (s speaker) playBot(t testing.TB, v engine.Variant) {
 const challengeGap = 2 * time.Minute
 
 // people plays a challenge between alice and bob in the speaker's channel.
-func (s speaker) people(t testing.TB) {
+func (s speaker) people(t *testing.T) {
 	t.Helper()
 	s.command(alice, "start", "opponent", user(alice))
 	s.now = s.now.Add(challengeGap)
@@ -363,7 +363,7 @@ func (s speaker) people(t testing.TB) {
 // speaksGame checks that resp, a board, shows the catalog's message id (a
 // button's label) in the speaker's language: the game's, as the challenger
 // started it.
-func (s speaker) speaksGame(t testing.TB, resp *discordgo.InteractionResponse, id string) {
+func (s speaker) speaksGame(t *testing.T, resp *discordgo.InteractionResponse, id string) {
 	t.Helper()
 	want := locale.For(s.lang).T(id)
 	for _, txt := range shownText(resp) {

@@ -10,7 +10,6 @@ import (
 	"github.com/mattn/go-sqlite3"
 
 	"nimbot/engine"
-	"nimbot/internal/answerzip"
 	"nimbot/match"
 )
 
@@ -52,9 +51,6 @@ type prepared struct {
 	moves        []string
 	position     string
 	keepPosition bool
-	// response is c.Response's stored form (answerzip.Pack), compressed
-	// here in the caller's goroutine rather than by the one writer.
-	response []byte
 	// after is position decoded, as a read of the row would find it
 	// (unless keepPosition): decoded here rather than in the writer.
 	after engine.Position
@@ -78,9 +74,6 @@ func prepare(c match.Change) (prepared, error) {
 	}
 	p.keepPosition = len(c.Moves) == 0 && c.Position.Heaps == nil
 	p.position = string(c.Position.AppendJSON(buf[:0]))
-	if c.InteractionID != "" {
-		p.response = answerzip.Pack(c.Response)
-	}
 	if !p.keepPosition {
 		var err error
 		if p.after, err = engine.DecodePosition([]byte(p.position)); err != nil {
@@ -100,7 +93,7 @@ func prepare(c match.Change) (prepared, error) {
 // (the contract suite's CommitReturnsStored).
 func applyChange(ctx context.Context, tx *txn, now time.Time, c prepared) (*match.Game, error) {
 	if c.InteractionID != "" {
-		err := saveResponse(ctx, tx, c.InteractionID, c.GameID, c.response, now)
+		err := saveResponse(ctx, tx, c.InteractionID, c.GameID, c.Response, now)
 		if isConstraint(err, sqlite3.ErrConstraintForeignKey) {
 			// The row's one foreign key is the game.
 			return nil, fmt.Errorf("game %d: %w", c.GameID, match.ErrNotFound)
@@ -261,10 +254,6 @@ func (db *DB) RecordHint(ctx context.Context, h match.Hint) (bool, error) {
 	if used, err := check(ctx, db.reads); err != nil || used {
 		return false, err
 	}
-	var stored []byte
-	if h.InteractionID != "" {
-		stored = answerzip.Pack(h.Response) // before the writer: see prepared
-	}
 	recorded := false
 	err := db.withTx(ctx, func(ctx context.Context, tx *txn, now time.Time) error {
 		if used, err := check(ctx, tx); err != nil || used {
@@ -275,7 +264,7 @@ func (db *DB) RecordHint(ctx context.Context, h match.Hint) (bool, error) {
 			return err
 		}
 		if h.InteractionID != "" {
-			if err := saveResponse(ctx, tx, h.InteractionID, h.GameID, stored, now); err != nil {
+			if err := saveResponse(ctx, tx, h.InteractionID, h.GameID, h.Response, now); err != nil {
 				return err
 			}
 		}
@@ -299,44 +288,35 @@ func (db *DB) HintUsed(ctx context.Context, gameID int64, ply int, userID string
 }
 
 // Response returns the response saved for an interaction, or ErrNotFound.
-// It reads back every stored form (answerzip.Unpack), the plain JSON of
-// rows written before answers were compressed included.
 func (db *DB) Response(ctx context.Context, interactionID string) ([]byte, error) {
-	var stored []byte
-	err := db.reads.QueryRowContext(ctx, `SELECT response FROM interactions WHERE id = ?`, interactionID).Scan(&stored)
+	var resp []byte
+	err := db.reads.QueryRowContext(ctx, `SELECT response FROM interactions WHERE id = ?`, interactionID).Scan(&resp)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("interaction %s: %w", interactionID, match.ErrNotFound)
 	}
-	if err != nil {
-		return nil, err
-	}
-	resp, err := answerzip.Unpack(stored)
-	if err != nil {
-		return nil, fmt.Errorf("interaction %s: %w", interactionID, err)
-	}
-	return resp, nil
+	return resp, err
 }
 
 // SaveResponse records the response to an interaction that committed
 // nothing else (an error message, a hint), so a redelivery gets the same
 // answer. ErrDuplicate if the interaction already has one; the first stays.
 func (db *DB) SaveResponse(ctx context.Context, interactionID string, response []byte) error {
-	stored := answerzip.Pack(response) // before the writer: see prepared
 	return db.withTx(ctx, func(ctx context.Context, tx *txn, now time.Time) error {
-		return saveResponse(ctx, tx, interactionID, 0, stored, now)
+		return saveResponse(ctx, tx, interactionID, 0, response, now)
 	})
 }
 
-// saveResponse inserts the interaction's row; stored is its answer's
-// stored form (answerzip.Pack), made before the transaction where the
-// answer is known before it.
-func saveResponse(ctx context.Context, tx *txn, id string, gameID int64, stored []byte, now time.Time) error {
-	if stored == nil {
-		stored = []byte{} // the column is NOT NULL; nil would bind as NULL
+// saveResponse inserts the interaction's row. The answer is saved as it
+// is: compressing it (S2 against a dictionary) halved the bytes a move
+// writes but cost more CPU than that saved, end to end (BENCHMARKS.md,
+// "Load: session 6").
+func saveResponse(ctx context.Context, tx *txn, id string, gameID int64, response []byte, now time.Time) error {
+	if response == nil {
+		response = []byte{} // the column is NOT NULL; nil would bind as NULL
 	}
 	game := sql.NullInt64{Int64: gameID, Valid: gameID != 0}
 	err := tx.exec(`INSERT INTO interactions (id, game_id, response, at) VALUES (?, ?, ?, ?)`,
-		id, game, stored, toMillis(now))
+		id, game, response, toMillis(now))
 	if isConstraint(err, sqlite3.ErrConstraintUnique, sqlite3.ErrConstraintPrimaryKey) {
 		return fmt.Errorf("interaction %s: %w", id, match.ErrDuplicate)
 	}

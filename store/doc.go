@@ -19,13 +19,6 @@
 // the rules the database itself enforces: at most one pending-or-active game
 // per channel, a move only at the game's current ply, foreign keys.
 //
-// Saved answers (the interactions table's response column) are kept in
-// internal/answerzip's stored form, compressed against a dictionary of the
-// bot's own answers, a fifth of their JSON; Response reads back that form
-// and the plain JSON of older rows alike. They are compressed before a
-// write is queued for the writer (prepare, SaveResponse, RecordHint),
-// except a new game's first board, which needs the game's id.
-//
 // The database path comes from the caller: nimbot reads DATABASE_PATH and
 // defaults to ./nimbot.db.
 //

@@ -12,7 +12,6 @@ import (
 	"github.com/mattn/go-sqlite3"
 
 	"nimbot/engine"
-	"nimbot/internal/answerzip"
 	"nimbot/match"
 )
 
@@ -222,7 +221,7 @@ func (db *DB) CreateGame(ctx context.Context, g *match.Game, opts ...match.Creat
 			turn := nc.turn
 			turn.GameID = gameID
 			if turn.InteractionID != "" {
-				if err := saveResponse(ctx, tx, turn.InteractionID, gameID, turn.response, now); err != nil {
+				if err := saveResponse(ctx, tx, turn.InteractionID, gameID, turn.Response, now); err != nil {
 					return fmt.Errorf("first turn: %w", err)
 				}
 			}
@@ -257,8 +256,7 @@ type creation struct {
 }
 
 // built is a creation under one id: the game as its INSERT leaves the row
-// (with a first turn), the game as committed, and Respond's answer for it
-// in its stored form (answerzip.Pack).
+// (with a first turn), the game as committed, and Respond's answer for it.
 type built struct {
 	inserted *match.Game
 	created  match.Game
@@ -298,7 +296,7 @@ func (nc *creation) build(id int64) (built, error) {
 			return built{}, fmt.Errorf("game %d: rendering the answer: %w", id, err)
 		}
 		if nc.o.InteractionID != "" {
-			b.response = answerzip.Pack(response)
+			b.response = response
 		}
 	}
 	return b, nil

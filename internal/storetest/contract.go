@@ -45,9 +45,8 @@ func RunContract(t *testing.T, open Opener) {
 }
 
 // savedAnswers are answers of every shape a store may be given: a board's
-// JSON, text, nothing, bytes that look like a stored form (the stores keep
-// answers compressed, marked by a first byte below 0x09), bytes that do not
-// compress, and an answer larger than any board.
+// JSON, text, nothing, bytes starting with every control byte below 0x0a,
+// noise, and an answer larger than any board: each is kept byte for byte.
 func savedAnswers() map[string][]byte {
 	var row strings.Builder
 	for k := range 5 {

@@ -9,7 +9,6 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"nimbot/internal/answerzip"
 	"nimbot/match"
 )
 
@@ -25,11 +24,6 @@ import (
 func (db *DB) Commit(ctx context.Context, c match.Change) (*match.Game, error) {
 	if err := check(c); err != nil {
 		return nil, err
-	}
-	if c.InteractionID != "" {
-		// From here on Response is the stored form, compressed once, before
-		// the transaction (which withTx may run again).
-		c.Response = answerzip.Pack(c.Response)
 	}
 	var out *match.Game
 	err := db.withTx(ctx, func(tx pgx.Tx, now time.Time) error {
@@ -134,24 +128,23 @@ func claim(ctx context.Context, tx pgx.Tx, id string, now time.Time) error {
 	return nil
 }
 
-// answer saves the response to an interaction claimed in this transaction;
-// stored is its stored form (answerzip.Pack).
-func answer(ctx context.Context, tx pgx.Tx, id string, gameID int64, stored []byte) error {
-	if stored == nil {
-		stored = []byte{}
+// answer saves the response to an interaction claimed in this transaction.
+func answer(ctx context.Context, tx pgx.Tx, id string, gameID int64, response []byte) error {
+	if response == nil {
+		response = []byte{}
 	}
-	_, err := tx.Exec(ctx, `UPDATE interactions SET game_id = $1, response = $2 WHERE id = $3`, nullID(gameID), stored, id)
+	_, err := tx.Exec(ctx, `UPDATE interactions SET game_id = $1, response = $2 WHERE id = $3`, nullID(gameID), response, id)
 	return err
 }
 
-// saveResponse records an interaction and its response's stored form
-// (answerzip.Pack) at once, or fails with match.ErrDuplicate.
-func saveResponse(ctx context.Context, tx pgx.Tx, id string, gameID int64, stored []byte, now time.Time) error {
-	if stored == nil {
-		stored = []byte{} // the column is NOT NULL; nil would bind as NULL
+// saveResponse records an interaction and its response at once, or fails
+// with match.ErrDuplicate.
+func saveResponse(ctx context.Context, tx pgx.Tx, id string, gameID int64, response []byte, now time.Time) error {
+	if response == nil {
+		response = []byte{} // the column is NOT NULL; nil would bind as NULL
 	}
 	tag, err := tx.Exec(ctx, `INSERT INTO interactions (id, game_id, response, at) VALUES ($1, $2, $3, $4)
-		ON CONFLICT (id) DO NOTHING`, id, nullID(gameID), stored, toMillis(now))
+		ON CONFLICT (id) DO NOTHING`, id, nullID(gameID), response, toMillis(now))
 	if err != nil {
 		return err
 	}
@@ -198,10 +191,6 @@ func (db *DB) RecordHint(ctx context.Context, h match.Hint) (bool, error) {
 	if used, err := check(db.pool, ""); err != nil || used {
 		return false, err
 	}
-	var stored []byte
-	if h.InteractionID != "" {
-		stored = answerzip.Pack(h.Response)
-	}
 	recorded := false
 	err := db.withTx(ctx, func(tx pgx.Tx, now time.Time) error {
 		recorded = false
@@ -214,7 +203,7 @@ func (db *DB) RecordHint(ctx context.Context, h match.Hint) (bool, error) {
 			return err
 		}
 		if h.InteractionID != "" {
-			if err := saveResponse(ctx, tx, h.InteractionID, h.GameID, stored, now); err != nil {
+			if err := saveResponse(ctx, tx, h.InteractionID, h.GameID, h.Response, now); err != nil {
 				return err
 			}
 		}
@@ -236,34 +225,25 @@ func (db *DB) HintUsed(ctx context.Context, gameID int64, ply int, userID string
 }
 
 // Response returns the response saved for an interaction, or
-// match.ErrNotFound. It reads back every stored form (answerzip.Unpack),
-// the plain JSON of rows written before answers were compressed included.
+// match.ErrNotFound.
 func (db *DB) Response(ctx context.Context, interactionID string) ([]byte, error) {
-	var stored []byte
-	err := db.pool.QueryRow(ctx, `SELECT response FROM interactions WHERE id = $1`, interactionID).Scan(&stored)
+	var resp []byte
+	err := db.pool.QueryRow(ctx, `SELECT response FROM interactions WHERE id = $1`, interactionID).Scan(&resp)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, fmt.Errorf("interaction %s: %w", interactionID, match.ErrNotFound)
 	}
-	if err != nil {
-		return nil, err
+	if resp == nil && err == nil {
+		resp = []byte{}
 	}
-	if stored == nil {
-		stored = []byte{}
-	}
-	resp, err := answerzip.Unpack(stored)
-	if err != nil {
-		return nil, fmt.Errorf("interaction %s: %w", interactionID, err)
-	}
-	return resp, nil
+	return resp, err
 }
 
 // SaveResponse records the response to an interaction that committed
 // nothing else. match.ErrDuplicate if the interaction already has one; the
 // first stays.
 func (db *DB) SaveResponse(ctx context.Context, interactionID string, response []byte) error {
-	stored := answerzip.Pack(response)
 	return db.withTx(ctx, func(tx pgx.Tx, now time.Time) error {
-		return saveResponse(ctx, tx, interactionID, 0, stored, now)
+		return saveResponse(ctx, tx, interactionID, 0, response, now)
 	})
 }
 

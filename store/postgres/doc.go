@@ -12,10 +12,7 @@
 // enforced here by PostgreSQL itself: one pending-or-active game per channel
 // (a partial unique index), a move only at the game's current ply with
 // games.ply the number of moves (a trigger that locks the game's row),
-// append-only moves, interaction ids answered once (a primary key). Saved
-// answers are kept in internal/answerzip's stored form, as store keeps
-// them, compressed before the transaction; rows of plain JSON read back
-// too.
+// append-only moves, interaction ids answered once (a primary key).
 //
 // Concurrency. PostgreSQL runs transactions at READ COMMITTED, so each write
 // locks what it decides on before reading it: Commit locks the game's row

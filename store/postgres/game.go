@@ -13,7 +13,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"nimbot/engine"
-	"nimbot/internal/answerzip"
 	"nimbot/match"
 )
 
@@ -127,9 +126,6 @@ func (db *DB) CreateGame(ctx context.Context, g *match.Game, opts ...match.Creat
 		if response, err = o.Render(&rendered); err != nil {
 			return fmt.Errorf("game %d: rendering the answer: %w", id, err)
 		}
-		if o.InteractionID != "" {
-			response = answerzip.Pack(response) // its stored form, packed here too
-		}
 	}
 	var created match.Game
 	err := db.withTx(ctx, func(tx pgx.Tx, _ time.Time) error {
@@ -158,9 +154,6 @@ func (db *DB) CreateGame(ctx context.Context, g *match.Game, opts ...match.Creat
 				rendered := created
 				if stored, err = o.Render(&rendered); err != nil {
 					return fmt.Errorf("game %d: rendering the answer: %w", id, err)
-				}
-				if o.InteractionID != "" {
-					stored = answerzip.Pack(stored)
 				}
 			}
 			if o.InteractionID != "" {
