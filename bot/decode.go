@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
@@ -91,9 +93,10 @@ func decodeData(i *discordgo.Interaction, data []byte) error {
 // decoding, then walks it again value by value, board message included;
 // here one pass checks the body and skips what nimbot never reads. The
 // fields it reads are decoded by hand when they are plain (an unescaped
-// valid UTF-8 string, a small decimal), the nested ones (data, member,
-// user, entitlements, integration owners) by encoding/json on their own
-// bytes, which decodes them exactly as it does inside the whole.
+// valid UTF-8 string, a small decimal, a literal), member, user and the
+// integration owners field by field, and the other nested values (data
+// but a click's, entitlements) by encoding/json on their own bytes, which
+// decodes them exactly as it does inside the whole.
 //
 // What makes it agree with encoding/json: every value is checked against
 // JSON's grammar (strings: no control characters, valid escapes; any bytes
@@ -106,68 +109,57 @@ func decodeData(i *discordgo.Interaction, data []byte) error {
 func decodeFast(body []byte, i *discordgo.Interaction) bool {
 	var v discordgo.Interaction
 	var data []byte
+	var strs strArena
 	s := scanner{b: body}
 	ok := s.object(0, func(key []byte) bool {
-		var name [len("authorizing_integration_owners")]byte
-		if len(key) > len(name) {
-			return s.skip(1) // no field's name is this long
-		}
-		for n, c := range key {
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			name[n] = c
-		}
-		if string(name[:len(key)]) == "message" {
-			return s.message(&v.Message)
+		var buf fieldName
+		name := buf.fold(key)
+		switch string(name) {
+		case "message":
+			return s.message(&strs, &v.Message)
+		case "member":
+			return s.member(&strs, 1, &v.Member)
+		case "user":
+			return s.user(&strs, 1, &v.User)
 		}
 		start := s.p
 		if !s.skip(1) {
 			return false
 		}
 		val := body[start:s.p]
-		switch string(name[:len(key)]) {
+		switch string(name) {
 		case "id":
-			return setString(val, &v.ID)
+			return setString(&strs, val, &v.ID)
 		case "application_id":
-			return setString(val, &v.AppID)
+			return setString(&strs, val, &v.AppID)
 		case "type":
 			return setUint(val, math.MaxUint8, &v.Type)
 		case "data":
 			data = val
 		case "guild_id":
-			return setString(val, &v.GuildID)
+			return setString(&strs, val, &v.GuildID)
 		case "channel_id":
-			return setString(val, &v.ChannelID)
+			return setString(&strs, val, &v.ChannelID)
 		case "app_permissions":
 			// Tagged ",string": a quoted decimal; anything else is
 			// left to decodeStd.
-			if len(val) < 2 || val[0] != '"' {
-				return false
-			}
-			n, ok := smallUint(val[1:len(val)-1], math.MaxInt64)
-			v.AppPermissions = int64(n)
-			return ok
-		case "member":
-			return json.Unmarshal(val, &v.Member) == nil
-		case "user":
-			return json.Unmarshal(val, &v.User) == nil
+			return setQuotedInt64(val, &v.AppPermissions)
 		case "locale":
-			return setString(val, &v.Locale)
+			return setString(&strs, val, &v.Locale)
 		case "guild_locale":
 			if val[0] != '"' {
-				return json.Unmarshal(val, &v.GuildLocale) == nil
+				return unmarshalInto(val, &v.GuildLocale)
 			}
 			if v.GuildLocale == nil {
 				v.GuildLocale = new(discordgo.Locale)
 			}
-			return setString(val, v.GuildLocale)
+			return setString(&strs, val, v.GuildLocale)
 		case "context":
 			return setUint(val, math.MaxUint, &v.Context)
 		case "authorizing_integration_owners":
-			return json.Unmarshal(val, &v.AuthorizingIntegrationOwners) == nil
+			return setOwners(&strs, val, &v.AuthorizingIntegrationOwners)
 		case "token":
-			return setString(val, &v.Token)
+			return setString(&strs, val, &v.Token)
 		case "version":
 			return setUint(val, math.MaxInt, &v.Version)
 		case "entitlements":
@@ -175,7 +167,7 @@ func decodeFast(body []byte, i *discordgo.Interaction) bool {
 				v.Entitlements = []*discordgo.Entitlement{}
 				return true
 			}
-			return json.Unmarshal(val, &v.Entitlements) == nil
+			return unmarshalInto(val, &v.Entitlements)
 		}
 		return true
 	})
@@ -183,7 +175,7 @@ func decodeFast(body []byte, i *discordgo.Interaction) bool {
 		return false
 	}
 	if v.Type == discordgo.InteractionMessageComponent {
-		d, ok := componentData(data)
+		d, ok := componentData(&strs, data)
 		if !ok {
 			return false
 		}
@@ -197,7 +189,7 @@ func decodeFast(body []byte, i *discordgo.Interaction) bool {
 
 // componentData decodes a component click's data (a checked JSON value) as
 // decodeData does, or reports false.
-func componentData(data []byte) (d discordgo.MessageComponentInteractionData, ok bool) {
+func componentData(strs *strArena, data []byte) (d discordgo.MessageComponentInteractionData, ok bool) {
 	s := scanner{b: data}
 	ok = s.object(0, func(key []byte) bool {
 		start := s.p
@@ -207,28 +199,257 @@ func componentData(data []byte) (d discordgo.MessageComponentInteractionData, ok
 		val := data[start:s.p]
 		switch {
 		case asciiEqualFold(key, "custom_id"):
-			return setString(val, &d.CustomID)
+			return setString(strs, val, &d.CustomID)
 		case asciiEqualFold(key, "component_type"):
 			return setUint(val, math.MaxUint, &d.ComponentType)
 		case asciiEqualFold(key, "values"):
 			// Strings all through set every element, as when a
 			// repeated array decodes into the one before.
-			if values, ok := plainStrings(val); ok {
+			if values, ok := plainStrings(strs, val); ok {
 				d.Values = values
 				return true
 			}
-			return json.Unmarshal(val, &d.Values) == nil
+			return unmarshalInto(val, &d.Values)
 		case asciiEqualFold(key, "resolved"):
-			return json.Unmarshal(val, &d.Resolved) == nil
+			return unmarshalInto(val, &d.Resolved)
 		}
 		return true
 	})
 	return d, ok
 }
 
+// fieldName holds a plain key folded to lower case, as encoding/json
+// matches it to a field (ASCII folding: plain keys are ASCII).
+type fieldName [len("authorizing_integration_owners")]byte
+
+// fold returns key in lower case, or nil when it is longer than any
+// field's name (and so matches none).
+func (f *fieldName) fold(key []byte) []byte {
+	if len(key) > len(f) {
+		return nil
+	}
+	for n, c := range key {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		f[n] = c
+	}
+	return f[:len(key)]
+}
+
+// member decodes the value at s.p, at depth, into *m as encoding/json
+// does, or reports false: null sets it nil; an object decodes into the
+// member there is (or a new one), field by field. Every click carries its
+// member, and encoding/json's reflection over it (and its user) was about
+// 40 % of decoding one.
+func (s *scanner) member(strs *strArena, depth int, m **discordgo.Member) bool {
+	if s.p < len(s.b) && s.b[s.p] == 'n' {
+		*m = nil
+		return s.skip(depth)
+	}
+	if *m == nil {
+		*m = new(discordgo.Member)
+	}
+	mem := *m
+	return s.object(depth, func(key []byte) bool {
+		var buf fieldName
+		name := buf.fold(key)
+		if string(name) == "user" {
+			return s.user(strs, depth+1, &mem.User)
+		}
+		start := s.p
+		if !s.skip(depth + 1) {
+			return false
+		}
+		val := s.b[start:s.p]
+		switch string(name) {
+		case "guild_id":
+			return setString(strs, val, &mem.GuildID)
+		case "joined_at":
+			return mem.JoinedAt.UnmarshalJSON(val) == nil
+		case "nick":
+			return setString(strs, val, &mem.Nick)
+		case "deaf":
+			return setBool(val, &mem.Deaf)
+		case "mute":
+			return setBool(val, &mem.Mute)
+		case "avatar":
+			return setString(strs, val, &mem.Avatar)
+		case "banner":
+			return setString(strs, val, &mem.Banner)
+		case "roles":
+			return setStrings(strs, val, &mem.Roles)
+		case "premium_since":
+			return setTime(val, &mem.PremiumSince)
+		case "flags":
+			return setUint(val, math.MaxInt, &mem.Flags)
+		case "pending":
+			return setBool(val, &mem.Pending)
+		case "permissions":
+			return setQuotedInt64(val, &mem.Permissions)
+		case "communication_disabled_until":
+			return setTime(val, &mem.CommunicationDisabledUntil)
+		}
+		return true
+	})
+}
+
+// user decodes the value at s.p, at depth, into *u as encoding/json does,
+// or reports false (see member).
+func (s *scanner) user(strs *strArena, depth int, u **discordgo.User) bool {
+	if s.p < len(s.b) && s.b[s.p] == 'n' {
+		*u = nil
+		return s.skip(depth)
+	}
+	if *u == nil {
+		*u = new(discordgo.User)
+	}
+	usr := *u
+	return s.object(depth, func(key []byte) bool {
+		start := s.p
+		if !s.skip(depth + 1) {
+			return false
+		}
+		val := s.b[start:s.p]
+		var buf fieldName
+		switch string(buf.fold(key)) {
+		case "id":
+			return setString(strs, val, &usr.ID)
+		case "email":
+			return setString(strs, val, &usr.Email)
+		case "username":
+			return setString(strs, val, &usr.Username)
+		case "avatar":
+			return setString(strs, val, &usr.Avatar)
+		case "locale":
+			return setString(strs, val, &usr.Locale)
+		case "discriminator":
+			return setString(strs, val, &usr.Discriminator)
+		case "global_name":
+			return setString(strs, val, &usr.GlobalName)
+		case "token":
+			return setString(strs, val, &usr.Token)
+		case "verified":
+			return setBool(val, &usr.Verified)
+		case "mfa_enabled":
+			return setBool(val, &usr.MFAEnabled)
+		case "banner":
+			return setString(strs, val, &usr.Banner)
+		case "accent_color":
+			return setUint(val, math.MaxInt, &usr.AccentColor)
+		case "bot":
+			return setBool(val, &usr.Bot)
+		case "public_flags":
+			return setUint(val, math.MaxInt, &usr.PublicFlags)
+		case "premium_type":
+			return setUint(val, math.MaxInt, &usr.PremiumType)
+		case "system":
+			return setBool(val, &usr.System)
+		case "flags":
+			return setUint(val, math.MaxInt, &usr.Flags)
+		}
+		return true
+	})
+}
+
+// setOwners decodes a checked JSON value into an interaction's
+// authorizing_integration_owners as encoding/json does, or reports false:
+// null sets it nil; an object adds its members to the map there is (or a
+// new one), each key a decimal (anything else is left to encoding/json)
+// and each null value an empty string.
+func setOwners(strs *strArena, val []byte, m *map[discordgo.ApplicationIntegrationType]string) bool {
+	if val[0] == 'n' {
+		*m = nil
+		return true
+	}
+	if val[0] != '{' {
+		return false
+	}
+	if *m == nil {
+		*m = map[discordgo.ApplicationIntegrationType]string{}
+	}
+	owners := *m
+	s := scanner{b: val}
+	return s.object(0, func(key []byte) bool {
+		n, ok := smallUint(key, math.MaxUint)
+		if !ok {
+			return false
+		}
+		start := s.p
+		if !s.skip(1) {
+			return false
+		}
+		var id string
+		if !setString(strs, val[start:s.p], &id) {
+			return false
+		}
+		owners[discordgo.ApplicationIntegrationType(n)] = id
+		return true
+	})
+}
+
+// setBool decodes a checked JSON value into a bool field as encoding/json
+// does (null leaves it alone), or reports false.
+func setBool(val []byte, dst *bool) bool {
+	switch val[0] {
+	case 't':
+		*dst = true
+	case 'f':
+		*dst = false
+	case 'n':
+	default:
+		return false
+	}
+	return true
+}
+
+// setTime decodes a checked JSON value into a *time.Time field as
+// encoding/json does: null sets it nil; anything else goes to
+// time.Time.UnmarshalJSON, as encoding/json hands it, in the time there is
+// (or a new one).
+func setTime(val []byte, dst **time.Time) bool {
+	if val[0] == 'n' {
+		*dst = nil
+		return true
+	}
+	if *dst == nil {
+		*dst = new(time.Time)
+	}
+	return (*dst).UnmarshalJSON(val) == nil
+}
+
+// setStrings decodes a checked JSON value into a []string field as
+// encoding/json does when it is null or an array of plain strings (see
+// plainStrings), or reports false.
+func setStrings(strs *strArena, val []byte, dst *[]string) bool {
+	if val[0] == 'n' {
+		*dst = nil
+		return true
+	}
+	ss, ok := plainStrings(strs, val)
+	if ok {
+		*dst = ss
+	}
+	return ok
+}
+
+// setQuotedInt64 decodes a checked JSON value into an int64 field tagged
+// ",string" (a quoted decimal), or reports false for anything but a small
+// quoted decimal, left to encoding/json.
+func setQuotedInt64(val []byte, dst *int64) bool {
+	if len(val) < 2 || val[0] != '"' {
+		return false
+	}
+	n, ok := smallUint(val[1:len(val)-1], math.MaxInt64)
+	if ok {
+		*dst = int64(n)
+	}
+	return ok
+}
+
 // plainStrings decodes a checked JSON array of plain strings (see
 // setString), reporting false for any other value.
-func plainStrings(val []byte) ([]string, bool) {
+func plainStrings(strs *strArena, val []byte) ([]string, bool) {
 	s := scanner{b: val}
 	if !s.next('[') {
 		return nil, false
@@ -244,7 +465,7 @@ func plainStrings(val []byte) ([]string, bool) {
 		if !ok || bytes.IndexByte(raw, '\\') >= 0 || !utf8.Valid(raw) {
 			return nil, false
 		}
-		out = append(out, string(raw))
+		out = append(out, strs.string(raw))
 		s.ws()
 		if s.next(']') {
 			return out, true
@@ -258,7 +479,7 @@ func plainStrings(val []byte) ([]string, bool) {
 // message decodes the message object or null at s.p into *m as decodeStd's
 // *messageRef: null sets it nil, an object sets id and channel_id in the
 // message there is (or a new one) and skips the rest.
-func (s *scanner) message(m **discordgo.Message) bool {
+func (s *scanner) message(strs *strArena, m **discordgo.Message) bool {
 	if s.p < len(s.b) && s.b[s.p] == 'n' {
 		*m = nil
 		return s.skip(1)
@@ -275,9 +496,9 @@ func (s *scanner) message(m **discordgo.Message) bool {
 		val := s.b[start:s.p]
 		switch {
 		case asciiEqualFold(key, "id"):
-			return setString(val, &msg.ID)
+			return setString(strs, val, &msg.ID)
 		case asciiEqualFold(key, "channel_id"):
-			return setString(val, &msg.ChannelID)
+			return setString(strs, val, &msg.ChannelID)
 		}
 		return true
 	})
@@ -478,7 +699,17 @@ func (s *scanner) str() (raw []byte, ok bool) {
 	}
 	start := s.p
 	for s.p < len(s.b) {
-		c := s.b[s.p]
+		// Most bytes of a string need no look: step over them in a tight
+		// loop (a string's scan was a fifth of decoding a click).
+		b, p := s.b, s.p
+		for p < len(b) && strPlain[b[p]] {
+			p++
+		}
+		s.p = p
+		if p == len(b) {
+			break
+		}
+		c := b[p]
 		switch {
 		case c == '"':
 			s.p++
@@ -510,6 +741,15 @@ func (s *scanner) str() (raw []byte, ok bool) {
 	}
 	return nil, false
 }
+
+// strPlain marks the bytes a string may hold as they are: all but the
+// closing quote, the backslash and the control characters.
+var strPlain = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c >= 0x20 && c != '"' && c != '\\'
+	}
+	return t
+}()
 
 func isHex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
@@ -544,30 +784,86 @@ func asciiEqualFold(key []byte, name string) bool {
 	return true
 }
 
+// strArena makes the strings decodeFast decodes, slices of one buffer
+// rather than an allocation each: a click's dozen or so ids, names and
+// locales, and its token, were as many allocations as the rest of the
+// decoding. A string keeps the whole buffer alive, so those a request
+// keeps longer (a delayed fetch keeps ids and the token for FetchDelay)
+// keep arenaChunk bytes: little next to the rest kept then.
+type strArena struct {
+	b strings.Builder
+}
+
+// arenaChunk is the size of an arena's buffer, enough for a click's strings
+// but its token (Discord's run to a few hundred bytes); strings longer than
+// arenaMax get their own allocation, as before.
+const (
+	arenaChunk = 320
+	arenaMax   = 128
+)
+
+// string returns raw as a string. A strings.Builder never changes a byte
+// it has written (its strings would change with it): the slices of what
+// it held before each write stay valid.
+func (a *strArena) string(raw []byte) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	if len(raw) > arenaMax {
+		return string(raw)
+	}
+	if a.b.Cap()-a.b.Len() < len(raw) {
+		a.b = strings.Builder{}
+		a.b.Grow(arenaChunk)
+	}
+	start := a.b.Len()
+	a.b.Write(raw)
+	return a.b.String()[start:]
+}
+
 // setString decodes a checked JSON value into a string field as
 // encoding/json does: directly when it is a string encoding/json would
-// take as it is (no escapes, valid UTF-8), otherwise through encoding/json
-// (null leaves the field alone; another kind of value is an error, left to
-// decodeStd).
-func setString[T ~string](val []byte, dst *T) bool {
+// take as it is (no escapes, valid UTF-8), null by leaving the field alone,
+// otherwise through encoding/json (another kind of value is an error, left
+// to decodeStd).
+func setString[T ~string](strs *strArena, val []byte, dst *T) bool {
+	if val[0] == 'n' { // null
+		return true
+	}
 	if len(val) >= 2 && val[0] == '"' {
 		if raw := val[1 : len(val)-1]; bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
-			*dst = T(raw)
+			*dst = T(strs.string(raw))
 			return true
 		}
 	}
-	return json.Unmarshal(val, dst) == nil
+	return unmarshalInto(val, dst)
+}
+
+// unmarshalInto decodes val into *dst with encoding/json, through a copy
+// of *dst: encoding/json takes any, so the copy moves to the heap (only
+// on this rare path) rather than dst, and with it the whole interaction
+// or click data that every decodeFast would then allocate.
+func unmarshalInto[T any](val []byte, dst *T) bool {
+	t := *dst
+	if json.Unmarshal(val, &t) != nil {
+		return false
+	}
+	*dst = t
+	return true
 }
 
 // setUint decodes a checked JSON value into an integer field as
 // encoding/json does: directly when it is a decimal of at most max,
 // otherwise through encoding/json.
 func setUint[T ~uint8 | ~uint | ~int](val []byte, max uint64, dst *T) bool {
+	if val[0] == 'n' { // null
+		return true
+	}
 	if n, ok := smallUint(val, max); ok {
 		*dst = T(n)
 		return true
 	}
-	return json.Unmarshal(val, dst) == nil
+	return unmarshalInto(val, dst)
 }
 
 // smallUint reads digits as a number of at most 18 digits without leading
