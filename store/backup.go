@@ -92,11 +92,11 @@ func (db *DB) backupTo(ctx context.Context, path string) error {
 			return fmt.Errorf("unexpected driver connection %T", dc)
 		}
 		return srcConn.Raw(func(sc any) error {
-			s, ok := sc.(*sqlite3.SQLiteConn)
+			s, ok := sc.(*readConn)
 			if !ok {
 				return fmt.Errorf("unexpected driver connection %T", sc)
 			}
-			b, err := d.Backup("main", s, "main")
+			b, err := d.Backup("main", s.SQLiteConn, "main")
 			if err != nil {
 				return err
 			}

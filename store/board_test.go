@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"nimbot/engine"
 	"nimbot/match"
 )
 
@@ -63,6 +64,25 @@ func TestBoardMovesUnreadable(t *testing.T) {
 	good := `0,0,5,1,19:a{"heap":0,"take":1}`
 	if moves, err := boardMoves(g, []byte(good)); err != nil || len(moves) != 1 || moves[0].Player != "a" || moves[0].At.UnixMilli() != 5 {
 		t.Fatalf("boardMoves(%q) = %+v, %v", good, moves, err)
+	}
+	// The column in another order than ply order (SQLite does not promise
+	// group_concat's without ORDER BY): the moves come back in ply order.
+	g3 := &match.Game{ID: 7, Ply: 3, Players: [2]string{"a", "b"}}
+	shuffled := `2,0,7,1,19:a{"heap":2,"take":1}` + `0,1,5,1,19:a{"heap":0,"take":1}` + `1,0,6,2,19:xy{"heap":1,"take":3}`
+	moves, err := boardMoves(g3, []byte(shuffled))
+	if err != nil || len(moves) != 3 {
+		t.Fatalf("boardMoves(%q) = %+v, %v", shuffled, moves, err)
+	}
+	for i, want := range []struct {
+		player string
+		hinted bool
+		at     int64
+		move   engine.Move
+	}{{"a", true, 5, take(0, 1)}, {"xy", false, 6, take(1, 3)}, {"a", false, 7, take(2, 1)}} {
+		m := moves[i]
+		if m.Ply != i || m.Player != want.player || m.Hinted != want.hinted || m.At.UnixMilli() != want.at || m.GameID != 7 || !reflect.DeepEqual(m.Move, want.move) {
+			t.Errorf("boardMoves(%q)[%d] = %+v, want ply %d %+v", shuffled, i, m, i, want)
+		}
 	}
 	for _, bad := range []string{
 		good[:len(good)-1],                // cut short

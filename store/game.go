@@ -1,11 +1,13 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -424,23 +426,35 @@ func (db *DB) Board(ctx context.Context, id int64) (*match.Board, error) {
 // BENCHMARKS.md.
 //
 // Each move is "ply,hinted,at,P,M:" followed by the player's id (P bytes)
-// and the move's JSON (M bytes), back to back in ply order. The lengths
-// make it unambiguous whatever bytes an id holds; boardMoves reads it.
+// and the move's JSON (M bytes), back to back. The lengths make it
+// unambiguous whatever bytes an id holds; boardMoves reads it.
+//
+// The moves come in the order the subquery reads them, which is ply order:
+// it walks moves' primary key (game_id, ply) from the game's first. The
+// aggregate has no ORDER BY ply, though SQLite does not promise that order
+// without one: with it, SQLite copied every move into a temporary B-tree
+// to sort rows already in order (EXPLAIN QUERY PLAN: USE TEMP B-TREE FOR
+// group_concat(ORDER BY)), a tenth of a board read's CPU (BENCHMARKS.md,
+// "Store: a click's reads on the driver's connection"). boardMoves checks
+// the order instead, and sorts the moves itself should a later SQLite read
+// them otherwise.
 const boardQuery = `SELECT ` + gameColumns + `,
 	EXISTS (SELECT 1 FROM hints WHERE game_id = games.id AND ply = games.ply
 		AND user_id = CASE games.ply % 2 WHEN 0 THEN games.player0 ELSE games.player1 END),
 	(SELECT group_concat(ply || ',' || hinted || ',' || at || ',' || octet_length(player) || ',' || octet_length(move) || ':' ||
-			player || move, '' ORDER BY ply)
+			player || move, '')
 		FROM moves WHERE game_id = games.id AND ply < games.ply)
 	FROM games WHERE id = ?`
 
-// boardMoves reads boardQuery's moves column (nil: no moves) for g.
+// boardMoves reads boardQuery's moves column (nil: no moves) for g, and
+// returns the moves in ply order whatever order the column has them in.
 func boardMoves(g *match.Game, b []byte) ([]match.Move, error) {
 	if len(b) == 0 {
 		return nil, nil
 	}
 	moves := make([]match.Move, 0, g.Ply)
 	r := packed{b: b}
+	sorted := true // in ply order so far
 	for r.i < len(b) {
 		m := match.Move{GameID: g.ID}
 		ply, hinted, at := r.int(','), r.int(','), r.int(',')
@@ -463,7 +477,13 @@ func boardMoves(g *match.Game, b []byte) ([]match.Move, error) {
 		if m.Move, err = engine.DecodeMove(text); err != nil {
 			return nil, fmt.Errorf("game %d ply %d: move: %w", g.ID, m.Ply, err)
 		}
+		if len(moves) > 0 && m.Ply <= moves[len(moves)-1].Ply {
+			sorted = false
+		}
 		moves = append(moves, m)
+	}
+	if !sorted {
+		slices.SortStableFunc(moves, func(a, b match.Move) int { return cmp.Compare(a.Ply, b.Ply) })
 	}
 	return moves, nil
 }

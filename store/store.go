@@ -178,7 +178,7 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		return fail(err)
 	}
 
-	r, err := sql.Open(driverName, dsn(path, url.Values{
+	r, err := sql.Open(readDriverName, dsn(path, url.Values{
 		"_foreign_keys": {"on"},
 		"_busy_timeout": {strconv.FormatInt(busyTimeout.Milliseconds(), 10)},
 		"_txlock":       {"deferred"},
@@ -197,7 +197,7 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		r.Close()
 		return fail(err)
 	}
-	db := &DB{path: path, now: now, writeConn: w, readers: r, reads: reader{newStmtCache(r)}}
+	db := &DB{path: path, now: now, writeConn: w, readers: r, reads: reader{c: newStmtCache(r), db: r}}
 	db.ids.next = largest + 1
 	db.health.file, _ = os.Stat(path)
 	db.writes = newWriter(w, now, &db.health)
@@ -209,19 +209,22 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 // locks and unlocks a pthread mutex in every API call: about 4 % of
 // BenchmarkCommitLoad's samples under perf). One goroutine at a time uses a
 // connection: database/sql holds a connection's lock around every driver
-// call, the writer runs its statements inside sql.Conn.Raw, every statement
-// is closed by its user (go-sqlite3's finalizers, which would run on
-// another thread, never find one open), and sqlite3_interrupt, the one call
-// go-sqlite3 makes from another goroutine, takes no lock. SQLite's global
-// mutexes (memory, page cache) stay.
+// call, the writer and the reader's one-row reads run their statements
+// inside sql.Conn.Raw, every statement is closed by its user, the read
+// pool's raw ones when their connection closes (go-sqlite3's finalizers,
+// which would run on another thread, never find one open), and
+// sqlite3_interrupt, the one call go-sqlite3 makes from another goroutine,
+// takes no lock. SQLite's global mutexes (memory, page cache) stay.
 const noMutex = "no"
 
 // driverName is go-sqlite3 with the connection settings its DSN cannot
-// carry (connectHook); the store's two pools use it.
+// carry (connectHook); the writer's pool uses it, the read pool
+// readDriverName, the same with the reader's statements (stmts.go).
 const driverName = "sqlite3_nimbot"
 
 func init() {
 	sql.Register(driverName, &sqlite3.SQLiteDriver{ConnectHook: connectHook})
+	sql.Register(readDriverName, &readDriver{sqlite3.SQLiteDriver{ConnectHook: connectHook}})
 }
 
 // connectHook runs on every connection the store's pools open, as the DSN's
