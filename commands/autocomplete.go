@@ -97,7 +97,7 @@ func (s *Service) autocompleteMove(r *request) (*discordgo.InteractionResponse, 
 		}
 		if t := strings.TrimSpace(typed); t != "" {
 			if m, err := g.Rules.ParseMove(g.Position, t); err == nil {
-				if _, err := g.Rules.Apply(g.Position, m); err == nil {
+				if g.Rules.Validate(g.Position, m) == nil {
 					pairs = append([][2]string{{t + " — " + r.lang.Phrase(g.Rules.DescribeMove(g.Position, m)), t}}, pairs...)
 				}
 			}

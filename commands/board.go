@@ -2,6 +2,7 @@ package commands
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -279,7 +280,9 @@ func discordLen(s string) int {
 // was played in (so the game is replayed from the start), and says how many
 // earlier moves it leaves out.
 func moveLog(lp *locale.Printer, g *match.Game, moves []match.Move) (lines []string, earlier int) {
-	p := g.Start
+	// Replayed in one copy of the start, move by move in place (ApplyTo):
+	// a copy per move was most of a long game's board.
+	p, owned := g.Start, false
 	earlier = max(0, len(moves)-logLines)
 	lines = make([]string, 0, len(moves)-earlier)
 	for k, m := range moves {
@@ -293,9 +296,11 @@ func moveLog(lp *locale.Printer, g *match.Game, moves []match.Move) (lines []str
 			lines = append(lines, lp.T(id, "N", strconv.Itoa(m.Ply+1), "Player", name(m.Player), "Move", truncate(lp.Phrase(g.Rules.DescribeMove(p, m.Move)), maxLogLine)))
 		}
 		if k < len(moves)-1 {
-			if q, err := g.Rules.Apply(p, m.Move); err == nil {
-				p = q
+			if !owned {
+				p, owned = engine.Position{Heaps: slices.Clone(p.Heaps), Limit: p.Limit}, true
 			}
+			// An illegal move (none is stored) leaves p as it was.
+			_ = g.Rules.ApplyTo(&p, m.Move)
 		}
 	}
 	return lines, earlier
@@ -663,7 +668,7 @@ func moveSelect(lp *locale.Printer, g *match.Game, slot, placeholder string, mov
 func legalOnly(r engine.Rules, p engine.Position, cands []engine.Move) ([]engine.Move, bool) {
 	out := make([]engine.Move, 0, min(len(cands), maxChoices+1))
 	for _, m := range cands {
-		if _, err := r.Apply(p, m); err == nil {
+		if r.Validate(p, m) == nil {
 			out = append(out, m)
 			if len(out) > maxChoices {
 				return out[:maxChoices], true
@@ -783,11 +788,8 @@ func hasMove(r engine.Rules, p engine.Position, i int) bool {
 	}
 	// The first legal candidate settles it: usually the first one tried,
 	// which matters when a page of the heap menu asks for 23 heaps of a
-	// position with thousands (each Apply copies the position).
-	legal := func(m engine.Move) bool {
-		_, err := r.Apply(p, m)
-		return err == nil
-	}
+	// position with thousands (each check scans the position).
+	legal := func(m engine.Move) bool { return r.Validate(p, m) == nil }
 	d := describe(r.Variant)
 	if d.Has(engine.Knock) {
 		return legal(engine.Move{Kind: engine.Knock, Heap: i, Take: 1, Parts: [2]int64{0, h - 1}})

@@ -519,22 +519,54 @@ func fewMoves(g game, p Position, limit float64) bool {
 // exactly why; a finished game gets ErrGameOver. It never panics and never
 // changes p.
 func (r Rules) Apply(p Position, m Move) (Position, error) {
-	r, g, err := r.game()
+	g, err := r.validate(p, m)
 	if err != nil {
-		return Position{}, err
-	}
-	if err := g.check(p); err != nil {
-		return Position{}, err
-	}
-	if isOver(g, p) {
-		return Position{}, ErrGameOver
-	}
-	if err := g.validate(p, m); err != nil {
 		return Position{}, err
 	}
 	q := Position{Heaps: slices.Clone(p.Heaps), Limit: p.Limit}
 	m.Takes = slices.Clone(m.Takes)
 	return g.apply(q, m), nil
+}
+
+// Validate returns the error Apply would return for m in p (nil for a legal
+// move) without building the position after it: a board checks dozens of
+// candidate moves for its menus, and each Apply copies the heaps.
+func (r Rules) Validate(p Position, m Move) error {
+	_, err := r.validate(p, m)
+	return err
+}
+
+// ApplyTo plays m on *p in place: the position Apply returns, written over
+// *p's heaps (which it may grow), so replaying a game's moves copies the
+// heaps once rather than once per move. *p must own its heaps: pass a copy,
+// never a position something else holds. On an error *p is unchanged.
+func (r Rules) ApplyTo(p *Position, m Move) error {
+	g, err := r.validate(*p, m)
+	if err != nil {
+		return err
+	}
+	m.Takes = slices.Clone(m.Takes)
+	*p = g.apply(*p, m)
+	return nil
+}
+
+// validate is Apply's checks: the rules, the position, a finished game,
+// and the move; it returns the game that applies m.
+func (r Rules) validate(p Position, m Move) (game, error) {
+	_, g, err := r.game()
+	if err != nil {
+		return nil, err
+	}
+	if err := g.check(p); err != nil {
+		return nil, err
+	}
+	if isOver(g, p) {
+		return nil, ErrGameOver
+	}
+	if err := g.validate(p, m); err != nil {
+		return nil, err
+	}
+	return g, nil
 }
 
 func isOver(g game, p Position) bool {

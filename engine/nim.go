@@ -44,7 +44,13 @@ func allZero(h []int64) bool {
 }
 
 func (g nimGame) legal(p Position) []Move {
-	var ms []Move
+	// Sized up front: one allocation rather than a dozen as it grows (the
+	// bot's search lists the moves of every position it visits).
+	var n int64
+	for _, h := range p.Heaps {
+		n += h
+	}
+	ms := make([]Move, 0, min(n, MaxLegalMoves))
 	for i, h := range p.Heaps {
 		for t := int64(1); t <= h; t++ {
 			ms = append(ms, Move{Kind: Take, Heap: i, Take: t})

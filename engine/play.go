@@ -108,7 +108,7 @@ func best(r Rules, g game, p Position, a Analysis) Move {
 		}
 		bestM, bestR := a.Winning[0], math.MaxInt
 		for _, m := range a.Winning {
-			rem := s.remoteness(g.apply(clonePos(p), m))
+			rem := s.remoteness(s.child(0, p, m))
 			if s.aborted {
 				return a.Winning[0]
 			}
@@ -135,7 +135,12 @@ func best(r Rules, g game, p Position, a Analysis) Move {
 	}
 	scores := make([]score, len(cands))
 	for i, m := range cands {
-		q := g.apply(clonePos(p), m)
+		var q Position
+		if s != nil {
+			q = s.child(0, p, m) // used only in this iteration
+		} else {
+			q = g.apply(clonePos(p), m)
+		}
 		scores[i].rem = -1
 		if s != nil && !s.aborted {
 			scores[i].rem = s.remoteness(q)
@@ -306,6 +311,25 @@ type searcher struct {
 	memo    map[string]int
 	work    int
 	aborted bool
+	// heaps are the positions being searched, one buffer per depth
+	// (child), and key and sorted the scratch of a memo key (key): a
+	// copy of the position per move followed and three allocations per
+	// key were most of a search's garbage.
+	heaps  [][]int64
+	key    []byte
+	sorted []int64
+}
+
+// child is the position after m in p, written into depth's buffer: it is
+// valid until the next child of the same depth, which is all a search
+// needs (it keeps keys, never positions).
+func (s *searcher) child(depth int, p Position, m Move) Position {
+	for len(s.heaps) <= depth {
+		s.heaps = append(s.heaps, nil)
+	}
+	q := s.g.apply(Position{Heaps: append(s.heaps[depth][:0], p.Heaps...), Limit: p.Limit}, m)
+	s.heaps[depth] = q.Heaps[:0] // apply may have grown it (a split)
+	return q
 }
 
 // newSearcher returns a searcher when p's game tree is plausibly small enough
@@ -328,11 +352,15 @@ func newSearcher(g game, misere bool, p Position) *searcher {
 	if !fewMoves(g, p, searchWork) {
 		return nil
 	}
+	// Only the variants whose moves add heaps split or knock; the others'
+	// moves need not be listed to know.
 	splits := false
-	for _, m := range g.legal(p) {
-		if m.Kind == Split || m.Kind == Knock {
-			splits = true
-			break
+	if _, ok := g.(grower); ok {
+		for _, m := range g.legal(p) {
+			if m.Kind == Split || m.Kind == Knock {
+				splits = true
+				break
+			}
 		}
 	}
 	if splits && partitionsUpTo(total) > searchBudget {
@@ -360,34 +388,46 @@ func partitionsUpTo(n int64) float64 {
 
 // canonKey identifies a position up to heap order and empty heaps, which no
 // variant's play depends on.
-func canonKey(p Position) string {
-	hs := make([]int64, 0, len(p.Heaps))
+func canonKey(p Position) string { return string(appendCanonKey(nil, nil, p)) }
+
+// appendCanonKey appends p's canonKey to b, sorting its heaps in scratch.
+func appendCanonKey(b []byte, scratch []int64, p Position) []byte {
+	hs := scratch[:0]
 	for _, h := range p.Heaps {
 		if h != 0 {
 			hs = append(hs, h)
 		}
 	}
 	slices.Sort(hs)
-	b := make([]byte, 0, 8*(len(hs)+1))
 	b = binary.AppendVarint(b, p.Limit)
 	for _, h := range hs {
 		b = binary.AppendUvarint(b, uint64(h))
 	}
-	return string(b)
+	return b
 }
 
-func (s *searcher) remoteness(p Position) int {
+// remoteness is p's remoteness; depth is how many moves p is below the
+// search's root (p itself is in the buffer of depth-1, see child).
+func (s *searcher) remoteness(p Position) int { return s.remotenessAt(1, p) }
+
+func (s *searcher) remotenessAt(depth int, p Position) int {
 	if s.aborted {
 		return 0
 	}
-	k := canonKey(p)
-	if v, ok := s.memo[k]; ok {
+	// The key's bytes look the memo up in place; only a new entry makes
+	// a string of them.
+	if cap(s.sorted) < len(p.Heaps) {
+		s.sorted = make([]int64, 0, 2*len(p.Heaps))
+	}
+	s.key = appendCanonKey(s.key[:0], s.sorted, p)
+	if v, ok := s.memo[string(s.key)]; ok {
 		return v
 	}
 	if len(s.memo) >= searchBudget || s.work >= searchWork {
 		s.aborted = true
 		return 0
 	}
+	k := string(s.key)
 	s.memo[k] = 0 // placeholder; positions never repeat (every move shrinks the game)
 	var rem int
 	switch {
@@ -398,7 +438,7 @@ func (s *searcher) remoteness(p Position) int {
 		s.work += len(ms)
 		rem = math.MaxInt
 		for _, m := range ms {
-			rem = min(rem, 1+s.remoteness(s.g.apply(clonePos(p), m)))
+			rem = min(rem, 1+s.remotenessAt(depth+1, s.child(depth, p, m)))
 		}
 		if len(ms) == 0 {
 			rem = 0
@@ -414,7 +454,7 @@ func (s *searcher) remoteness(p Position) int {
 		ms := s.g.legal(p)
 		s.work += len(ms)
 		for _, m := range ms {
-			rem = max(rem, 1+s.remoteness(s.g.apply(clonePos(p), m)))
+			rem = max(rem, 1+s.remotenessAt(depth+1, s.child(depth, p, m)))
 		}
 	}
 	s.memo[k] = rem
