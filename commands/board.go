@@ -293,7 +293,7 @@ func moveLog(lp *locale.Printer, g *match.Game, moves []match.Move) (lines []str
 			if m.Hinted {
 				id = "board.log.move_hinted"
 			}
-			lines = append(lines, lp.T(id, "N", strconv.Itoa(m.Ply+1), "Player", name(m.Player), "Move", truncate(lp.Phrase(g.Rules.DescribeMove(p, m.Move)), maxLogLine)))
+			lines = append(lines, lp.TStr(id, "N", strconv.Itoa(m.Ply+1), "Player", name(m.Player), "Move", truncate(lp.Phrase(g.Rules.DescribeMove(p, m.Move)), maxLogLine)))
 		}
 		if k < len(moves)-1 {
 			if !owned {
@@ -327,15 +327,17 @@ func result(lp *locale.Printer, g *match.Game) string {
 	return string(g.Status)
 }
 
-func timestamp(t time.Time) string { return fmt.Sprintf("<t:%d:R>", t.Unix()) }
+// timestamp is Discord's relative time markup ("<t:1767268800:R>").
+func timestamp(t time.Time) string { return "<t:" + strconv.FormatInt(t.Unix(), 10) + ":R>" }
 
 // embed renders the board's embed. Its description is built to fit
 // Discord's limit whole: the players, the heaps, whose turn it is and the
 // last moves, with the heaps drawn in whatever room the rest leaves.
 func (b board) embed() *discordgo.MessageEmbed {
 	g, lp := b.g, b.p()
-	head := lp.T("board.players", "First", name(g.Players[0]), "Second", name(g.Players[1])) + " · " + convention(lp, g.Rules)
-	var status []string
+	// TStr, not T, where every argument is a string: nothing boxed.
+	head := lp.TStr("board.players", "First", name(g.Players[0]), "Second", name(g.Players[1])) + " · " + convention(lp, g.Rules)
+	status := make([]string, 0, 3) // at most three parts: on the stack
 	colour := colourActive
 	switch {
 	case g.Status == match.Pending:
@@ -355,9 +357,9 @@ func (b board) embed() *discordgo.MessageEmbed {
 		}
 		status = append(status, "**"+result(lp, g)+"**")
 	default:
-		status = append(status, lp.T("board.turn", "Player", name(g.ToMove())))
+		status = append(status, lp.TStr("board.turn", "Player", name(g.ToMove())))
 		if !g.Deadline.IsZero() {
-			status = append(status, lp.T("board.turn.deadline", "When", timestamp(g.Deadline)))
+			status = append(status, lp.TStr("board.turn.deadline", "When", timestamp(g.Deadline)))
 			if g.InteractionOnly {
 				// No member of the channel: see install.go.
 				status = append(status, lp.T("install.deadline_next_click"))
@@ -396,13 +398,22 @@ func (b board) embed() *discordgo.MessageEmbed {
 	st := strings.Join(status, " ")
 	// Three line breaks join the four parts.
 	room := descLimit - discordLen(head) - discordLen(st) - discordLen(log) - 3
-	d := []string{head, heapRows(lp, g.Rules, g.Position, room), st}
+	rows := heapRows(lp, g.Rules, g.Position, room)
+	// The parts joined by line breaks, in one allocation.
+	var d strings.Builder
+	d.Grow(len(head) + len(rows) + len(st) + len(log) + 3)
+	d.WriteString(head)
+	d.WriteByte('\n')
+	d.WriteString(rows)
+	d.WriteByte('\n')
+	d.WriteString(st)
 	if log != "" {
-		d = append(d, log)
+		d.WriteByte('\n')
+		d.WriteString(log)
 	}
 	return &discordgo.MessageEmbed{
 		Title:       truncate(g.Rules.Name(), 256),
-		Description: strings.Join(d, "\n"),
+		Description: d.String(),
 		Color:       colour,
 		// The game's number is an id, written as is (never 1.234).
 		Footer: &discordgo.MessageEmbedFooter{Text: lp.T("board.footer", "Game", strconv.FormatInt(g.ID, 10), "Move", g.Ply+1)},
@@ -655,7 +666,7 @@ func moveSelect(lp *locale.Printer, g *match.Game, slot, placeholder string, mov
 		opts = append(opts, discordgo.SelectMenuOption{
 			Label:       truncate(lp.Phrase(g.Rules.DescribeMove(g.Position, m)), 100),
 			Value:       notation,
-			Description: truncate(lp.T("control.typed_as", "Move", notation), 100),
+			Description: truncate(lp.TStr("control.typed_as", "Move", notation), 100),
 		})
 	}
 	return discordgo.ActionsRow{Components: []discordgo.MessageComponent{

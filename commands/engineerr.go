@@ -25,11 +25,11 @@ func escapePhrase(p engine.Phrase) engine.Phrase {
 	if p.ID == "" {
 		return engine.Lit(escapeMarkdown(p.Text))
 	}
-	if len(p.Args) == 0 {
+	if p.NumArgs() == 0 {
 		return p
 	}
-	args := make(map[string]any, len(p.Args))
-	for k, v := range p.Args {
+	args := make(map[string]any, p.NumArgs())
+	p.EachArg(func(k string, v any) bool {
 		switch x := v.(type) {
 		case engine.Phrase:
 			v = escapePhrase(x)
@@ -37,6 +37,7 @@ func escapePhrase(p engine.Phrase) engine.Phrase {
 			v = escapeMarkdown(x)
 		}
 		args[k] = v
-	}
+		return true
+	})
 	return engine.Phrase{ID: p.ID, Args: args}
 }

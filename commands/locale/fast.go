@@ -154,16 +154,33 @@ func compileAll(messages map[string]map[string]*i18n.Message) map[string]map[str
 	return out
 }
 
-// args are a message's arguments as T takes them (name, value pairs) or as
-// a phrase carries them (a map), read in place: no map is built per call.
+// args are a message's arguments as T takes them (name, value pairs), as
+// a map, or as a phrase carries them (ph: its map, or P's compact form),
+// read in place: no map is built per call.
 type args struct {
 	pairs []any
 	m     map[string]any
+	ph    *engine.Phrase
+	// strs are TStr's name, value pairs, read without boxing a value.
+	strs []string
+}
+
+// str is the string argument name of strs, the last one given.
+func (a args) str(name string) (string, bool) {
+	for i := len(a.strs) - 2; i >= 0; i -= 2 {
+		if a.strs[i] == name {
+			return a.strs[i+1], true
+		}
+	}
+	return "", false
 }
 
 // get is the argument name; for pairs, the last one given, as the map T
 // builds for go-i18n keeps it.
 func (a args) get(name string) (any, bool) {
+	if a.ph != nil {
+		return a.ph.Arg(name)
+	}
 	if a.m != nil {
 		v, ok := a.m[name]
 		return v, ok
@@ -181,6 +198,15 @@ func (a args) get(name string) (any, bool) {
 // a phrase its language lacks is recorded (Missing) even where the form
 // does not show it.
 func (p *Printer) phraseUnused(a args, b *body) {
+	if a.ph != nil {
+		a.ph.EachArg(func(name string, v any) bool {
+			if ph, ok := v.(engine.Phrase); ok && !contains(b.fields, name) {
+				p.Phrase(ph)
+			}
+			return true
+		})
+		return
+	}
 	if a.m != nil {
 		for name, v := range a.m {
 			if ph, ok := v.(engine.Phrase); ok && !contains(b.fields, name) {
@@ -222,6 +248,9 @@ func (p *Printer) fast(id string, a args) (string, bool) {
 	// go-i18n reads a Count before it looks at the message's forms, and
 	// one it cannot read fails the message, plural or not.
 	f := formOther
+	if _, ok := a.str("Count"); ok {
+		return "", false // a string Count: go-i18n's to read, as T leaves it
+	}
 	if v, ok := a.get("Count"); ok {
 		n, ok := intCount(v)
 		if !ok {
@@ -248,6 +277,16 @@ func (p *Printer) fast(id string, a args) (string, bool) {
 			sb.WriteString(s.s)
 			continue
 		}
+		if a.strs != nil {
+			v, ok := a.str(s.s)
+			if !ok {
+				sb.WriteString("<no value>")
+				absent = true
+				continue
+			}
+			sb.WriteString(v)
+			continue
+		}
 		v, ok := a.get(s.s)
 		if !ok {
 			sb.WriteString("<no value>")
@@ -259,7 +298,11 @@ func (p *Printer) fast(id string, a args) (string, bool) {
 		}
 	}
 	// Every field found and as many arguments as fields: none is unused.
-	if n := len(a.m) + len(a.pairs)/2; absent || n != len(b.fields) {
+	n := len(a.m) + len(a.pairs)/2 + len(a.strs)/2
+	if a.ph != nil {
+		n = a.ph.NumArgs()
+	}
+	if absent || n != len(b.fields) {
 		p.phraseUnused(a, b)
 	}
 	out := sb.String()

@@ -286,6 +286,28 @@ func (p *Printer) T(id string, nameValues ...any) string {
 	return p.localize(id, data, true)
 }
 
+// TStr is T for arguments that are all strings, with the same result: its
+// arguments never escape, where T's, passed as any, are each boxed on the
+// heap by the caller (a board passes a few dozen per click).
+func (p *Printer) TStr(id string, nameValues ...string) string {
+	if len(nameValues) == 0 {
+		if s, ok := catalog.text[p.lang][id]; ok {
+			return s
+		}
+	}
+	if len(nameValues)%2 != 0 {
+		panic("locale: TStr(" + id + ") with an odd number of name/value arguments")
+	}
+	if s, ok := p.fast(id, args{strs: nameValues}); ok {
+		return s
+	}
+	data := make(map[string]any, len(nameValues)/2)
+	for i := 0; i < len(nameValues); i += 2 {
+		data[nameValues[i]] = nameValues[i+1]
+	}
+	return p.localize(id, data, true)
+}
+
 // Phrase renders an engine phrase in the printer's language.
 func (p *Printer) Phrase(ph engine.Phrase) string { return p.phrase(ph, true) }
 
@@ -295,17 +317,17 @@ func (p *Printer) phrase(ph engine.Phrase, fast bool) string {
 	if ph.ID == "" {
 		return ph.Text
 	}
-	if len(ph.Args) == 0 {
+	if ph.NumArgs() == 0 {
 		if s, ok := catalog.text[p.lang][ph.ID]; ok {
 			return s
 		}
 	}
 	if fast {
-		if s, ok := p.fast(ph.ID, args{m: ph.Args}); ok {
+		if s, ok := p.fast(ph.ID, args{ph: &ph}); ok {
 			return s
 		}
 	}
-	return p.localize(ph.ID, ph.Args, fast)
+	return p.localize(ph.ID, ph.ArgMap(), fast)
 }
 
 // localize renders message id through go-i18n: the path for whatever the
