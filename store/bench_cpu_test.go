@@ -14,13 +14,14 @@ import (
 // benchmarks to report CPU and I/O per operation beside wall time.
 type cpuClock struct {
 	start  time.Duration
+	csw    int64
 	io     ioCounts
 	haveIO bool
 }
 
 func startCPU() cpuClock {
 	io, ok := readIO()
-	return cpuClock{start: cpuclock.Process(), io: io, haveIO: ok}
+	return cpuClock{start: cpuclock.Process(), csw: contextSwitches(), io: io, haveIO: ok}
 }
 
 // report adds the CPU time since the start per b.N as cpu-µs/op and, where
@@ -28,10 +29,15 @@ func startCPU() cpuClock {
 // calls (the WAL's frames and the checkpoints' pages) and the number of
 // those calls, per b.N, as wB/op and writes/op: each page a transaction
 // dirties costs a frame in the WAL, two pwrite calls, and later a
-// checkpoint's write.
+// checkpoint's write. Where getrusage exists it adds the process's context
+// switches per b.N as csw/op: each is a thread parked or preempted, the
+// cost of a goroutine handoff that finds no running thread.
 func (c cpuClock) report(b *testing.B) {
 	used := cpuclock.Process() - c.start
 	b.ReportMetric(float64(used.Microseconds())/float64(b.N), "cpu-µs/op")
+	if n := contextSwitches(); n >= 0 && c.csw >= 0 {
+		b.ReportMetric(float64(n-c.csw)/float64(b.N), "csw/op")
+	}
 	if io, ok := readIO(); ok && c.haveIO {
 		b.ReportMetric(float64(io.wchar-c.io.wchar)/float64(b.N), "wB/op")
 		b.ReportMetric(float64(io.syscw-c.io.syscw)/float64(b.N), "writes/op")

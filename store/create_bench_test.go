@@ -75,7 +75,7 @@ func BenchmarkCommitWriter(b *testing.B) {
 }
 
 // BenchmarkCreateWriter measures the writer's time per CreateGame job: the
-// one goroutine every write queues for (writer.go) is held while a batch
+// committer every write queues behind (writer.go) is held while a batch
 // of creates (maxBatch, each in a new channel, with its answer drawn by
 // renderLoad and saved with Respond) queues up; only then is the timer
 // started and the writer let go, and it stops when the last create has

@@ -30,8 +30,9 @@
 // sleeping busy handler), and the writes that queue while one commits share
 // the next transaction, each in its own savepoint, so one fsync makes them
 // all durable (group commit; a failing write fails alone, and no caller
-// hears of its write before the COMMIT); across processes the busy timeout
-// (5 s) applies.
+// hears of its write before the COMMIT). The callers commit the batches
+// themselves, one at a time, with no goroutine of the store's between them
+// (writer.go). Across processes the busy timeout (5 s) applies.
 // Reads use a separate pool of read-only connections and, in WAL mode, never
 // wait for writers.
 //

@@ -15,18 +15,18 @@ import (
 )
 
 // The writer's statements run on go-sqlite3's connection itself, not
-// through database/sql. The writer is one goroutine that every write waits
-// for, so its cost per statement is the server's throughput: database/sql
-// added a connection lock, a Stmt bound to the transaction, argument
-// conversion and a result per statement, and for every query a goroutine
-// watching the transaction's context (BENCHMARKS.md, "Store: the writer on
-// the driver's connection"). Here the writer takes its connection from its
-// one-connection pool for each batch (sql.Conn.Raw: between batches
-// database/sql may use it, for migrations and tests) and runs go-sqlite3's
-// prepared statements on it directly, on a context that is never
-// cancelled, so go-sqlite3 takes its synchronous path: a statement whose
-// result is not needed is reset, bound and stepped in one cgo call
-// (txn.exec).
+// through database/sql. Every write waits for the writer's one connection
+// (one committer at a time, writer.go), so its cost per statement is the
+// server's throughput: database/sql added a connection lock, a Stmt bound
+// to the transaction, argument conversion and a result per statement, and
+// for every query a goroutine watching the transaction's context
+// (BENCHMARKS.md, "Store: the writer on the driver's connection"). Here
+// each batch's committer takes the connection from its one-connection pool
+// (sql.Conn.Raw: between batches database/sql may use it, for migrations
+// and tests) and runs go-sqlite3's prepared statements on it directly, on
+// a context that is never cancelled, so go-sqlite3 takes its synchronous
+// path: a statement whose result is not needed is reset, bound and stepped
+// in one cgo call (txn.exec).
 
 // txn is a write transaction on the writer's connection: the jobs' bodies
 // run their statements through it.

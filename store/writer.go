@@ -14,13 +14,45 @@ import (
 // Group commit. Every write transaction of the store runs on the one writer
 // connection, and with synchronous=FULL each COMMIT waits for an fsync of
 // the WAL: that fsync, not SQLite's work, is what a write costs. So the
-// writer runs the transactions that queue up while it is busy as one SQLite
+// transactions that queue up while one batch commits run as one SQLite
 // transaction, each in its own SAVEPOINT: one that fails (a stale move, a
 // duplicate interaction) is rolled back to its savepoint alone, the others
 // land, and one COMMIT — one fsync — makes the whole batch durable. Every
 // caller gets its result only after that COMMIT returns, so nothing is
-// acknowledged before it is durable. A write that arrives while the writer
-// is idle is committed at once, alone: batching adds no waiting.
+// acknowledged before it is durable. A write that arrives while nobody
+// commits is committed at once, alone: batching adds no waiting.
+//
+// Who commits: the callers themselves, one at a time (leader and
+// followers). A caller that finds no batch committing becomes the
+// committer: it takes the queue (its own job first, up to maxBatch) and
+// commits it on its own goroutine. Callers arriving meanwhile queue and
+// park. This used to be a writer goroutine that every caller queued for and
+// then waited on: two goroutine handoffs per write (caller to writer and
+// back), each a park and an unpark and, on a 2-CPU machine whose other
+// thread is idle, often a futex wake of a sleeping thread. At light load,
+// where batches hold one or two jobs, that churn cost more CPU than the
+// write's own Go code (BENCHMARKS.md, "Store: callers commit their own
+// writes"). A caller that commits alone now hands off nothing.
+//
+// When its batch is done the committer does not go on committing the jobs
+// that queued meanwhile: under sustained load it would never return, and
+// its own caller (a player's click) would wait without bound. It passes the
+// committer's role to the first queued job's caller instead (woken with
+// "you lead" rather than a result) and returns its own result. So each
+// caller commits at most one batch, and waits for at most the batch before
+// its own: its wait is bounded as it was with the writer goroutine.
+//
+// The role must never be lost, or every later write would wait forever:
+// whatever way a committer's batch ends — normally, a job's fn panicking
+// (call recovers it and the job's own caller raises it again), or a panic
+// out of the commit itself (the driver, the runtime) — lead's deferred
+// finish hands the role on or, with nothing queued, clears it.
+//
+// Statements run on the writer's own context, never a caller's: a caller
+// giving up must not interrupt a statement of a batch others share (SQLite
+// rolls back the whole transaction on an interrupt). And they run on
+// go-sqlite3's connection held through sql.Conn.Raw (txn.go), whichever
+// goroutine holds the role.
 
 // maxBatch bounds the transactions committed together, so one batch cannot
 // hold the write lock (and its callers' answers) for long.
@@ -28,6 +60,12 @@ const maxBatch = 64
 
 // ErrClosed: the database was closed before the write could run.
 var ErrClosed = errors.New("store: the database is closed")
+
+// errAbandoned is a job's outcome when its batch's commit panicked (not a
+// job's fn: the driver or the runtime) before its outcome was known: its
+// transaction was rolled back as the panic unwound (try's deferred
+// rollback, or database/sql discarding the connection).
+var errAbandoned = errors.New("store: the write's batch failed with a panic while committing")
 
 // txFunc is one write transaction's body. ctx is the writer's, not the
 // caller's: a caller giving up must not interrupt a statement of a batch
@@ -40,22 +78,30 @@ type job struct {
 	fn    txFunc
 	err   error
 	panic any
-	done  chan struct{}
+	// lead, set before done is closed, says the caller is woken to commit
+	// the next batch (its own job first in it), not with its outcome.
+	lead bool
+	// done is closed once, by the committer that settled the job or
+	// passed it the role.
+	done chan struct{}
 }
 
-// writer queues jobs for the one writer connection and commits them in
-// batches.
+// writer queues jobs for the one writer connection; their callers commit
+// them in batches, one committer at a time.
 type writer struct {
 	conn   *sql.DB // the one write connection (DB.writeConn)
 	now    func() time.Time
 	stmts  *stmtCache
 	health *health // told of errors that say a page is damaged
 
-	mu     sync.Mutex
-	queue  []*job
-	closed bool
-	wake   chan struct{} // capacity 1: the queue has jobs
-	exited chan struct{} // closed when run returns
+	mu    sync.Mutex
+	queue []*job
+	// leading says a caller holds the committer's role. Without it the
+	// queue is empty: a committer hands the role on while jobs are queued.
+	leading bool
+	closed  bool
+	// idle is signalled (on mu) when leading becomes false, for close.
+	idle sync.Cond
 
 	// batches and batched count COMMITs and the jobs they held (for tests
 	// and benchmarks).
@@ -63,8 +109,8 @@ type writer struct {
 }
 
 func newWriter(w *sql.DB, now func() time.Time, h *health) *writer {
-	wr := &writer{conn: w, now: now, stmts: newStmtCache(nil), health: h, wake: make(chan struct{}, 1), exited: make(chan struct{})}
-	go wr.run()
+	wr := &writer{conn: w, now: now, stmts: newStmtCache(nil), health: h}
+	wr.idle.L = &wr.mu
 	return wr
 }
 
@@ -74,41 +120,107 @@ func (wr *writer) do(ctx context.Context, fn txFunc) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	j := &job{ctx: ctx, fn: fn, done: make(chan struct{})}
+	j := &job{ctx: ctx, fn: fn}
 	wr.mu.Lock()
 	if wr.closed {
 		wr.mu.Unlock()
 		return ErrClosed
 	}
 	wr.queue = append(wr.queue, j)
-	wr.mu.Unlock()
-	select {
-	case wr.wake <- struct{}{}:
-	default:
+	if !wr.leading {
+		// Nobody commits: the queue was empty, and j, first in it,
+		// commits itself without waking anyone.
+		wr.leading = true
+		wr.mu.Unlock()
+	} else {
+		// The channel is made only for a caller that waits.
+		j.done = make(chan struct{})
+		wr.mu.Unlock()
+		// Wait even if ctx ends: the job may already be in a batch, and its
+		// outcome is not known until the batch commits.
+		<-j.done
+		if !j.lead {
+			if j.panic != nil {
+				panic(j.panic)
+			}
+			return j.err
+		}
 	}
-	// Wait even if ctx ends: the job may already be in a batch, and its
-	// outcome is not known until the batch commits.
-	<-j.done
+	wr.lead(j)
 	if j.panic != nil {
 		panic(j.panic)
 	}
 	return j.err
 }
 
-// close stops taking jobs, lets the queued ones run, and waits for the
-// writer to stop.
-func (wr *writer) close() {
+// lead commits the next batch as the committer, self's job first in it,
+// and then passes the role on (finish), however the batch ends.
+func (wr *writer) lead(self *job) {
 	wr.mu.Lock()
-	already := wr.closed
-	wr.closed = true
+	n := min(len(wr.queue), maxBatch)
+	batch := wr.queue[:n:n]
+	wr.queue = wr.queue[n:]
+	if len(wr.queue) == 0 {
+		wr.queue = nil
+	}
 	wr.mu.Unlock()
-	if !already {
-		select {
-		case wr.wake <- struct{}{}:
-		default:
+	settled := false
+	defer func() {
+		if !settled {
+			// A panic out of commit, not a job's fn: the jobs without an
+			// outcome did not commit. (Nothing after a successful COMMIT
+			// in commit can panic but the runtime itself.) The panic goes
+			// on up to self's caller once the others are told.
+			for _, j := range batch {
+				if j.err == nil && j.panic == nil {
+					j.err = errAbandoned
+				}
+			}
+		}
+		wr.finish(self, batch)
+	}()
+	wr.commit(batch)
+	settled = true
+}
+
+// finish reports batch's outcomes to its callers (self's is its own: it
+// is not waiting) and passes the committer's role to the first queued job,
+// or clears it when none is queued.
+func (wr *writer) finish(self *job, batch []*job) {
+	for _, j := range batch {
+		if j.err != nil && wr.health != nil {
+			wr.health.noteDamage(j.err, time.Now())
 		}
 	}
-	<-wr.exited
+	wr.mu.Lock()
+	var next *job
+	if len(wr.queue) > 0 {
+		next = wr.queue[0]
+		next.lead = true
+	} else {
+		wr.leading = false
+		wr.idle.Broadcast()
+	}
+	wr.mu.Unlock()
+	for _, j := range batch {
+		if j != self {
+			close(j.done)
+		}
+	}
+	if next != nil {
+		close(next.done)
+	}
+}
+
+// close stops taking jobs, lets the queued ones run (their callers commit
+// them), and waits until no committer is left.
+func (wr *writer) close() {
+	wr.mu.Lock()
+	wr.closed = true
+	for wr.leading {
+		wr.idle.Wait()
+	}
+	wr.mu.Unlock()
 	// The statements are the connection's: finalized while it is held.
 	_ = wr.raw(func(*sqlite3.SQLiteConn) error {
 		wr.stmts.close()
@@ -133,43 +245,9 @@ func (wr *writer) raw(f func(*sqlite3.SQLiteConn) error) error {
 	})
 }
 
-// run is the writer's loop.
-func (wr *writer) run() {
-	defer close(wr.exited)
-	for range wr.wake {
-		for {
-			wr.mu.Lock()
-			n := min(len(wr.queue), maxBatch)
-			batch := wr.queue[:n:n]
-			wr.queue = wr.queue[n:]
-			if len(wr.queue) == 0 {
-				wr.queue = nil
-			}
-			closed := wr.closed
-			wr.mu.Unlock()
-			if n == 0 {
-				if closed {
-					return
-				}
-				break
-			}
-			wr.commit(batch)
-		}
-	}
-}
-
 // commit runs batch in one transaction, each job in its own savepoint, and
-// reports every job's outcome after COMMIT.
+// sets every job's outcome once COMMIT has returned; finish reports them.
 func (wr *writer) commit(batch []*job) {
-	all := batch
-	defer func() {
-		for _, j := range all {
-			if j.err != nil && wr.health != nil {
-				wr.health.noteDamage(j.err, time.Now())
-			}
-			close(j.done)
-		}
-	}()
 	err := wr.raw(func(c *sqlite3.SQLiteConn) error {
 		wr.stmts.use(c)
 		tx := &txn{conn: c, c: wr.stmts}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -220,4 +222,304 @@ func mustChange(t *testing.T, g *match.Game, interaction string) match.Change {
 	}
 	c.InteractionID, c.Response = interaction, []byte("board")
 	return c
+}
+
+// within waits for done, failing the test if it takes more than 10 s: a
+// write that never returns is the failure these tests look for, and it
+// should fail the test, not hang it.
+func within(t *testing.T, done <-chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("%s: still waiting after 10 s", what)
+	}
+}
+
+// TestCommitterRole: the callers commit their own writes, one committer at
+// a time (writer.go); the role is passed on after each batch, whatever
+// way the batch ended, and never lost.
+func TestCommitterRole(t *testing.T) {
+	ctx := context.Background()
+	t.Run("HandedOnUnderSustainedLoad", func(t *testing.T) {
+		// Every write of a chain queues the next one while it is being
+		// committed, so whenever a batch ends another write waits: the
+		// load never lets up. The first caller must still return after
+		// its own batch, not commit the others' writes until the load
+		// stops (then it would return only after all of them).
+		db := mustOpen(t)
+		const links = 50
+		var committed atomic.Int64
+		var wg sync.WaitGroup
+		var link func(i int) error
+		link = func(i int) error {
+			return db.withTx(ctx, func(ctx context.Context, tx *txn, now time.Time) error {
+				if err := saveResponse(ctx, tx, fmt.Sprint("chain-", i), 0, nil, now); err != nil {
+					return err
+				}
+				if i < links {
+					wg.Go(func() {
+						if err := link(i + 1); err != nil {
+							t.Errorf("link %d: %v", i+1, err)
+						}
+						committed.Add(1)
+					})
+					// The next write is queued before this batch commits.
+					waitQueued(t, db, 1)
+				}
+				return nil
+			})
+		}
+		if err := link(0); err != nil {
+			t.Fatal(err)
+		}
+		// The first write's batch, and at most the one next (the next
+		// committer may have finished before this line runs).
+		if n := committed.Load(); n > 1 {
+			t.Errorf("the first caller returned after %d later writes had committed: it kept the committer's role", n)
+		}
+		wg.Wait()
+		if n := committed.Load(); n != links {
+			t.Errorf("%d of the chain's %d later writes committed", n, links)
+		}
+		for i := range links + 1 {
+			if _, err := db.Response(ctx, fmt.Sprint("chain-", i)); err != nil {
+				t.Errorf("chain-%d: %v", i, err)
+			}
+		}
+	})
+	t.Run("PanicInTheCommittersWrite", func(t *testing.T) {
+		// The committer's own write panics while others queue behind it:
+		// the panic reaches its caller alone, and the role goes on to the
+		// queued writes, which commit.
+		db := mustOpen(t)
+		a := mustCreate(t, db, newGame("a", [2]string{"alice", match.BotID}, 5))
+		const others = 3
+		var recovered any
+		errs := make([]error, others)
+		var wg sync.WaitGroup
+		wg.Go(func() {
+			defer func() { recovered = recover() }()
+			_ = db.withTx(ctx, func(ctx context.Context, tx *txn, now time.Time) error {
+				if err := saveResponse(ctx, tx, "panicking", 0, nil, now); err != nil {
+					return err
+				}
+				// This caller is the committer (nobody else writes yet);
+				// the others queue while its write runs.
+				for k := range others {
+					wg.Go(func() {
+						if k == 0 {
+							a, errs[k] = db.Commit(ctx, mustChange(t, a, "ia"))
+							return
+						}
+						errs[k] = db.SaveResponse(ctx, fmt.Sprint("other-", k), []byte("x"))
+					})
+				}
+				waitQueued(t, db, others)
+				panic("render")
+			})
+		})
+		done := make(chan struct{})
+		go func() { wg.Wait(); close(done) }()
+		within(t, done, "the writes queued behind a panicking committer")
+		if recovered != "render" {
+			t.Fatalf("the committer's caller recovered %v, want its own panic", recovered)
+		}
+		for k, err := range errs {
+			if err != nil {
+				t.Errorf("write %d queued behind the panic: %v", k, err)
+			}
+		}
+		if a.Ply != 2 {
+			t.Errorf("ply %d, want 2", a.Ply)
+		}
+		if _, err := db.Response(ctx, "panicking"); !errors.Is(err, match.ErrNotFound) {
+			t.Errorf("the panicking write's answer was saved: %v", err)
+		}
+		// Nobody holds the role now: a write commits at once.
+		if err := db.SaveResponse(ctx, "after", nil); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("GoexitInACommittersBatch", func(t *testing.T) {
+		// A job's body that ends its goroutine (runtime.Goexit, as
+		// t.FailNow does) is not recovered as a panic is: it unwinds
+		// through the commit itself, as a panic of the driver's would.
+		// The committer's goroutine is gone; its batch-mate, whose outcome
+		// was not yet known, fails with errAbandoned (nothing of it
+		// committed), and the writes queued after still commit.
+		db := mustOpen(t)
+		release := holdWriter(t, db)
+		exited := make(chan struct{})
+		go func() {
+			defer close(exited)
+			_ = db.withTx(ctx, func(ctx context.Context, tx *txn, now time.Time) error {
+				if err := saveResponse(ctx, tx, "exiting", 0, nil, now); err != nil {
+					return err
+				}
+				runtime.Goexit()
+				return nil
+			})
+			t.Error("withTx returned in a goroutine that exited")
+		}()
+		waitQueued(t, db, 1)
+		var errMate, errLater error
+		mate, later := make(chan struct{}), make(chan struct{})
+		go func() { defer close(mate); errMate = db.SaveResponse(ctx, "mate", nil) }()
+		waitQueued(t, db, 2)
+		release()
+		within(t, exited, "the exiting committer")
+		within(t, mate, "its batch-mate")
+		if !errors.Is(errMate, errAbandoned) {
+			t.Errorf("the batch-mate: %v, want errAbandoned", errMate)
+		}
+		go func() { defer close(later); errLater = db.SaveResponse(ctx, "later", nil) }()
+		within(t, later, "a write after the exit")
+		if errLater != nil {
+			t.Fatal(errLater)
+		}
+		for id, want := range map[string]error{"exiting": match.ErrNotFound, "mate": match.ErrNotFound, "later": nil} {
+			if _, err := db.Response(ctx, id); !errors.Is(err, want) {
+				t.Errorf("%s: %v, want %v", id, err, want)
+			}
+		}
+	})
+	t.Run("CloseWithACommitterAndAQueue", func(t *testing.T) {
+		// Close while a batch commits and writes queue behind it: it
+		// refuses new writes at once, lets the queued ones commit, and
+		// returns only when no committer is left.
+		path := t.TempDir() + "/nimbot.db"
+		db, err := Open(ctx, Config{Path: path, Now: clock()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		release := holdWriter(t, db)
+		const queued = 3
+		errs := make([]error, queued)
+		var wg sync.WaitGroup
+		for k := range queued {
+			wg.Go(func() { errs[k] = db.SaveResponse(ctx, fmt.Sprint("queued-", k), []byte("x")) })
+			waitQueued(t, db, k+1)
+		}
+		closed := make(chan struct{})
+		var closeErr error
+		go func() { defer close(closed); closeErr = db.Close() }()
+		for deadline := time.Now().Add(10 * time.Second); ; {
+			db.writes.mu.Lock()
+			closing := db.writes.closed
+			db.writes.mu.Unlock()
+			if closing {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("Close never stopped taking writes")
+			}
+			time.Sleep(time.Millisecond)
+		}
+		if err := db.SaveResponse(ctx, "late", nil); !errors.Is(err, ErrClosed) {
+			t.Fatalf("a write while closing: %v, want ErrClosed", err)
+		}
+		select {
+		case <-closed:
+			t.Fatal("Close returned while a committer held its batch")
+		default:
+		}
+		release()
+		within(t, closed, "Close")
+		db.writes.mu.Lock()
+		leading := db.writes.leading
+		db.writes.mu.Unlock()
+		if leading {
+			t.Error("Close returned with a committer active")
+		}
+		wg.Wait()
+		if closeErr != nil {
+			t.Fatal(closeErr)
+		}
+		db.writes.stmts.mu.Lock()
+		kept := len(db.writes.stmts.stmts)
+		db.writes.stmts.mu.Unlock()
+		if kept != 0 {
+			t.Errorf("%d of the writer's statements left unfinalized after Close", kept)
+		}
+		for k, err := range errs {
+			if err != nil {
+				t.Errorf("queued write %d: %v", k, err)
+			}
+		}
+		db = mustOpenPath(t, path, "")
+		for k := range queued {
+			if _, err := db.Response(ctx, fmt.Sprint("queued-", k)); err != nil {
+				t.Errorf("queued-%d after reopening: %v", k, err)
+			}
+		}
+	})
+	t.Run("ManyWriters", func(t *testing.T) {
+		// Goroutines hammering Commit, each on its own game, and some on
+		// one shared game (where all but one of each turn's clicks are
+		// stale): every write gets the right outcome and the counters add
+		// up. Run under -race.
+		db := mustOpen(t)
+		const writers, moves = 12, 20
+		games := make([]*match.Game, writers)
+		for i := range games {
+			games[i] = mustCreate(t, db, newGame(fmt.Sprint("c", i), [2]string{"alice", match.BotID}, 1<<40))
+		}
+		shared := mustCreate(t, db, newGame("shared", [2]string{"alice", match.BotID}, 1<<40))
+		batchesBefore, jobsBefore := db.writes.stats()
+		var sharedWon, sharedStale atomic.Int64
+		var wg sync.WaitGroup
+		for w := range writers {
+			wg.Go(func() {
+				g := games[w]
+				for m := range moves {
+					var err error
+					if g, err = db.Commit(ctx, mustChange(t, g, fmt.Sprint("w", w, "-", m))); err != nil {
+						t.Errorf("writer %d move %d: %v", w, m, err)
+						return
+					}
+				}
+				games[w] = g
+			})
+			if w%3 == 0 {
+				wg.Go(func() {
+					for m := range moves {
+						g, err := db.Game(ctx, shared.ID)
+						if err != nil {
+							t.Error(err)
+							return
+						}
+						switch _, err := db.Commit(ctx, mustChange(t, g, fmt.Sprint("s", w, "-", m))); {
+						case err == nil:
+							sharedWon.Add(1)
+						case errors.Is(err, match.ErrStale):
+							sharedStale.Add(1)
+						default:
+							t.Errorf("shared game: %v", err)
+						}
+					}
+				})
+			}
+		}
+		done := make(chan struct{})
+		go func() { wg.Wait(); close(done) }()
+		within(t, done, "the writers")
+		for w, g := range games {
+			if g.Ply != 2*moves {
+				t.Errorf("writer %d's game at ply %d, want %d", w, g.Ply, 2*moves)
+			}
+		}
+		g, err := db.Game(ctx, shared.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if won := sharedWon.Load(); int64(g.Ply) != 2*won || won+sharedStale.Load() != 4*moves {
+			t.Errorf("shared game at ply %d after %d won and %d stale clicks", g.Ply, won, sharedStale.Load())
+		}
+		batches, jobs := db.writes.stats()
+		if want := int64(writers*moves) + sharedWon.Load(); jobs-jobsBefore != want || batches-batchesBefore > want {
+			t.Errorf("%d jobs in %d COMMITs, want %d jobs", jobs-jobsBefore, batches-batchesBefore, want)
+		}
+		checkGames(t, db)
+	})
 }
