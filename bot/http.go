@@ -126,17 +126,20 @@ func (h *HTTP) interactions(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}, nil)
 		return
 	}
-	h.r.respond(i, func(first reply, deferred bool) {
-		if deferred {
-			// Handle goes on on this connection's goroutine: the client
-			// must not send its next request here meanwhile.
-			w.Header().Set("Connection", "close")
-		}
-		writeJSON(w, first.resp, first.encoded)
-		if f, ok := w.(http.Flusher); ok {
-			f.Flush()
-		}
-	})
+	h.r.respond(i, w, deliver)
+}
+
+// deliver writes the first reply to an interaction as the HTTP response.
+func deliver(w http.ResponseWriter, first reply, deferred bool) {
+	if deferred {
+		// Handle goes on on this connection's goroutine: the client
+		// must not send its next request here meanwhile.
+		w.Header().Set("Connection", "close")
+	}
+	writeJSON(w, first.resp, first.encoded)
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
+	}
 }
 
 // bodies holds buffers for request bodies, which are garbage once decoded:
@@ -152,7 +155,14 @@ const maxPooledBody = 64 << 10
 // the body into *buf (grown as needed), or answers the refusal and reports
 // false. Nothing decoded refers to the body's bytes.
 func (h *HTTP) read(w http.ResponseWriter, r *http.Request, buf *[]byte) (*discordgo.Interaction, bool) {
-	body, err := readBody(http.MaxBytesReader(w, r.Body, h.cfg.MaxBody), (*buf)[:0], r.ContentLength)
+	// net/http reads a body of known length no further than its
+	// Content-Length, checked against MaxBody already: only a body of
+	// unknown length needs the cap (and its reader, an allocation).
+	var rd io.Reader = r.Body
+	if r.ContentLength < 0 {
+		rd = http.MaxBytesReader(w, r.Body, h.cfg.MaxBody)
+	}
+	body, err := readBody(rd, (*buf)[:0], r.ContentLength)
 	*buf = body
 	if err != nil {
 		var tooBig *http.MaxBytesError
@@ -250,7 +260,14 @@ func writeJSON(w http.ResponseWriter, resp *discordgo.InteractionResponse, encod
 			return
 		}
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	h := w.Header()
+	h["Content-Type"] = jsonContentType
+	h["Content-Length"] = []string{strconv.Itoa(len(b))}
 	w.Write(b)
 }
+
+// jsonContentType is every answer's Content-Type, set as it is (the key is
+// canonical) rather than a new slice per answer. Its capacity is its
+// length, so a Header.Add to it copies rather than writes into it;
+// net/http only reads it (and copies the header when the answer starts).
+var jsonContentType = []string{"application/json"}[:1:1]

@@ -70,6 +70,8 @@ type responder struct {
 	// idle hands an interaction to a handler goroutine waiting for work
 	// (unbuffered: a send succeeds only if one is idle); see run.
 	idle chan handleJob
+
+	answerings sync.Pool // of *answering, for respond
 }
 
 // handlerIdle is how long a handler goroutine waits for the next
@@ -148,53 +150,86 @@ func (r *responder) answer(i *discordgo.Interaction) (first reply, late <-chan r
 // respond answers i for a caller that can deliver the first reply from
 // another goroutine (the HTTP endpoint), and then does what follows it
 // (after). Handle runs on the calling goroutine, and deliver gets the first
-// reply exactly once. When Handle has not finished within deferAfter, a
-// timer delivers a deferral meanwhile (deliver then runs on the timer's
-// goroutine, while Handle goes on) and starts finishing the answer in the
-// background at once, as answer's callers do; Handle's reply goes there
-// when it returns. What follows a reply is started (and counted for wait)
-// before deliver sends the reply: a client that has it finds the work
-// counted.
+// reply for w exactly once. When Handle has not finished within
+// deferAfter, a timer delivers a deferral meanwhile (deliver then runs on
+// the timer's goroutine, while Handle goes on) and starts finishing the
+// answer in the background at once, as answer's callers do; Handle's reply
+// goes there when it returns. What follows a reply is started (and counted
+// for wait) before deliver sends the reply: a client that has it finds the
+// work counted.
 //
 // Handing the interaction to a pooled goroutine and waiting for it (answer)
 // cost two park/wake pairs per request; net/http's connection goroutine,
 // which calls this, persists across keep-alive requests, so its stack stays
 // grown as a pooled one's does.
-func (r *responder) respond(i *discordgo.Interaction, deliver func(first reply, deferred bool)) {
+func (r *responder) respond(i *discordgo.Interaction, w http.ResponseWriter, deliver func(w http.ResponseWriter, first reply, deferred bool)) {
 	if i.Type == discordgo.InteractionApplicationCommandAutocomplete {
 		// Autocomplete cannot be deferred: a late list is simply ignored.
-		deliver(r.handle(i), false)
+		deliver(w, r.handle(i), false)
 		return
 	}
-	var (
-		mu       sync.Mutex
-		answered bool       // Handle's reply was delivered: the timer does nothing
-		late     chan reply // the deferral was delivered: Handle's reply goes here
-	)
-	t := time.AfterFunc(r.deferAfter, func() {
-		mu.Lock()
-		defer mu.Unlock()
-		if answered {
-			return
-		}
-		r.log.Warn("deferring slow interaction", "interaction", i.ID, "after", r.deferAfter)
-		first := deferral(i)
-		late = make(chan reply, 1)
-		r.after(i, first, late)
-		deliver(reply{resp: first}, true)
-	})
+	a, _ := r.answerings.Get().(*answering)
+	if a == nil {
+		a = &answering{r: r}
+		a.timer = time.AfterFunc(time.Hour, a.deferNow)
+		a.timer.Stop()
+	}
+	a.mu.Lock()
+	a.i, a.w, a.deliver = i, w, deliver
+	a.mu.Unlock()
+	a.timer.Reset(r.deferAfter)
 	rep := r.handle(i)
-	mu.Lock()
-	if late != nil {
-		mu.Unlock()
+	a.mu.Lock()
+	if late := a.late; late != nil {
+		a.mu.Unlock()
 		late <- rep
+		return // not pooled: its timer fired
+	}
+	a.answered = true
+	a.mu.Unlock()
+	stopped := a.timer.Stop()
+	r.after(i, rep.resp, nil)
+	deliver(w, rep, false)
+	if stopped {
+		// The timer will not run deferNow for this request: a is
+		// nobody's but the pool's now.
+		*a = answering{r: r, timer: a.timer}
+		r.answerings.Put(a)
+	}
+}
+
+// answering is one interaction respond is answering, with the timer that
+// defers it. It is pooled, timer and all, when the timer was stopped before
+// it fired (respond): the mutex, the flags, the timer and the closures
+// around them were five allocations per request. One whose timer fired is
+// left to the collector, so a late deferNow can never meet a later
+// request's fields.
+type answering struct {
+	r     *responder
+	timer *time.Timer // runs deferNow after deferAfter
+
+	mu       sync.Mutex
+	i        *discordgo.Interaction
+	w        http.ResponseWriter
+	deliver  func(w http.ResponseWriter, first reply, deferred bool)
+	answered bool       // Handle's reply was delivered: the timer does nothing
+	late     chan reply // the deferral was delivered: Handle's reply goes here
+}
+
+// deferNow delivers the deferral of a's interaction, unless Handle's reply
+// was delivered first, and starts finishing the answer in the background.
+func (a *answering) deferNow() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.answered || a.late != nil || a.i == nil {
 		return
 	}
-	answered = true
-	mu.Unlock()
-	t.Stop()
-	r.after(i, rep.resp, nil)
-	deliver(rep, false)
+	r := a.r
+	r.log.Warn("deferring slow interaction", "interaction", a.i.ID, "after", r.deferAfter)
+	first := deferral(a.i)
+	a.late = make(chan reply, 1)
+	r.after(a.i, first, a.late)
+	a.deliver(a.w, reply{resp: first}, true)
 }
 
 // run hands j to an idle handler goroutine, or starts one. A goroutine
