@@ -34,7 +34,10 @@
 // themselves, one at a time, with no goroutine of the store's between them
 // (writer.go). Across processes the busy timeout (5 s) applies.
 // Reads use a separate pool of read-only connections and, in WAL mode, never
-// wait for writers.
+// wait for writers. A checkpointer goroutine with a connection of its own
+// copies the write-ahead log into the file soon after writes, off the
+// commit path; the writer connection checkpoints only as a backstop, when
+// the log reaches 4,000 pages (checkpoint.go).
 //
 // Durability. Config.Synchronous FULL (the default) makes every acknowledged
 // Commit survive power loss; NORMAL survives a crash of the process but may

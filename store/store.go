@@ -88,6 +88,9 @@ type DB struct {
 	writes *writer
 	// reads runs the frequent reads on readers with prepared statements.
 	reads reader
+	// checkpoints copies the write-ahead log into the file off the commit
+	// path (checkpoint.go).
+	checkpoints *checkpointer
 	// health is what the health checks share (health.go).
 	health health
 	// ids reserves the ids of games about to be created (CreateGame).
@@ -197,10 +200,28 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		r.Close()
 		return fail(err)
 	}
+	// The checkpointer's connection syncs as the writer's does
+	// (checkpoint.go).
+	ck, err := sql.Open(driverName, dsn(path, url.Values{
+		"_busy_timeout": {strconv.FormatInt(busyTimeout.Milliseconds(), 10)},
+		"_synchronous":  {synchronous},
+		"_mutex":        {noMutex},
+	}))
+	if err != nil {
+		w.Close()
+		r.Close()
+		return fail(err)
+	}
+	ck.SetMaxOpenConns(1)
+	ck.SetMaxIdleConns(1)
+	ck.SetConnMaxLifetime(0)
+	ck.SetConnMaxIdleTime(0)
 	db := &DB{path: path, now: now, writeConn: w, readers: r, reads: reader{c: newStmtCache(r), db: r}}
 	db.ids.next = largest + 1
 	db.health.file, _ = os.Stat(path)
+	db.checkpoints = newCheckpointer(ck, checkpointEvery, &db.health)
 	db.writes = newWriter(w, now, &db.health)
+	db.writes.committed = db.checkpoints.committed
 	return db, nil
 }
 
@@ -243,7 +264,10 @@ func init() {
 // future migration building an index over a large table would sort in
 // memory (tens of MB per million rows).
 func connectHook(c *sqlite3.SQLiteConn) error {
-	_, err := c.Exec(`PRAGMA temp_store = MEMORY`, nil)
+	if _, err := c.Exec(`PRAGMA temp_store = MEMORY`, nil); err != nil {
+		return err
+	}
+	_, err := c.Exec(`PRAGMA wal_autocheckpoint = `+strconv.Itoa(checkpointBackstop), nil)
 	return err
 }
 
@@ -514,8 +538,9 @@ func migrate(ctx context.Context, db *sql.DB) error {
 // the write-ahead log into the main file.
 func (db *DB) Close() error {
 	db.writes.close()
+	cerr := db.checkpoints.close()
 	db.reads.c.close()
-	return errors.Join(db.readers.Close(), db.writeConn.Close())
+	return errors.Join(cerr, db.readers.Close(), db.writeConn.Close())
 }
 
 // Ping checks that both the read and the write connections work.

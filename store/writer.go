@@ -103,6 +103,10 @@ type writer struct {
 	// idle is signalled (on mu) when leading becomes false, for close.
 	idle sync.Cond
 
+	// committed, if set, is told of every COMMIT (the checkpointer's
+	// committed). It must not wait.
+	committed func()
+
 	// batches and batched count COMMITs and the jobs they held (for tests
 	// and benchmarks).
 	batches, batched int64
@@ -375,6 +379,9 @@ func (wr *writer) count(n int) {
 	wr.batches++
 	wr.batched += int64(n)
 	wr.mu.Unlock()
+	if wr.committed != nil {
+		wr.committed()
+	}
 }
 
 // call runs fn, turning a panic into a value to raise in the caller.

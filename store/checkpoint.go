@@ -1,0 +1,140 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"sync"
+	"time"
+)
+
+// Checkpoints off the commit path. In WAL mode every COMMIT appends pages
+// to the write-ahead log, and a checkpoint copies them back into the
+// database file so that the log can start over. By default SQLite runs one
+// inside the COMMIT that takes the log past 1,000 pages, on the committing
+// connection: under load that was several times a second, each copying
+// about a thousand pages and syncing the log and the file, while every
+// write queued behind it waited. Under load those stalls were the writes'
+// latency tail and a sixth of the throughput (BENCHMARKS.md, "Store:
+// checkpoints off the commit path").
+//
+// So a checkpointer of the store's own copies the log on a connection of
+// its own, concurrently with the writer, which SQLite allows: a PASSIVE
+// checkpoint takes no lock a writer or reader waits for. It runs soon after
+// a COMMIT and at most once per checkpointEvery, so the log it leaves
+// behind is what a few dozen milliseconds of writes append.
+//
+// The log starts over only when a write transaction begins with every page
+// of it copied, so under unbroken writing the checkpointer, always a few
+// commits behind, might never let it. The writer connection's own
+// automatic checkpoint therefore stays, as a backstop at
+// checkpointBackstop pages: when it fires, the checkpointer has copied all
+// but the last few dozen milliseconds' pages, so the COMMIT that runs it
+// copies little, and the log starts over at the next write. The log is
+// bounded by the backstop whatever the load; an idle store's log is copied
+// at once and starts over at the next write.
+//
+// The checkpointer's connection syncs as the writer's does (the
+// synchronous setting): a checkpoint syncs the log before copying it and
+// the file before the log may be overwritten, so no committed page is ever
+// only in a log being reused.
+
+const (
+	// checkpointBackstop is the writer connection's wal_autocheckpoint:
+	// the log's size in pages at which the COMMIT that reaches it
+	// checkpoints, should the checkpointer have fallen behind or never
+	// found the log wholly copied between two writes. Four times SQLite's
+	// default: 16 MiB of log with 4 KiB pages.
+	checkpointBackstop = 4000
+	// checkpointEvery is the least time between two of the checkpointer's
+	// checkpoints: it bounds their rate (and the fsyncs they cost) under
+	// load, while a store that has been idle longer copies its log at once.
+	checkpointEvery = 50 * time.Millisecond
+)
+
+// checkpointer copies the write-ahead log into the database file, off the
+// commit path. Its one connection is its own.
+type checkpointer struct {
+	conn  *sql.DB
+	every time.Duration
+	// health is told of errors that say a page is damaged.
+	health *health
+	kick   chan struct{} // capacity 1: a COMMIT since the last checkpoint
+	stop   chan struct{}
+	done   chan struct{}
+
+	mu sync.Mutex
+	// runs counts checkpoints; log and backfilled are the last one's
+	// report (the log's pages, and how many of them are in the file), and
+	// lastErr its error (for tests).
+	runs, log, backfilled int64
+	lastErr               error
+}
+
+func newCheckpointer(conn *sql.DB, every time.Duration, h *health) *checkpointer {
+	c := &checkpointer{conn: conn, every: every, health: h,
+		kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	go c.run()
+	return c
+}
+
+// committed tells the checkpointer of a COMMIT. It never waits.
+func (c *checkpointer) committed() {
+	select {
+	case c.kick <- struct{}{}:
+	default:
+	}
+}
+
+// run checkpoints after each COMMIT it hears of, at most once per every,
+// until close.
+func (c *checkpointer) run() {
+	defer close(c.done)
+	pause := time.NewTimer(c.every)
+	pause.Stop()
+	for {
+		select {
+		case <-c.stop:
+			return
+		case <-c.kick:
+		}
+		c.checkpoint()
+		pause.Reset(c.every)
+		select {
+		case <-c.stop:
+			return
+		case <-pause.C:
+		}
+	}
+}
+
+// checkpoint copies what it can of the log without waiting for anyone.
+func (c *checkpointer) checkpoint() {
+	var busy, log, backfilled int64
+	err := c.conn.QueryRowContext(context.Background(), `PRAGMA wal_checkpoint(PASSIVE)`).Scan(&busy, &log, &backfilled)
+	if err != nil && c.health != nil {
+		c.health.noteDamage(err, time.Now())
+	}
+	c.mu.Lock()
+	c.runs++
+	c.log, c.backfilled, c.lastErr = log, backfilled, err
+	c.mu.Unlock()
+}
+
+// close stops the checkpointer and closes its connection. The store's last
+// connection to close checkpoints whatever is left.
+func (c *checkpointer) close() error {
+	select {
+	case <-c.stop:
+	default:
+		close(c.stop)
+	}
+	<-c.done
+	return c.conn.Close()
+}
+
+// stats returns how many checkpoints ran and the last one's report.
+func (c *checkpointer) stats() (runs, log, backfilled int64, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.runs, c.log, c.backfilled, c.lastErr
+}

@@ -1,0 +1,142 @@
+package store
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+)
+
+// scratchWrites makes a table of blobs in db and returns a function that
+// commits one row of size bytes: log pages to checkpoint, and nothing else.
+func scratchWrites(t *testing.T, db *DB, size int) func() {
+	t.Helper()
+	ctx := context.Background()
+	if err := db.withTx(ctx, func(_ context.Context, tx *txn, _ time.Time) error {
+		return tx.exec(`CREATE TABLE scratch (b BLOB)`)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return func() {
+		if err := db.withTx(ctx, func(_ context.Context, tx *txn, _ time.Time) error {
+			return tx.exec(`INSERT INTO scratch (b) VALUES (zeroblob(?))`, size)
+		}); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// quietCheckpoint waits until the checkpointer has run more than after
+// times, copied the whole log, and not run again for a while (it runs only
+// after a COMMIT, at most once per checkpointEvery), and returns its runs
+// and the log's size in pages then.
+func quietCheckpoint(t *testing.T, db *DB, after int64) (runs, log int64) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		runs, log, backfilled, err := db.checkpoints.stats()
+		if err != nil {
+			t.Fatalf("checkpoint: %v", err)
+		}
+		if runs > after && log == backfilled {
+			time.Sleep(3 * checkpointEvery)
+			if again, _, _, _ := db.checkpoints.stats(); again == runs {
+				return runs, log
+			}
+			continue
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no checkpoint copied the whole log within 10 s: %d runs, the last found %d pages in the log and %d copied", runs, log, backfilled)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// After writes the checkpointer copies the whole log without the writer's
+// own checkpoint (its backstop is far off), and so the next write starts
+// the log over: the log then holds that write's pages alone, no more than
+// it held with at least the last write of the burst in it.
+func TestCheckpointerCopiesTheLog(t *testing.T) {
+	db := mustOpen(t)
+	write := scratchWrites(t, db, 3*4096)
+	for range 20 {
+		write()
+	}
+	runs, burst := quietCheckpoint(t, db, 0)
+	if burst == 0 || burst >= checkpointBackstop {
+		t.Fatalf("after 20 writes the log holds %d pages; want some, under the backstop (%d)", burst, checkpointBackstop)
+	}
+	write()
+	if _, log := quietCheckpoint(t, db, runs); log > burst {
+		t.Fatalf("after one more write the log holds %d pages, more than the %d it held, all copied, before: it did not start over", log, burst)
+	}
+}
+
+// Under unbroken writing from several callers the log never grows much
+// past the backstop: the writer's own checkpoint, when the log reaches it,
+// finds little left to copy, and the log starts over.
+func TestCheckpointBackstopBoundsTheLog(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "nimbot.db")
+	db := mustOpenPath(t, path, "NORMAL")
+	const pages = 10 // per write
+	write := scratchWrites(t, db, pages*4096)
+	var wg sync.WaitGroup
+	const writers = 4
+	total := 3 * checkpointBackstop / pages // three backstops' worth of pages
+	for range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range total / writers {
+				write()
+			}
+		}()
+	}
+	wg.Wait()
+	fi, err := os.Stat(path + "-wal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The log file keeps the largest size it reached: frames of a page and
+	// a 24-byte header, after a 32-byte file header.
+	limit := int64(2*checkpointBackstop) * (4096 + 24)
+	if fi.Size() > limit {
+		t.Fatalf("the log reached %d bytes (%d pages) after %d writes of %d pages; want at most twice the backstop, %d pages",
+			fi.Size(), (fi.Size()-32)/(4096+24), total, pages, 2*checkpointBackstop)
+	}
+	if runs, _, _, _ := db.checkpoints.stats(); runs == 0 {
+		t.Fatal("the checkpointer never ran")
+	}
+}
+
+// Close stops the checkpointer: its goroutine is gone and its connection
+// closed, and a store closed at once after writes is whole.
+func TestCheckpointerStopsAtClose(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "nimbot.db")
+	db, err := Open(context.Background(), Config{Path: path, Now: clock()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := scratchWrites(t, db, 4096)
+	for range 20 {
+		write()
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-db.checkpoints.done:
+	default:
+		t.Fatal("the checkpointer still runs after Close")
+	}
+	if _, err := os.Stat(path + "-wal"); !os.IsNotExist(err) {
+		t.Fatalf("the log is still there after Close (err %v): the last connection to close did not checkpoint it", err)
+	}
+	db = mustOpenPath(t, path, "")
+	var n int
+	if err := db.readers.QueryRow(`SELECT count(*) FROM scratch`).Scan(&n); err != nil || n != 20 {
+		t.Fatalf("after reopening, %d rows (err %v), want 20", n, err)
+	}
+}
