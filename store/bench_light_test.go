@@ -51,14 +51,8 @@ func BenchmarkCommitLight(b *testing.B) {
 							time.Sleep(time.Until(next))
 							next = next.Add(tc.every)
 						}
-						c, err := change(g, take(0, 1), take(0, 1))
-						if err != nil {
-							b.Error(err)
-							return
-						}
-						c.InteractionID = fmt.Sprint("bench-", interaction.Add(1))
-						c.Response = benchResponse
-						if g, err = db.Commit(ctx, c); err != nil {
+						var err error
+						if g, err = benchCommit(ctx, db, g, fmt.Sprint("bench-", interaction.Add(1)), take(0, 1), take(0, 1)); err != nil {
 							b.Error(err)
 							return
 						}

@@ -84,14 +84,8 @@ func BenchmarkCommitLoad(b *testing.B) {
 					}
 				}
 			}
-			c, err := change(g, moves...)
-			if err != nil {
-				b.Error(err)
-				return
-			}
-			c.InteractionID = fmt.Sprint("move-", interaction.Add(1))
-			c.Response = benchResponse
-			if g, err = db.Commit(ctx, c); err != nil {
+			var err error
+			if g, err = benchCommit(ctx, db, g, fmt.Sprint("move-", interaction.Add(1)), moves...); err != nil {
 				b.Error(err)
 				return
 			}

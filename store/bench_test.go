@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"nimbot/engine"
 	"nimbot/match"
 )
 
@@ -25,6 +26,18 @@ var benchResponse = func() []byte {
 	}
 	return b
 }()
+
+// benchCommit commits g's moves as interaction id, saving the benchmarks'
+// answer with them, and returns the game after them.
+func benchCommit(ctx context.Context, db *DB, g *match.Game, id string, moves ...engine.Move) (*match.Game, error) {
+	c, err := change(g, moves...)
+	if err != nil {
+		return nil, err
+	}
+	c.InteractionID = id
+	c.Response = benchResponse
+	return db.Commit(ctx, c)
+}
 
 // BenchmarkCommit measures move transactions: one Commit holding a human
 // move, the bot's reply and the saved response, as a game against the bot
@@ -43,14 +56,9 @@ func BenchmarkCommit(b *testing.B) {
 			cpu := startCPU()
 			b.ResetTimer()
 			for i := range b.N {
-				g := games[i%len(games)]
-				c, err := change(g, take(0, 1), take(0, 1))
-				if err != nil {
-					b.Fatal(err)
-				}
-				c.InteractionID = fmt.Sprint("bench-", i)
-				c.Response = benchResponse
-				if games[i%len(games)], err = db.Commit(ctx, c); err != nil {
+				var err error
+				g := &games[i%len(games)]
+				if *g, err = benchCommit(ctx, db, *g, fmt.Sprint("bench-", i), take(0, 1), take(0, 1)); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -78,14 +86,8 @@ func BenchmarkCommitParallel(b *testing.B) {
 					return
 				}
 				for pb.Next() {
-					c, err := change(g, take(0, 1), take(0, 1))
-					if err != nil {
-						b.Error(err)
-						return
-					}
-					c.InteractionID = fmt.Sprint("bench-", interaction.Add(1))
-					c.Response = benchResponse
-					if g, err = db.Commit(ctx, c); err != nil {
+					var err error
+					if g, err = benchCommit(ctx, db, g, fmt.Sprint("bench-", interaction.Add(1)), take(0, 1), take(0, 1)); err != nil {
 						b.Error(err)
 						return
 					}
@@ -138,13 +140,8 @@ func BenchmarkBoardRead(b *testing.B) {
 	commits := 0
 	commit := func() {
 		i := commits % len(others)
-		c, err := change(others[i], take(0, 1), take(0, 1))
-		if err != nil {
-			b.Fatal(err)
-		}
-		c.InteractionID = fmt.Sprint("w-", commits)
-		c.Response = benchResponse
-		if others[i], err = db.Commit(context.Background(), c); err != nil {
+		var err error
+		if others[i], err = benchCommit(context.Background(), db, others[i], fmt.Sprint("w-", commits), take(0, 1), take(0, 1)); err != nil {
 			b.Fatal(err)
 		}
 		commits++
