@@ -437,8 +437,21 @@ func TestPruneReusesPages(t *testing.T) {
 	db := mustOpen(t)
 	size := func() int64 {
 		t.Helper()
-		if _, err := db.writeConn.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
-			t.Fatal(err)
+		// The store's checkpointer may hold the checkpoint lock: a
+		// checkpoint then reports busy at once (SQLite calls no busy
+		// handler for that lock), so try again until one completes.
+		for deadline := time.Now().Add(10 * time.Second); ; {
+			var busy, log, copied int64
+			if err := db.writeConn.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &log, &copied); err != nil {
+				t.Fatal(err)
+			}
+			if busy == 0 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("no TRUNCATE checkpoint completed within 10 s")
+			}
+			time.Sleep(time.Millisecond)
 		}
 		fi, err := os.Stat(db.Path())
 		if err != nil {
