@@ -74,7 +74,7 @@ func TestCheckpointerCopiesTheLog(t *testing.T) {
 	}
 }
 
-// Under unbroken writing from several callers the log never grows much
+// Under unbroken writing from several callers the log never grows far
 // past the backstop: the writer's own checkpoint, when the log reaches it,
 // finds little left to copy, and the log starts over.
 func TestCheckpointBackstopBoundsTheLog(t *testing.T) {
@@ -84,7 +84,7 @@ func TestCheckpointBackstopBoundsTheLog(t *testing.T) {
 	write := scratchWrites(t, db, pages*4096)
 	var wg sync.WaitGroup
 	const writers = 4
-	total := 3 * checkpointBackstop / pages // three backstops' worth of pages
+	total := 5 * checkpointBackstop / pages // five backstops' worth of pages
 	for range writers {
 		wg.Add(1)
 		go func() {
@@ -100,11 +100,16 @@ func TestCheckpointBackstopBoundsTheLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The log file keeps the largest size it reached: frames of a page and
-	// a 24-byte header, after a 32-byte file header.
-	limit := int64(2*checkpointBackstop) * (4096 + 24)
+	// a 24-byte header, after a 32-byte file header. It passes the backstop
+	// by what is written while the checkpointer holds the checkpoint lock
+	// (the writer's own checkpoint then gives up at once, and the next
+	// COMMIT tries again): 4,000 to 6,900 pages in runs under -race on a
+	// loaded 2-CPU machine. Without the backstop it holds every page
+	// written, 20,000.
+	limit := int64(3*checkpointBackstop) * (4096 + 24)
 	if fi.Size() > limit {
-		t.Fatalf("the log reached %d bytes (%d pages) after %d writes of %d pages; want at most twice the backstop, %d pages",
-			fi.Size(), (fi.Size()-32)/(4096+24), total, pages, 2*checkpointBackstop)
+		t.Fatalf("the log reached %d bytes (%d pages) after %d writes of %d pages; want at most three times the backstop, %d pages",
+			fi.Size(), (fi.Size()-32)/(4096+24), total, pages, 3*checkpointBackstop)
 	}
 	if runs, _, _, _ := db.checkpoints.stats(); runs == 0 {
 		t.Fatal("the checkpointer never ran")
