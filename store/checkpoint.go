@@ -29,9 +29,11 @@ import (
 // automatic checkpoint therefore stays, as a backstop at
 // checkpointBackstop pages: when it fires, the checkpointer has copied all
 // but the last few dozen milliseconds' pages, so the COMMIT that runs it
-// copies little, and the log starts over at the next write. The log is
-// bounded by the backstop whatever the load; an idle store's log is copied
-// at once and starts over at the next write.
+// copies little, and the log starts over at the next write. So the log
+// stays near the backstop under any load: past it only by what is written
+// while a checkpointer's run holds the checkpoint lock (the writer's own
+// checkpoint then gives up at once, and the next COMMIT tries again). An
+// idle store's log is copied at once and starts over at the next write.
 //
 // The checkpointer's connection syncs as the writer's does (the
 // synchronous setting): a checkpoint syncs the log before copying it and
