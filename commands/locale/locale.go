@@ -265,45 +265,43 @@ func (p *Printer) Lang() string { return p.lang }
 // the same language first. A message the language lacks is shown in
 // English and recorded (Missing), never as its id.
 func (p *Printer) T(id string, nameValues ...any) string {
-	if len(nameValues) == 0 {
-		if s, ok := catalog.text[p.lang][id]; ok {
-			return s
-		}
-	}
 	if len(nameValues)%2 != 0 {
 		panic("locale: T(" + id + ") with an odd number of name/value arguments")
 	}
 	for i := 0; i < len(nameValues); i += 2 {
 		_ = nameValues[i].(string)
 	}
-	if s, ok := p.fast(id, args{pairs: nameValues}); ok {
-		return s
-	}
-	data := make(map[string]any, len(nameValues)/2)
-	for i := 0; i < len(nameValues); i += 2 {
-		data[nameValues[i].(string)] = nameValues[i+1]
-	}
-	return p.localize(id, data, true)
+	return p.render(id, args{pairs: nameValues}, len(nameValues))
 }
 
 // TStr is T for arguments that are all strings, with the same result: its
 // arguments never escape, where T's, passed as any, are each boxed on the
 // heap by the caller (a board passes a few dozen per click).
 func (p *Printer) TStr(id string, nameValues ...string) string {
-	if len(nameValues) == 0 {
+	if len(nameValues)%2 != 0 {
+		panic("locale: TStr(" + id + ") with an odd number of name/value arguments")
+	}
+	return p.render(id, args{strs: nameValues}, len(nameValues))
+}
+
+// render is T's and TStr's one path, for a's n checked name, value
+// values: a message without arguments straight from the catalog, else the
+// compiled message, else go-i18n with the arguments as its map.
+func (p *Printer) render(id string, a args, n int) string {
+	if n == 0 {
 		if s, ok := catalog.text[p.lang][id]; ok {
 			return s
 		}
 	}
-	if len(nameValues)%2 != 0 {
-		panic("locale: TStr(" + id + ") with an odd number of name/value arguments")
-	}
-	if s, ok := p.fast(id, args{strs: nameValues}); ok {
+	if s, ok := p.fast(id, a); ok {
 		return s
 	}
-	data := make(map[string]any, len(nameValues)/2)
-	for i := 0; i < len(nameValues); i += 2 {
-		data[nameValues[i]] = nameValues[i+1]
+	data := make(map[string]any, n/2)
+	for i := 0; i < len(a.pairs); i += 2 {
+		data[a.pairs[i].(string)] = a.pairs[i+1]
+	}
+	for i := 0; i < len(a.strs); i += 2 {
+		data[a.strs[i]] = a.strs[i+1]
 	}
 	return p.localize(id, data, true)
 }
