@@ -249,23 +249,34 @@ func (wr *writer) raw(f func(*sqlite3.SQLiteConn) error) error {
 	})
 }
 
-// commit runs batch in one transaction, each job in its own savepoint, and
-// sets every job's outcome once COMMIT has returned; finish reports them.
+// commit runs batch in one transaction and sets every job's outcome once
+// COMMIT has returned; finish reports them.
+//
+// The first try runs the jobs one after the other with nothing between
+// them: almost no batch holds a failure, and a SAVEPOINT and a RELEASE
+// around each job were about a tenth of a batched write's CPU
+// (BENCHMARKS.md, "Store: savepoints only after a failure"). A job that
+// fails may have written before failing, and nothing marks where it began,
+// so then the whole transaction is rolled back and the jobs without an
+// outcome run again in a new one, each in its own savepoint: a failure
+// there is rolled back to its savepoint alone. So a batch costs at most one
+// transaction thrown away, whatever fails in it.
 func (wr *writer) commit(batch []*job) {
 	err := wr.raw(func(c *sqlite3.SQLiteConn) error {
 		wr.stmts.use(c)
 		tx := &txn{conn: c, c: wr.stmts}
+		savepoints := false
 		for len(batch) > 0 {
 			// retry is the jobs to run again in a new transaction when one
 			// job's failure took the whole transaction with it.
-			retry, err := wr.try(tx, batch)
+			retry, err := wr.try(tx, batch, savepoints)
 			if err == nil {
 				return nil
 			}
 			if retry == nil {
 				return err
 			}
-			batch = retry
+			batch, savepoints = retry, true
 		}
 		return nil
 	})
@@ -278,12 +289,18 @@ func (wr *writer) commit(batch []*job) {
 	}
 }
 
-// try runs the jobs of batch that have no outcome yet in one transaction.
-// When a job's failure ended the transaction (SQLite rolls it all back on
-// some errors), that job keeps its error and try returns the others to run
-// again; otherwise it returns the error of BEGIN or COMMIT, if any, for
-// every job that succeeded.
-func (wr *writer) try(tx *txn, batch []*job) (retry []*job, err error) {
+// errRunAgain is try's error when a job failed in a transaction without
+// savepoints: the transaction is rolled back, and the jobs it returns run
+// again.
+var errRunAgain = errors.New("store: a write failed in a batch without savepoints")
+
+// try runs the jobs of batch that have no outcome yet in one transaction,
+// each in its own savepoint if savepoints is set (commit). When a job's
+// failure ended the transaction (SQLite rolls it all back on some errors),
+// or any job failed without savepoints, that job keeps its outcome and try
+// returns the others to run again; otherwise it returns the error of BEGIN
+// or COMMIT, if any, for every job that succeeded.
+func (wr *writer) try(tx *txn, batch []*job, savepoints bool) (retry []*job, err error) {
 	ctx := context.Background()
 	if err := tx.exec(`BEGIN IMMEDIATE`); err != nil {
 		return nil, err
@@ -321,6 +338,19 @@ func (wr *writer) try(tx *txn, batch []*job) (retry []*job, err error) {
 			j.err = err
 			continue
 		}
+		if !savepoints {
+			j.err, j.panic = call(ctx, j.fn, tx, wr.now())
+			if j.err == nil && j.panic == nil {
+				ran = append(ran, j)
+				continue
+			}
+			// The deferred rollback undoes whatever j wrote, and the jobs
+			// before it with it.
+			if rest := unsettled(batch); len(rest) > 0 {
+				return rest, errRunAgain
+			}
+			return nil, nil
+		}
 		if err := tx.exec(`SAVEPOINT job`); err != nil {
 			return nil, err
 		}
@@ -335,13 +365,7 @@ func (wr *writer) try(tx *txn, batch []*job) (retry []*job, err error) {
 		if err := tx.exec(`ROLLBACK TO job`); err != nil {
 			// The transaction is gone, and with it the jobs before this one:
 			// run them, and those after, again.
-			var rest []*job
-			for _, k := range batch {
-				if k.err == nil && k.panic == nil {
-					rest = append(rest, k)
-				}
-			}
-			return rest, fmt.Errorf("transaction rolled back: %w", err)
+			return unsettled(batch), fmt.Errorf("transaction rolled back: %w", err)
 		}
 		if err := tx.exec(`RELEASE job`); err != nil {
 			return nil, err
@@ -353,6 +377,17 @@ func (wr *writer) try(tx *txn, batch []*job) (retry []*job, err error) {
 	}
 	wr.count(len(ran))
 	return nil, nil
+}
+
+// unsettled returns the jobs of batch without an outcome, or nil.
+func unsettled(batch []*job) []*job {
+	var rest []*job
+	for _, j := range batch {
+		if j.err == nil && j.panic == nil {
+			rest = append(rest, j)
+		}
+	}
+	return rest
 }
 
 // commit commits the transaction. A COMMIT that fails may leave it open
