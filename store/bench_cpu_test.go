@@ -48,8 +48,12 @@ func (c cpuClock) report(b *testing.B) {
 type ioCounts struct{ wchar, syscw int64 }
 
 // readIO reads the process's write counters, if the system has them.
-func readIO() (ioCounts, bool) {
-	data, err := os.ReadFile("/proc/self/io")
+func readIO() (ioCounts, bool) { return readIOFile("/proc/self/io") }
+
+// readIOFile reads the write counters of a /proc io file (a process's or a
+// thread's).
+func readIOFile(path string) (ioCounts, bool) {
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return ioCounts{}, false
 	}

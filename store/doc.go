@@ -28,9 +28,11 @@
 // stale row nor fail half-way with "database is locked" on upgrade. Within a
 // process writers queue for a single connection (cheaper than SQLite's
 // sleeping busy handler), and the writes that queue while one commits share
-// the next transaction, each in its own savepoint, so one fsync makes them
-// all durable (group commit; a failing write fails alone, and no caller
-// hears of its write before the COMMIT). The callers commit the batches
+// the next transaction, so one fsync makes them all durable (group commit;
+// a failing write fails alone, and no caller hears of its write before the
+// COMMIT). Under synchronous=FULL the writer opens the database through a
+// VFS of the store's own that writes a COMMIT's log frames in one system
+// call rather than two per frame (walbuf.c). The callers commit the batches
 // themselves, one at a time, with no goroutine of the store's between them
 // (writer.go). Across processes the busy timeout (5 s) applies.
 // Reads use a separate pool of read-only connections and, in WAL mode, never

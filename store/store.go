@@ -156,14 +156,23 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		}
 	}
 
-	w, err := sql.Open(driverName, dsn(path, url.Values{
+	writerParams := url.Values{
 		"_foreign_keys": {"on"},
 		"_journal_mode": {"WAL"},
 		"_busy_timeout": {strconv.FormatInt(busyTimeout.Milliseconds(), 10)},
 		"_txlock":       {"immediate"},
 		"_synchronous":  {synchronous},
 		"_mutex":        {noMutex},
-	}))
+	}
+	if synchronous == "FULL" && walbufVFS != "" {
+		// Only FULL syncs the log before a commit is published, which
+		// holding its frames back until the sync needs (walbuf.c).
+		if err := walbufOnce(); err != nil {
+			return fail(err)
+		}
+		writerParams.Set("vfs", walbufVFS)
+	}
+	w, err := sql.Open(driverName, dsn(path, writerParams))
 	if err != nil {
 		return fail(err)
 	}

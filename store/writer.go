@@ -15,12 +15,12 @@ import (
 // connection, and with synchronous=FULL each COMMIT waits for an fsync of
 // the WAL: that fsync, not SQLite's work, is what a write costs. So the
 // transactions that queue up while one batch commits run as one SQLite
-// transaction, each in its own SAVEPOINT: one that fails (a stale move, a
-// duplicate interaction) is rolled back to its savepoint alone, the others
-// land, and one COMMIT — one fsync — makes the whole batch durable. Every
-// caller gets its result only after that COMMIT returns, so nothing is
-// acknowledged before it is durable. A write that arrives while nobody
-// commits is committed at once, alone: batching adds no waiting.
+// transaction: one that fails (a stale move, a duplicate interaction) is
+// undone alone (commit: the batch runs again with a SAVEPOINT around each
+// job), the others land, and one COMMIT — one fsync — makes the whole batch
+// durable. Every caller gets its result only after that COMMIT returns, so
+// nothing is acknowledged before it is durable. A write that arrives while
+// nobody commits is committed at once, alone: batching adds no waiting.
 //
 // Who commits: the callers themselves, one at a time (leader and
 // followers). A caller that finds no batch committing becomes the
