@@ -137,32 +137,6 @@ static int walbufDeviceCharacteristics(sqlite3_file *p) {
 	walbufFile *f = (walbufFile *)p;
 	return f->real->pMethods->xDeviceCharacteristics(f->real);
 }
-static int walbufShmMap(sqlite3_file *p, int pg, int pgsz, int extend, void volatile **pp) {
-	FLUSHED(f);
-	return f->real->pMethods->xShmMap(f->real, pg, pgsz, extend, pp);
-}
-static int walbufShmLock(sqlite3_file *p, int offset, int n, int flags) {
-	FLUSHED(f);
-	return f->real->pMethods->xShmLock(f->real, offset, n, flags);
-}
-static void walbufShmBarrier(sqlite3_file *p) {
-	walbufFile *f = (walbufFile *)p;
-	walbufFlush(f);
-	f->real->pMethods->xShmBarrier(f->real);
-}
-static int walbufShmUnmap(sqlite3_file *p, int deleteFlag) {
-	FLUSHED(f);
-	return f->real->pMethods->xShmUnmap(f->real, deleteFlag);
-}
-static int walbufFetch(sqlite3_file *p, sqlite3_int64 off, int n, void **pp) {
-	FLUSHED(f);
-	return f->real->pMethods->xFetch(f->real, off, n, pp);
-}
-static int walbufUnfetch(sqlite3_file *p, sqlite3_int64 off, void *ptr) {
-	FLUSHED(f);
-	return f->real->pMethods->xUnfetch(f->real, off, ptr);
-}
-
 // walbufOpen opens a write-ahead log as a walbufFile around the default
 // VFS's file, and any other file as the default VFS's file itself.
 static int walbufOpen(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *p, int flags, int *outFlags) {
@@ -178,9 +152,6 @@ static int walbufOpen(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *p, 
 		// set: the default VFS's xOpen has cleaned up after itself.
 		f->base.pMethods = NULL;
 		return rc;
-	}
-	if (f->real->pMethods->iVersion < 3) {
-		walbufMethods.iVersion = f->real->pMethods->iVersion;
 	}
 	f->base.pMethods = &walbufMethods;
 	return SQLITE_OK;
@@ -199,8 +170,10 @@ int nimbot_walbuf_register(void) {
 	walbufVFS.zName = NIMBOT_WALBUF_VFS;
 	walbufVFS.szOsFile = (int)sizeof(walbufFile) + def->szOsFile;
 	walbufVFS.xOpen = walbufOpen;
+	// Version 1: SQLite maps shared memory and pages (the later
+	// versions' methods) only for a database file, never for its log.
 	walbufMethods = (sqlite3_io_methods){
-		.iVersion = 3,
+		.iVersion = 1,
 		.xClose = walbufClose,
 		.xRead = walbufRead,
 		.xWrite = walbufWrite,
@@ -213,12 +186,6 @@ int nimbot_walbuf_register(void) {
 		.xFileControl = walbufFileControl,
 		.xSectorSize = walbufSectorSize,
 		.xDeviceCharacteristics = walbufDeviceCharacteristics,
-		.xShmMap = walbufShmMap,
-		.xShmLock = walbufShmLock,
-		.xShmBarrier = walbufShmBarrier,
-		.xShmUnmap = walbufShmUnmap,
-		.xFetch = walbufFetch,
-		.xUnfetch = walbufUnfetch,
 	};
 	walbufDefault = def;
 	return sqlite3_vfs_register(&walbufVFS, 0);
