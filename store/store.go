@@ -165,8 +165,9 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		"_mutex":        {noMutex},
 	}
 	if synchronous == "FULL" && walbufVFS != "" {
-		// Only FULL syncs the log before a commit is published, which
-		// holding its frames back until the sync needs (walbuf.c).
+		// Holding the log's frames back until SQLite syncs it is safe
+		// only when every commit is synced before it is published, as
+		// under FULL (walbuf.c).
 		if err := walbufOnce(); err != nil {
 			return fail(err)
 		}
