@@ -254,7 +254,7 @@ func (wr *writer) raw(f func(*sqlite3.SQLiteConn) error) error {
 //
 // The first try runs the jobs one after the other with nothing between
 // them: almost no batch holds a failure, and a SAVEPOINT and a RELEASE
-// around each job were about a tenth of a batched write's CPU
+// around each job cost a few percent of a batched write's time
 // (BENCHMARKS.md, "Store: savepoints only after a failure"). A job that
 // fails may have written before failing, and nothing marks where it began,
 // so then the whole transaction is rolled back and the jobs without an
