@@ -26,8 +26,8 @@
 typedef struct walbufFile {
 	sqlite3_file base;   // base.pMethods is walbufMethods
 	sqlite3_file *real;  // the default VFS's file, after this struct
-	char *buf;           // frames held back: the bytes at [off, off+len)
-	int len, cap;
+	char *buf;           // walbufMax bytes; held back: [off, off+len)
+	int len;
 	sqlite3_int64 off;
 } walbufFile;
 
@@ -59,18 +59,6 @@ static int walbufWrite(sqlite3_file *p, const void *data, int n, sqlite3_int64 o
 		}
 		f->off = off;
 	}
-	if (f->len + n > f->cap) {
-		char *buf = realloc(f->buf, walbufMax);
-		if (buf == NULL) {
-			int rc = walbufFlush(f);
-			if (rc != SQLITE_OK) {
-				return rc;
-			}
-			return f->real->pMethods->xWrite(f->real, data, n, off);
-		}
-		f->buf = buf;
-		f->cap = walbufMax;
-	}
 	memcpy(f->buf + f->len, data, n);
 	f->len += n;
 	return SQLITE_OK;
@@ -82,7 +70,6 @@ static int walbufClose(sqlite3_file *p) {
 	int rc2 = f->real->pMethods->xClose(f->real);
 	free(f->buf);
 	f->buf = NULL;
-	f->cap = 0;
 	return rc != SQLITE_OK ? rc : rc2;
 }
 
@@ -152,6 +139,12 @@ static int walbufOpen(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *p, 
 		// set: the default VFS's xOpen has cleaned up after itself.
 		f->base.pMethods = NULL;
 		return rc;
+	}
+	f->buf = malloc(walbufMax);
+	if (f->buf == NULL) {
+		f->real->pMethods->xClose(f->real);
+		f->base.pMethods = NULL;
+		return SQLITE_NOMEM;
 	}
 	f->base.pMethods = &walbufMethods;
 	return SQLITE_OK;

@@ -10,6 +10,7 @@
 
 #define SQLITE_OK 0
 #define SQLITE_ERROR 1
+#define SQLITE_NOMEM 7
 #define SQLITE_OPEN_WAL 0x00080000
 
 typedef long long int sqlite3_int64;
