@@ -117,6 +117,16 @@ func TestReadStatementsFinalized(t *testing.T) {
 		})
 	}
 	wg.Wait()
+	// Then both reads once more, alone: database/sql hands out the
+	// connection returned last, so both run on the one readStmts looks at
+	// (after the concurrent reads, the last one returned may have served
+	// only one kind of read).
+	if _, err := db.Board(ctx, g.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Response(ctx, "none"); !errors.Is(err, match.ErrNotFound) {
+		t.Fatal(err)
+	}
 	if n := count(readStmts(t, db)); n < 2 {
 		t.Fatalf("%d statements prepared on a read connection, want 2", n)
 	}
