@@ -54,6 +54,9 @@ type loader struct {
 	// the same people challenging again seconds later.
 	freshPeople bool
 	players     []*player
+	// keepSent keeps every measured request's time and latency
+	// (-latency-log).
+	keepSent bool
 
 	// retry, in the fault scenarios, makes a player resend a request that got
 	// no answer (as Discord does not, but a test of durability must) instead
@@ -178,7 +181,7 @@ func (l *loader) pass(ctx context.Context, rate float64, d time.Duration) passRe
 	serverCPU := l.server.window(ctx, w)
 	clientCPU := cpuWindow(ctx, selfCPU, w)
 	for i, p := range l.players {
-		st := &passStats{win: w}
+		st := &passStats{win: w, keepSent: l.keepSent}
 		stats[i] = st
 		wg.Add(1)
 		go func() {
@@ -253,7 +256,7 @@ type request struct {
 	// buf is tsRoom bytes of room for the signature timestamp, then the
 	// body.
 	buf  []byte
-	what string // "start", "status", "heap", "move", "accept", "rematch"
+	what string // "start", "status", "heap", "move", "accept", "rematch", "resign"
 	user string
 	move *clicked
 }

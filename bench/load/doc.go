@@ -13,6 +13,7 @@
 //	go run ./bench/load -spawn                # build nimbot, run `nimbot serve` as a child, measure it alone
 //	go run ./bench/load -spawn -server-env "GOGC=200 GOMEMLIMIT=200MiB"
 //	go run ./bench/load -spawn -server-bin /tmp/nimbot-before   # a binary built elsewhere, e.g. of another commit
+//	go run ./bench/load -spawn -latency-log /tmp/latency.tsv    # … and every request's time sent and latency
 //
 // With -spawn (or -addr with -server-pid) the server is another process,
 // and the report adds its own CPU, from /proc/<pid>/stat (utime+stime, all
@@ -83,7 +84,12 @@
 //
 // The first pass runs at -rate moves/s (0: as fast as the channels go); a
 // second pass at -fixed-rate (default 1,000 moves/s) reports the latency
-// there. Each pass discards a short warm-up.
+// there. Each pass discards a short warm-up. -latency-log writes every
+// request a pass measured to a file, one line each in the order sent (the
+// pass, the time sent in Unix nanoseconds, the latency in nanoseconds, what
+// it was): sorted so, a stall of the server shows as a run of requests
+// that all end at the same moment, the shape of BENCHMARKS.md's "Load: where
+// the p99 at 1,000 moves/s goes".
 //
 // -faults builds the real binary (go build of the repository root), runs
 // `nimbot serve` as a child process with a fake bot token and REST calls

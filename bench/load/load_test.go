@@ -49,6 +49,61 @@ func TestRun(t *testing.T) {
 	}
 }
 
+// TestLatencyLog: -latency-log writes one line per request each pass
+// measured, sorted by when it was sent, as many as the report counts.
+func TestLatencyLog(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "latency.tsv")
+	var out, errOut bytes.Buffer
+	args := []string{"-channels", "4", "-duration", "1s", "-fixed-rate", "40", "-limits-for", "0",
+		"-db", filepath.Join(dir, "nimbot.db"), "-size-every", "0", "-latency-log", path}
+	if code := run(context.Background(), args, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, &out, &errOut)
+	}
+	// Each pass's window is 1 s, so its requests/s is its count of requests.
+	row := regexp.MustCompile(`(?m)^(max|40 moves/s)\s+\d+\s+(\d+)\s`)
+	want := map[string]int{}
+	for _, r := range row.FindAllStringSubmatch(out.String(), -1) {
+		want[r[1]], _ = strconv.Atoi(r[2])
+	}
+	if len(want) != 2 || want["max"] == 0 || want["40 moves/s"] == 0 {
+		t.Fatalf("requests per pass in the report: %v\n%s", want, &out)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	if lines[0] != "pass\tsent_unix_ns\tlatency_ns\twhat" {
+		t.Fatalf("header %q", lines[0])
+	}
+	got := map[string]int{}
+	var last int64
+	lastPass := ""
+	kinds := map[string]bool{"start": true, "status": true, "heap": true, "move": true, "accept": true, "rematch": true, "resign": true}
+	for _, l := range lines[1:] {
+		f := strings.Split(l, "\t")
+		if len(f) != 4 {
+			t.Fatalf("line %q: want 4 fields", l)
+		}
+		sent, err1 := strconv.ParseInt(f[1], 10, 64)
+		latency, err2 := strconv.ParseInt(f[2], 10, 64)
+		if err1 != nil || err2 != nil || latency <= 0 || !kinds[f[3]] {
+			t.Fatalf("line %q", l)
+		}
+		if f[0] == lastPass && sent < last {
+			t.Fatalf("line %q sent before the line above it", l)
+		}
+		last, lastPass = sent, f[0]
+		got[f[0]]++
+	}
+	for pass, n := range want {
+		if got[pass] != n {
+			t.Errorf("pass %s: %d lines, the report counts %d requests", pass, got[pass], n)
+		}
+	}
+}
+
 // TestSpread: with several addresses each gets an equal share of the
 // channels, and a channel keeps its address.
 func TestSpread(t *testing.T) {
@@ -81,6 +136,8 @@ func TestFlags(t *testing.T) {
 		{"server-pid with several addrs", []string{"-server-pid", "1", "-addr", "127.0.0.1:1,127.0.0.1:2", "-key", strings.Repeat("ab", 32)}},
 		{"server-env without spawn", []string{"-server-env", "GOGC=200"}},
 		{"server-env not KEY=VALUE", []string{"-spawn", "-server-env", "GOGC", "-limits-for", "0"}},
+		{"latency-log with faults", []string{"-faults", "-latency-log", filepath.Join(t.TempDir(), "lat.tsv")}},
+		{"latency-log not writable", []string{"-latency-log", filepath.Join(t.TempDir(), "missing", "lat.tsv"), "-limits-for", "0"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errOut bytes.Buffer

@@ -45,6 +45,7 @@ type options struct {
 	serverPID   int
 	serverEnv   string
 	serverBin   string
+	latencyLog  string
 }
 
 func parseFlags(args []string, errOut io.Writer) (options, error) {
@@ -73,6 +74,7 @@ func parseFlags(args []string, errOut io.Writer) (options, error) {
 	fs.IntVar(&o.serverPID, "server-pid", 0, "with -addr: the server's process id, to read its CPU from /proc")
 	fs.StringVar(&o.serverEnv, "server-env", "", "with -spawn: KEY=VALUE pairs (space-separated) added to serve's environment, e.g. \"GOGC=200 GOMEMLIMIT=200MiB\"")
 	fs.StringVar(&o.serverBin, "server-bin", "", "with -spawn: run this nimbot binary instead of building the tree (to compare builds of two commits)")
+	fs.StringVar(&o.latencyLog, "latency-log", "", "write every request a pass measured to this file, one tab-separated line each in the order sent: the pass, when it was sent (Unix ns), its latency (ns) and what it was (to find the stalls behind a p99)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -106,6 +108,8 @@ func parseFlags(args []string, errOut io.Writer) (options, error) {
 		return o, errors.New("-server-env and -server-bin go with -spawn")
 	case o.addr != "" && o.gamesStored > 0 && o.db == "":
 		return o, errors.New("-games-stored with -addr needs -db, the server's database file")
+	case o.latencyLog != "" && o.faults:
+		return o, errors.New("-latency-log records the load passes; -faults runs none")
 	}
 	return o, nil
 }
@@ -171,6 +175,15 @@ func runLoad(ctx context.Context, o options, priv ed25519.PrivateKey, out io.Wri
 	if err != nil {
 		return err
 	}
+	var latencyLog *os.File
+	if o.latencyLog != "" {
+		// Made before anything runs, so a path that cannot be written
+		// fails at once.
+		if latencyLog, err = os.Create(o.latencyLog); err != nil {
+			return fmt.Errorf("-latency-log: %w", err)
+		}
+		defer latencyLog.Close()
+	}
 	tmp, err := os.MkdirTemp("", "nimbot-load-")
 	if err != nil {
 		return err
@@ -227,6 +240,7 @@ func runLoad(ctx context.Context, o options, priv ed25519.PrivateKey, out io.Wri
 	}
 	l := newLoader(targets, priv, o, heaps, srv)
 	l.server = rep.server
+	l.keepSent = latencyLog != nil
 	l.freshPeople = srv == nil
 	defer l.close()
 
@@ -301,5 +315,13 @@ func runLoad(ctx context.Context, o options, priv ed25519.PrivateKey, out io.Wri
 		rep.serverErrors, rep.serverErrorSample = srv.logs.counts()
 	}
 	rep.print(out)
+	if latencyLog != nil {
+		if err := writeLatencyLog(latencyLog, rep.passes); err != nil {
+			return fmt.Errorf("-latency-log: %w", err)
+		}
+		if err := latencyLog.Close(); err != nil {
+			return fmt.Errorf("-latency-log: %w", err)
+		}
+	}
 	return ctx.Err()
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -28,6 +29,9 @@ type passStats struct {
 	errSample []string
 	retries   int
 	deferred  int // answers bot deferred (not ready within 2 s)
+	// keepSent keeps every answered request in sent (-latency-log).
+	keepSent bool
+	sent     []requestTiming
 
 	// Outcomes of the requests sent around a SIGTERM.
 	refused    int
@@ -40,6 +44,9 @@ func (s *passStats) record(rq *request, res result) {
 		return
 	}
 	d := res.to.Sub(res.from)
+	if s.keepSent {
+		s.sent = append(s.sent, requestTiming{at: res.from, latency: d, what: rq.what})
+	}
 	s.requests++
 	s.lat = append(s.lat, d)
 	if rq.move != nil {
@@ -63,6 +70,14 @@ func (s *passStats) outcome(rq *request, err error) {
 	s.unanswered = append(s.unanswered, rq.id)
 }
 
+// requestTiming is one answered request, for -latency-log: when it was
+// sent, how long its answer took, and what it was ("move", "heap", …).
+type requestTiming struct {
+	at      time.Time
+	latency time.Duration
+	what    string
+}
+
 // passResult is one pass, merged over the channels.
 type passResult struct {
 	rate                     float64
@@ -71,6 +86,7 @@ type passResult struct {
 	errors                   int
 	errSample                []string
 	lat, moveLat             []time.Duration // sorted
+	sent                     []requestTiming // in the order sent, with -latency-log
 	refused                  int
 	unanswered               []string
 	inFlight                 int
@@ -103,6 +119,7 @@ func merge(rate float64, w window, stats []*passStats) passResult {
 		r.unanswered = append(r.unanswered, s.unanswered...)
 		r.lat = append(r.lat, s.lat...)
 		r.moveLat = append(r.moveLat, s.moveLat...)
+		r.sent = append(r.sent, s.sent...)
 		for _, e := range s.errSample {
 			if len(r.errSample) < 5 {
 				r.errSample = append(r.errSample, e)
@@ -111,9 +128,34 @@ func merge(rate float64, w window, stats []*passStats) passResult {
 	}
 	slices.Sort(r.lat)
 	slices.Sort(r.moveLat)
+	slices.SortFunc(r.sent, func(a, b requestTiming) int { return a.at.Compare(b.at) })
 	r.achievedMoves = float64(r.moves) / r.secs
 	r.achievedR = float64(r.requests) / r.secs
 	return r
+}
+
+// name is the pass as the report's table names it: "max", or its rate.
+func (p passResult) name() string {
+	if p.rate > 0 {
+		return fmt.Sprintf("%.0f moves/s", p.rate)
+	}
+	return "max"
+}
+
+// writeLatencyLog writes every request the passes measured, one
+// tab-separated line each, pass by pass in the order sent: the pass (as the
+// report names it), when the request was sent (Unix nanoseconds), how long
+// its answer took (nanoseconds) and what it was. Sorted by the time sent, a
+// stall shows as a run of requests that all end at the same moment.
+func writeLatencyLog(w io.Writer, passes []passResult) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintln(bw, "pass\tsent_unix_ns\tlatency_ns\twhat")
+	for _, p := range passes {
+		for _, s := range p.sent {
+			fmt.Fprintf(bw, "%s\t%d\t%d\t%s\n", p.name(), s.at.UnixNano(), s.latency.Nanoseconds(), s.what)
+		}
+	}
+	return bw.Flush()
 }
 
 // quantile of sorted durations (nearest rank).
@@ -170,15 +212,11 @@ func (r *report) print(out io.Writer) {
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "pass\tmoves/s\trequests/s\tp50\tp99\tmax\tmove p99\terrors\tgames\tCPU/request")
 	for _, p := range r.passes {
-		name := "max"
-		if p.rate > 0 {
-			name = fmt.Sprintf("%.0f moves/s", p.rate)
-		}
 		cpu := "unknown"
 		if r.rssKnown && p.cpuPerRequest > 0 {
 			cpu = fmt.Sprintf("%.0f µs", float64(p.cpuPerRequest)/float64(time.Microsecond))
 		}
-		fmt.Fprintf(w, "%s\t%.0f\t%.0f\t%s\t%s\t%s\t%s\t%d\t%d\t%s\n", name, p.achievedMoves, p.achievedR,
+		fmt.Fprintf(w, "%s\t%.0f\t%.0f\t%s\t%s\t%s\t%s\t%d\t%d\t%s\n", p.name(), p.achievedMoves, p.achievedR,
 			ms(quantile(p.lat, .5)), ms(quantile(p.lat, .99)), ms(quantile(p.lat, 1)), ms(quantile(p.moveLat, .99)), p.errors, p.games, cpu)
 	}
 	w.Flush()
