@@ -54,9 +54,6 @@ type loader struct {
 	// the same people challenging again seconds later.
 	freshPeople bool
 	players     []*player
-	// keepSent keeps every measured request's time and latency
-	// (-latency-log).
-	keepSent bool
 
 	// retry, in the fault scenarios, makes a player resend a request that got
 	// no answer (as Discord does not, but a test of durability must) instead
@@ -181,7 +178,7 @@ func (l *loader) pass(ctx context.Context, rate float64, d time.Duration) passRe
 	serverCPU := l.server.window(ctx, w)
 	clientCPU := cpuWindow(ctx, selfCPU, w)
 	for i, p := range l.players {
-		st := &passStats{win: w, keepSent: l.keepSent}
+		st := &passStats{win: w, keepSent: l.opts.latencyLog != ""}
 		stats[i] = st
 		wg.Add(1)
 		go func() {

@@ -240,7 +240,6 @@ func runLoad(ctx context.Context, o options, priv ed25519.PrivateKey, out io.Wri
 	}
 	l := newLoader(targets, priv, o, heaps, srv)
 	l.server = rep.server
-	l.keepSent = latencyLog != nil
 	l.freshPeople = srv == nil
 	defer l.close()
 
