@@ -150,10 +150,9 @@ static int walbufOpen(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *p, 
 	return SQLITE_OK;
 }
 
+// nimbot_walbuf_register is called once per process (walbuf.go's
+// walbufOnce, which also keeps its outcome).
 int nimbot_walbuf_register(void) {
-	if (walbufDefault != NULL) {
-		return SQLITE_OK;
-	}
 	sqlite3_vfs *def = sqlite3_vfs_find(NULL);
 	if (def == NULL) {
 		return SQLITE_ERROR;

@@ -74,7 +74,8 @@ struct sqlite3_vfs {
 sqlite3_vfs *sqlite3_vfs_find(const char *zVfsName);
 int sqlite3_vfs_register(sqlite3_vfs *, int makeDflt);
 
-// nimbot_walbuf_register registers the VFS named NIMBOT_WALBUF_VFS, once.
+// nimbot_walbuf_register registers the VFS named NIMBOT_WALBUF_VFS. It is
+// called once (walbuf.go's walbufOnce).
 int nimbot_walbuf_register(void);
 
 #endif
