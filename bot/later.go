@@ -2,6 +2,8 @@ package bot
 
 import (
 	"context"
+	"encoding/binary"
+	"strings"
 	"sync"
 	"time"
 
@@ -29,8 +31,9 @@ const DefaultFetchDelay = 15 * time.Second
 // the rate of new boards times FetchDelay, 270 a second for 15 s. Past the
 // bound, a new message is fetched at once, as if there were no delay. Each
 // waiting message keeps only what the fetch and BoardWanted need (a few
-// ids, the token, the components): about 3 KB for a board of 3 4 5, so
-// some 12 MB at the bound.
+// ids, the token, the controls' custom ids), packed: about 390 bytes in
+// one string for a board of 3 4 5, so some 1.6 MB at the bound
+// (BenchmarkFetchLaterHeld).
 const DefaultMaxDelayed = 4096
 
 // FetchDelayFor returns the fetch delay for the shortest time a board may
@@ -60,13 +63,135 @@ type delayedFetches struct {
 	closed  bool          // hurried is closed
 }
 
-// delayedFetch is one message waiting: the answer that created it, trimmed
-// to what the fetch and BoardWanted read, so the board's embeds and the
-// interaction's options and message are not kept for the delay.
+// delayedFetch is one message waiting: the answer that created it,
+// trimmed to what the fetch and BoardWanted read (the interaction's ids
+// and token, the answer's type and flags, the custom ids of its buttons and
+// menus) and packed into one string. Thousands wait at once under load,
+// and the collector marks what they hold at every cycle: kept as the
+// discordgo values they came in (a component tree of some fifty objects
+// for a board of 3 4 5) they were most of serve's live heap, and each
+// cycle's mark took 11 to 22 ms of a p99 target of 10 (BENCHMARKS.md,
+// "Bot: the delayed fetches packed"). Packed, each is two objects, one of
+// them a string the collector need not look into. unpack rebuilds the
+// values when the fetch is due.
 type delayedFetch struct {
-	i    *discordgo.Interaction
-	resp *discordgo.InteractionResponse
-	due  time.Time
+	packed   string
+	data     bool // the answer had data (flags, components)
+	typ      discordgo.InteractionType
+	respType discordgo.InteractionResponseType
+	flags    discordgo.MessageFlags
+	due      time.Time
+}
+
+// Control kinds in a packed answer.
+const (
+	packedButton byte = iota
+	packedSelect
+)
+
+// packFetch packs what the fetch of first's message and BoardWanted read
+// of i and first. The strings are copied: none of the request's or the
+// answer's memory stays reachable through the queue.
+func packFetch(i *discordgo.Interaction, first *discordgo.InteractionResponse, due time.Time) delayedFetch {
+	f := delayedFetch{typ: i.Type, respType: first.Type, due: due}
+	b := make([]byte, 0, 256)
+	for _, s := range [...]string{i.ID, i.AppID, i.Token, i.ChannelID, i.GuildID} {
+		b = appendPacked(b, s)
+	}
+	if first.Data != nil {
+		f.data, f.flags = true, first.Data.Flags
+		for _, c := range first.Data.Components {
+			row, ok := actionsRow(c)
+			if !ok {
+				continue
+			}
+			b = append(b, '[')
+			for _, cc := range row.Components {
+				switch v := cc.(type) {
+				case discordgo.Button:
+					b = appendPacked(append(b, packedButton), v.CustomID)
+				case *discordgo.Button:
+					b = appendPacked(append(b, packedButton), v.CustomID)
+				case discordgo.SelectMenu:
+					b = appendPacked(append(b, packedSelect), v.CustomID)
+				case *discordgo.SelectMenu:
+					b = appendPacked(append(b, packedSelect), v.CustomID)
+				}
+			}
+			b = append(b, ']')
+		}
+	}
+	f.packed = string(b)
+	return f
+}
+
+func actionsRow(c discordgo.MessageComponent) (discordgo.ActionsRow, bool) {
+	switch v := c.(type) {
+	case discordgo.ActionsRow:
+		return v, true
+	case *discordgo.ActionsRow:
+		if v != nil {
+			return *v, true
+		}
+	}
+	return discordgo.ActionsRow{}, false
+}
+
+// appendPacked appends s with its length before it.
+func appendPacked(b []byte, s string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
+
+// cutPacked returns the string appendPacked put first in s, and the rest
+// of s after it ("" and "" if s does not start with one).
+func cutPacked(s string) (v, rest string) {
+	var n uint64
+	for k := 0; k < len(s) && k < binary.MaxVarintLen64; k++ {
+		n |= uint64(s[k]&0x7f) << (7 * k)
+		if s[k] < 0x80 {
+			if n > uint64(len(s)-k-1) {
+				return "", ""
+			}
+			return s[k+1 : k+1+int(n)], s[k+1+int(n):]
+		}
+	}
+	return "", ""
+}
+
+// unpack rebuilds the interaction and the answer packFetch packed: i with
+// its ID, AppID, Token, Type, ChannelID and GuildID, resp with its Type,
+// flags and action rows of buttons and menus that carry only their custom
+// ids.
+func (f delayedFetch) unpack() (*discordgo.Interaction, *discordgo.InteractionResponse) {
+	s := f.packed
+	next := func() string {
+		var v string
+		v, s = cutPacked(s)
+		return v
+	}
+	i := &discordgo.Interaction{ID: next(), AppID: next(), Token: next(), Type: f.typ, ChannelID: next(), GuildID: next()}
+	resp := &discordgo.InteractionResponse{Type: f.respType}
+	if !f.data {
+		return i, resp
+	}
+	resp.Data = &discordgo.InteractionResponseData{Flags: f.flags}
+	for len(s) > 0 && s[0] == '[' {
+		s = s[1:]
+		var row discordgo.ActionsRow
+		for len(s) > 0 && s[0] != ']' {
+			kind := s[0]
+			s = s[1:]
+			id := next()
+			if kind == packedSelect {
+				row.Components = append(row.Components, discordgo.SelectMenu{CustomID: id})
+			} else {
+				row.Components = append(row.Components, discordgo.Button{CustomID: id})
+			}
+		}
+		s = strings.TrimPrefix(s, "]")
+		resp.Data.Components = append(resp.Data.Components, row)
+	}
+	return i, resp
 }
 
 func (q *delayedFetches) init(delay time.Duration, max int) {
@@ -103,14 +228,7 @@ func (r *responder) fetchLater(i *discordgo.Interaction, first *discordgo.Intera
 	if q.delay <= 0 {
 		return false
 	}
-	f := delayedFetch{
-		i:    &discordgo.Interaction{ID: i.ID, AppID: i.AppID, Token: i.Token, Type: i.Type, ChannelID: i.ChannelID, GuildID: i.GuildID},
-		resp: &discordgo.InteractionResponse{Type: first.Type},
-		due:  time.Now().Add(q.delay),
-	}
-	if first.Data != nil {
-		f.resp.Data = &discordgo.InteractionResponseData{Flags: first.Data.Flags, Components: first.Data.Components}
-	}
+	f := packFetch(i, first, time.Now().Add(q.delay))
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.n == len(q.ring) {
@@ -161,21 +279,21 @@ func (r *responder) serveLater() {
 		q.head = (q.head + 1) % len(q.ring)
 		q.n--
 		q.mu.Unlock()
-		if r.wanted(f) {
-			r.background(f.i, true, "", func(ctx context.Context) { r.fetchBoard(ctx, f.i) })
+		if i, resp := f.unpack(); r.wanted(i, resp) {
+			r.background(i, true, "", func(ctx context.Context) { r.fetchBoard(ctx, i) })
 		}
 	}
 }
 
-// wanted asks the service whether f's message still needs its id
+// wanted asks the service whether the message resp created still needs its id
 // recorded; when it cannot tell, the message is fetched, as before the
 // delay.
-func (r *responder) wanted(f delayedFetch) bool {
+func (r *responder) wanted(i *discordgo.Interaction, resp *discordgo.InteractionResponse) bool {
 	ctx, cancel := context.WithTimeout(r.base, 10*time.Second)
 	defer cancel()
-	ok, err := r.svc.BoardWanted(ctx, f.i, f.resp)
+	ok, err := r.svc.BoardWanted(ctx, i, resp)
 	if err != nil {
-		r.log.Error("checking whether a new message still needs recording; fetching it", "interaction", f.i.ID, "err", err)
+		r.log.Error("checking whether a new message still needs recording; fetching it", "interaction", i.ID, "err", err)
 		return true
 	}
 	return ok

@@ -21,8 +21,9 @@ type Service interface {
 	// answer to i, created is still worth fetching from Discord and
 	// reporting with BoardSent. bot asks it FetchDelay after the answer
 	// (see responder.after); i then carries only its ID, AppID, Token,
-	// Type, ChannelID and GuildID, and resp its Type, flags and
-	// components. On an error bot fetches anyway.
+	// Type, ChannelID and GuildID, and resp its Type, flags and action
+	// rows, whose buttons and select menus carry only their custom ids.
+	// On an error bot fetches anyway.
 	BoardWanted(ctx context.Context, i *discordgo.Interaction, resp *discordgo.InteractionResponse) (bool, error)
 	// BoardSent reports the message that a response to i created, fetched
 	// from Discord (@original), so a board's message id can be recorded.
