@@ -28,13 +28,15 @@ import (
 const DefaultFetchDelay = 15 * time.Second
 
 // DefaultMaxDelayed bounds the messages waiting for their delayed fetch:
-// the rate of new boards times FetchDelay, 270 a second for 15 s. Past the
-// bound, a new message is fetched at once, as if there were no delay. Each
-// waiting message keeps only what the fetch and BoardWanted need (a few
-// ids, the token, the controls' custom ids), packed: about 390 bytes in
-// one string for a board of 3 4 5, so some 1.6 MB at the bound
-// (BenchmarkFetchLaterHeld).
-const DefaultMaxDelayed = 4096
+// the rate of new boards times FetchDelay, 2,000 a second for 15 s. Past
+// the bound, a new message is fetched at once, as if there were no delay,
+// which costs a REST call and a write for a board that most likely needs
+// neither. Each waiting message keeps only what the fetch and BoardWanted
+// need (a few ids, the token, the controls' custom ids), packed: about 390
+// bytes in one string for a board of 3 4 5 (BenchmarkFetchLaterHeld), so
+// some 15 MB at the bound, the ring included. That is what 4,096 boards
+// took when they were kept as discordgo values, the bound until then.
+const DefaultMaxDelayed = 32768
 
 // FetchDelayFor returns the fetch delay for the shortest time a board may
 // wait for a move or an answer before its deadline edits it: a quarter of
