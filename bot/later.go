@@ -70,12 +70,12 @@ type delayedFetches struct {
 // and token, the answer's type and flags, the custom ids of its buttons and
 // menus) and packed into one string. Thousands wait at once under load,
 // and the collector marks what they hold at every cycle: kept as the
-// discordgo values they came in (a component tree of some fifty objects
+// discordgo values they came in (a component tree of some sixty objects
 // for a board of 3 4 5) they were most of serve's live heap, and each
 // cycle's mark took 11 to 22 ms of a p99 target of 10 (BENCHMARKS.md,
-// "Bot: the delayed fetches packed"). Packed, each is two objects, one of
-// them a string the collector need not look into. unpack rebuilds the
-// values when the fetch is due.
+// "Load: the delayed fetches packed"). Packed, each holds one object, a
+// string the collector need not look into. unpack rebuilds the values
+// when the fetch is due.
 type delayedFetch struct {
 	packed   string
 	data     bool // the answer had data (flags, components)
@@ -287,9 +287,9 @@ func (r *responder) serveLater() {
 	}
 }
 
-// wanted asks the service whether the message resp created still needs its id
-// recorded; when it cannot tell, the message is fetched, as before the
-// delay.
+// wanted asks the service whether the message resp created still needs
+// its id recorded; when it cannot tell, the message is fetched, as before
+// the delay.
 func (r *responder) wanted(i *discordgo.Interaction, resp *discordgo.InteractionResponse) bool {
 	ctx, cancel := context.WithTimeout(r.base, 10*time.Second)
 	defer cancel()
