@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -78,23 +79,6 @@ func rowsOf(t *testing.T, cs []discordgo.MessageComponent) [][]control {
 	return rows
 }
 
-func sameRows(a, b [][]control) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k := range a {
-		if len(a[k]) != len(b[k]) {
-			return false
-		}
-		for j := range a[k] {
-			if a[k][j] != b[k][j] {
-				return false
-			}
-		}
-	}
-	return true
-}
-
 // TestPackFetch: a waiting fetch, packed and unpacked, gives BoardWanted
 // and the fetch the interaction's ids and token and the answer's type,
 // flags and controls (kind and custom id, row by row), whatever bytes the
@@ -150,7 +134,7 @@ func TestPackFetch(t *testing.T) {
 			if gr.Data.Flags != resp.Data.Flags || gr.Data.Embeds != nil || gr.Data.Content != "" {
 				t.Errorf("answer data flags %d embeds %d content %q, want flags %d and no more", gr.Data.Flags, len(gr.Data.Embeds), gr.Data.Content, resp.Data.Flags)
 			}
-			if got, want := rowsOf(t, gr.Data.Components), rowsOf(t, resp.Data.Components); !sameRows(got, want) {
+			if got, want := rowsOf(t, gr.Data.Components), rowsOf(t, resp.Data.Components); !slices.EqualFunc(got, want, slices.Equal) {
 				t.Errorf("controls %+v, want %+v", got, want)
 			}
 		})
