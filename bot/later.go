@@ -93,38 +93,82 @@ const (
 
 // packFetch packs what the fetch of first's message and BoardWanted read
 // of i and first. The strings are copied: none of the request's or the
-// answer's memory stays reachable through the queue.
+// answer's memory stays reachable through the queue. One pass measures,
+// the next writes into a string of exactly that size: one allocation per
+// board, held as it is for the delay.
 func packFetch(i *discordgo.Interaction, first *discordgo.InteractionResponse, due time.Time) delayedFetch {
 	f := delayedFetch{typ: i.Type, respType: first.Type, due: due}
-	b := make([]byte, 0, 256)
-	for _, s := range [...]string{i.ID, i.AppID, i.Token, i.ChannelID, i.GuildID} {
-		b = appendPacked(b, s)
-	}
 	if first.Data != nil {
 		f.data, f.flags = true, first.Data.Flags
-		for _, c := range first.Data.Components {
-			row, ok := actionsRow(c)
-			if !ok {
-				continue
-			}
-			b = append(b, '[')
-			for _, cc := range row.Components {
-				switch v := cc.(type) {
-				case discordgo.Button:
-					b = appendPacked(append(b, packedButton), v.CustomID)
-				case *discordgo.Button:
-					b = appendPacked(append(b, packedButton), v.CustomID)
-				case discordgo.SelectMenu:
-					b = appendPacked(append(b, packedSelect), v.CustomID)
-				case *discordgo.SelectMenu:
-					b = appendPacked(append(b, packedSelect), v.CustomID)
-				}
-			}
-			b = append(b, ']')
-		}
 	}
-	f.packed = string(b)
+	var size packer
+	size.pack(i, first)
+	out := packer{b: new(strings.Builder)}
+	out.b.Grow(size.n)
+	out.pack(i, first)
+	f.packed = out.b.String()
 	return f
+}
+
+// packer packs an interaction and its answer for packFetch: into b, or,
+// with b nil, only counts the bytes in n.
+type packer struct {
+	b *strings.Builder
+	n int
+}
+
+func (p *packer) pack(i *discordgo.Interaction, first *discordgo.InteractionResponse) {
+	for _, s := range [...]string{i.ID, i.AppID, i.Token, i.ChannelID, i.GuildID} {
+		p.str(s)
+	}
+	if first.Data == nil {
+		return
+	}
+	for _, c := range first.Data.Components {
+		row, ok := actionsRow(c)
+		if !ok {
+			continue
+		}
+		p.byte('[')
+		for _, cc := range row.Components {
+			switch v := cc.(type) {
+			case discordgo.Button:
+				p.control(packedButton, v.CustomID)
+			case *discordgo.Button:
+				p.control(packedButton, v.CustomID)
+			case discordgo.SelectMenu:
+				p.control(packedSelect, v.CustomID)
+			case *discordgo.SelectMenu:
+				p.control(packedSelect, v.CustomID)
+			}
+		}
+		p.byte(']')
+	}
+}
+
+func (p *packer) byte(c byte) {
+	if p.b == nil {
+		p.n++
+		return
+	}
+	p.b.WriteByte(c)
+}
+
+// str packs s with its length before it (cutPacked reads it back).
+func (p *packer) str(s string) {
+	var l [binary.MaxVarintLen64]byte
+	w := binary.PutUvarint(l[:], uint64(len(s)))
+	if p.b == nil {
+		p.n += w + len(s)
+		return
+	}
+	p.b.Write(l[:w])
+	p.b.WriteString(s)
+}
+
+func (p *packer) control(kind byte, customID string) {
+	p.byte(kind)
+	p.str(customID)
 }
 
 func actionsRow(c discordgo.MessageComponent) (discordgo.ActionsRow, bool) {
@@ -139,12 +183,7 @@ func actionsRow(c discordgo.MessageComponent) (discordgo.ActionsRow, bool) {
 	return discordgo.ActionsRow{}, false
 }
 
-// appendPacked appends s with its length before it.
-func appendPacked(b []byte, s string) []byte {
-	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
-}
-
-// cutPacked returns the string appendPacked put first in s, and the rest
+// cutPacked returns the string packer.str put first in s, and the rest
 // of s after it ("" and "" if s does not start with one).
 func cutPacked(s string) (v, rest string) {
 	var n uint64
