@@ -81,6 +81,12 @@
 //     and durable move transactions per second through store.Commit
 //     (synchronous=FULL, the store's one writer connection). nimbot's
 //     throughput is printed as a ratio of the smaller.
+//   - disk floor: after the passes, the latency a writer doing nothing else
+//     gets from the disk at the paced pass's request rate: each request's
+//     log bytes (11 pages' worth) written and fsynced, batched as they
+//     queue, with no SQLite, store or HTTP. The paced pass's p99 is printed
+//     as a multiple of it. It runs for -limits-for, on the disk the
+//     database is on.
 //
 // The first pass runs at -rate moves/s (0: as fast as the channels go); a
 // second pass at -fixed-rate (default 1,000 moves/s) reports the latency

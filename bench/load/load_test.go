@@ -42,7 +42,7 @@ func TestRun(t *testing.T) {
 			t.Errorf("pass %s: %d moves/s, %d errors", r[1], moves, errs)
 		}
 	}
-	for _, want := range []string{"pre-filled 30 finished games", "peak RSS", "limits: Ed25519 VerifyInteraction", "nimbot vs the smaller limit", "µs per move", "database file every 500ms"} {
+	for _, want := range []string{"pre-filled 30 finished games", "peak RSS", "limits: Ed25519 VerifyInteraction", "nimbot vs the smaller limit", "µs per move", "database file every 500ms", "disk floor at the 50 moves/s pass's"} {
 		if !strings.Contains(report, want) {
 			t.Errorf("report lacks %q", want)
 		}

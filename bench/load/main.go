@@ -249,18 +249,18 @@ func runLoad(ctx context.Context, o options, priv ed25519.PrivateKey, out io.Wri
 	if err != nil {
 		return fmt.Errorf("first request: %w", err)
 	}
+	// The limits are measured on the disk the load's database is on.
+	limitsDir := tmp
+	if o.db != "" {
+		limitsDir = filepath.Dir(o.db)
+	}
 	if o.limitsFor > 0 {
 		rep.verify1, rep.verifyN = measureVerify(sample, o.limitsFor)
-		dir := tmp
-		if o.db != "" {
-			// Measure the disk the load's database is on.
-			dir = filepath.Dir(o.db)
-		}
-		rep.commits, err = measureCommits(ctx, dir, o.limitsFor)
+		rep.commits, err = measureCommits(ctx, limitsDir, o.limitsFor)
 		if err != nil {
 			return fmt.Errorf("measuring store commits: %w", err)
 		}
-		rep.rawTx, err = measureRawTx(ctx, dir, o.limitsFor)
+		rep.rawTx, err = measureRawTx(ctx, limitsDir, o.limitsFor)
 		if err != nil {
 			return fmt.Errorf("measuring SQLite transactions: %w", err)
 		}
@@ -296,6 +296,15 @@ func runLoad(ctx context.Context, o options, priv ed25519.PrivateKey, out io.Wri
 	}
 	if sizes != nil {
 		rep.sizes = sizes.finish()
+	}
+	// The disk's floor at the paced pass's request rate, measured after the
+	// passes so that it does not share the disk with them.
+	if paced := lastPaced(rep.passes); o.limitsFor > 0 && paced != nil && ctx.Err() == nil {
+		floor, err := measureDiskFloor(limitsDir, paced.achievedR, o.limitsFor)
+		if err != nil {
+			return fmt.Errorf("measuring the disk's floor: %w", err)
+		}
+		rep.disk = &floor
 	}
 	if rep.rssKnown {
 		rep.peakRSS, _ = procStatus("self", "VmHWM")

@@ -135,6 +135,16 @@ func merge(rate float64, w window, stats []*passStats) passResult {
 }
 
 // name is the pass as the report's table names it: "max", or its rate.
+// lastPaced is the last pass sent at a fixed rate, or nil.
+func lastPaced(passes []passResult) *passResult {
+	for i := len(passes) - 1; i >= 0; i-- {
+		if passes[i].rate > 0 && passes[i].requests > 0 {
+			return &passes[i]
+		}
+	}
+	return nil
+}
+
 func (p passResult) name() string {
 	if p.rate > 0 {
 		return fmt.Sprintf("%.0f moves/s", p.rate)
@@ -175,7 +185,8 @@ type report struct {
 	prefillCached     bool
 	verify1, verifyN  float64
 	commits           float64
-	rawTx             float64 // the smallest durable read-then-write transaction
+	rawTx             float64    // the smallest durable read-then-write transaction
+	disk              *diskFloor // the disk's floor at the paced pass's rate
 	passes            []passResult
 	server            *serverProc // the server's process, when it is another one
 	serverPeakRSS     string
@@ -268,6 +279,13 @@ func (r *report) print(out io.Writer) {
 			p := r.passes[0]
 			fmt.Fprintf(out, "nimbot vs the smaller limit (%s, %.0f/s): moves %.2f, signed requests %.2f\n",
 				name, lim, p.achievedMoves/lim, p.achievedR/lim)
+		}
+	}
+	if f := r.disk; f != nil {
+		fmt.Fprintf(out, "disk floor at the %s pass's %.0f requests/s (a writer alone, no SQLite: each request's %d bytes of log written and fsynced, batched as they queue, %v): p50 %s, p99 %s, max %s; %.0f fsyncs/s\n",
+			lastPaced(r.passes).name(), f.perSecond, logBytesPerRequest, f.took.Round(time.Millisecond), ms(f.p50), ms(f.p99), ms(f.max), float64(f.syncs)/f.took.Seconds())
+		if p := lastPaced(r.passes); p != nil && f.p99 > 0 {
+			fmt.Fprintf(out, "        the %s pass's p99 is %.1f× the disk's\n", p.name(), float64(quantile(p.lat, .99))/float64(f.p99))
 		}
 	}
 }
