@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"os"
 	"sync"
 	"time"
 )
@@ -39,6 +40,20 @@ import (
 // synchronous setting): a checkpoint syncs the log before copying it and
 // the file before the log may be overwritten, so no committed page is ever
 // only in a log being reused.
+//
+// Write-back in small doses. A checkpoint's copies land in the kernel's
+// page cache, and SQLite syncs the database file only when a checkpoint has
+// copied the whole log: the checkpointer's, when it catches up, and the
+// backstop's, inside a COMMIT. Each such sync wrote everything copied since
+// the last one, a few hundred random pages, in one burst; the log's fsyncs
+// behind it, every player's COMMIT, waited on the same disk. So after each
+// of its checkpoints the checkpointer has the kernel start writing the
+// file's dirty pages (startWriteback: sync_file_range on Linux), without
+// waiting and without a flush: the pages go out in doses of one run's
+// copies, the log's next fsync flushes them with its own, and the syncs
+// SQLite makes find little left to write. PostgreSQL's checkpointer does the
+// same (checkpoint_flush_after), and RocksDB's bytes_per_sync. BENCHMARKS.md,
+// "Load: the disk's floor and what else sets the p99", has the figures.
 
 const (
 	// checkpointBackstop is the writer connection's wal_autocheckpoint:
@@ -64,19 +79,34 @@ type checkpointer struct {
 	stop   chan struct{}
 	done   chan struct{}
 
+	// file is the database file, opened read-only for startWriteback;
+	// nil where that does nothing. Only run uses it, and close closes it.
+	file *os.File
+
 	mu sync.Mutex
 	// runs counts checkpoints; log and backfilled are the last one's
 	// report (the log's pages, and how many of them are in the file), and
-	// lastErr its error (for tests).
+	// lastErr its error (for tests). writebacks counts the write-backs
+	// started.
 	runs, log, backfilled int64
 	lastErr               error
+	writebacks            int64
 }
 
-func newCheckpointer(conn *sql.DB, every time.Duration, h *health) *checkpointer {
+// newCheckpointer starts a checkpointer on conn, a connection of its own to
+// the database at path.
+func newCheckpointer(conn *sql.DB, path string, every time.Duration, h *health) (*checkpointer, error) {
 	c := &checkpointer{conn: conn, every: every, health: h,
 		kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	if writebackSupported {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		c.file = f
+	}
 	go c.run()
-	return c
+	return c, nil
 }
 
 // committed tells the checkpointer of a COMMIT. It never waits.
@@ -116,9 +146,19 @@ func (c *checkpointer) checkpoint() {
 	if err != nil && c.health != nil {
 		c.health.noteDamage(err, time.Now())
 	}
+	started := false
+	if err == nil && backfilled > 0 && c.file != nil {
+		// What this run copied starts on its way to the disk now, not
+		// in the burst of SQLite's next sync of the file.
+		err = startWriteback(c.file)
+		started = err == nil
+	}
 	c.mu.Lock()
 	c.runs++
 	c.log, c.backfilled, c.lastErr = log, backfilled, err
+	if started {
+		c.writebacks++
+	}
 	c.mu.Unlock()
 }
 
@@ -131,7 +171,17 @@ func (c *checkpointer) close() error {
 		close(c.stop)
 	}
 	<-c.done
+	if c.file != nil {
+		c.file.Close()
+	}
 	return c.conn.Close()
+}
+
+// started returns how many write-backs the checkpointer has started.
+func (c *checkpointer) started() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.writebacks
 }
 
 // stats returns how many checkpoints ran and the last one's report.

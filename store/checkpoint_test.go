@@ -146,3 +146,57 @@ func TestCheckpointerStopsAtClose(t *testing.T) {
 		t.Fatalf("after reopening, %d rows (err %v), want 20", n, err)
 	}
 }
+
+// After the checkpointer copies pages into the database file it starts
+// their write-back (on Linux): the count of write-backs started grows with
+// the checkpoints that copied something, and none failed.
+func TestCheckpointerStartsWriteback(t *testing.T) {
+	db := mustOpen(t)
+	write := scratchWrites(t, db, 3*4096)
+	for range 20 {
+		write()
+	}
+	quietCheckpoint(t, db, 0)
+	started := db.checkpoints.started()
+	if !writebackSupported {
+		if started != 0 || db.checkpoints.file != nil {
+			t.Fatalf("%d write-backs started, file %v, where sync_file_range does not exist", started, db.checkpoints.file)
+		}
+		return
+	}
+	if started == 0 {
+		t.Fatal("the checkpointer copied the log but started no write-back of the database file")
+	}
+}
+
+// startWriteback starts a file's write-back, and says so when it cannot.
+func TestStartWriteback(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(path, make([]byte, 1<<20), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := startWriteback(f); err != nil {
+		t.Fatalf("write-back of a file just written, opened read-only: %v", err)
+	}
+	f.Close()
+	if !writebackSupported {
+		return
+	}
+	if err := startWriteback(f); err == nil {
+		t.Fatal("write-back of a closed file reported no error")
+	}
+	// A pipe has no pages to write: sync_file_range itself refuses it.
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	if err := startWriteback(r); err == nil {
+		t.Fatal("write-back of a pipe reported no error")
+	}
+}

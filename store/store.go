@@ -229,7 +229,12 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 	db := &DB{path: path, now: now, writeConn: w, readers: r, reads: reader{c: newStmtCache(r), db: r}}
 	db.ids.next = largest + 1
 	db.health.file, _ = os.Stat(path)
-	db.checkpoints = newCheckpointer(ck, checkpointEvery, &db.health)
+	if db.checkpoints, err = newCheckpointer(ck, path, checkpointEvery, &db.health); err != nil {
+		w.Close()
+		r.Close()
+		ck.Close()
+		return fail(err)
+	}
 	db.writes = newWriter(w, now, &db.health)
 	db.writes.committed = db.checkpoints.committed
 	return db, nil
