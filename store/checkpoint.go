@@ -52,8 +52,9 @@ import (
 // waiting and without a flush: the pages go out in doses of one run's
 // copies, the log's next fsync flushes them with its own, and the syncs
 // SQLite makes find little left to write. PostgreSQL's checkpointer does the
-// same (checkpoint_flush_after), and RocksDB's bytes_per_sync. BENCHMARKS.md,
-// "Load: the disk's floor and what else sets the p99", has the figures.
+// same (checkpoint_flush_after), as does RocksDB (bytes_per_sync).
+// BENCHMARKS.md, "Load: the disk's floor and what else sets the p99", has
+// the figures.
 
 const (
 	// checkpointBackstop is the writer connection's wal_autocheckpoint:

@@ -38,8 +38,10 @@
 // Reads use a separate pool of read-only connections and, in WAL mode, never
 // wait for writers. A checkpointer goroutine with a connection of its own
 // copies the write-ahead log into the file soon after writes, off the
-// commit path; the writer connection checkpoints only as a backstop, when
-// the log reaches 4,000 pages (checkpoint.go).
+// commit path, and on Linux starts the file's write-back after each copy so
+// that SQLite's syncs of the file find little left to write; the writer
+// connection checkpoints only as a backstop, when the log reaches 4,000
+// pages (checkpoint.go).
 //
 // Durability. Config.Synchronous FULL (the default) makes every acknowledged
 // Commit survive power loss; NORMAL survives a crash of the process but may
