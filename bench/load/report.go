@@ -134,7 +134,6 @@ func merge(rate float64, w window, stats []*passStats) passResult {
 	return r
 }
 
-// name is the pass as the report's table names it: "max", or its rate.
 // lastPaced is the last pass sent at a fixed rate, or nil.
 func lastPaced(passes []passResult) *passResult {
 	for i := len(passes) - 1; i >= 0; i-- {
@@ -145,6 +144,7 @@ func lastPaced(passes []passResult) *passResult {
 	return nil
 }
 
+// name is the pass as the report's table names it: "max", or its rate.
 func (p passResult) name() string {
 	if p.rate > 0 {
 		return fmt.Sprintf("%.0f moves/s", p.rate)
@@ -281,10 +281,10 @@ func (r *report) print(out io.Writer) {
 				name, lim, p.achievedMoves/lim, p.achievedR/lim)
 		}
 	}
-	if f := r.disk; f != nil {
+	if f, p := r.disk, lastPaced(r.passes); f != nil && p != nil {
 		fmt.Fprintf(out, "disk floor at the %s pass's %.0f requests/s (a writer alone, no SQLite: each request's %d bytes of log written and fsynced, batched as they queue, %v): p50 %s, p99 %s, max %s; %.0f fsyncs/s\n",
-			lastPaced(r.passes).name(), f.perSecond, logBytesPerRequest, f.took.Round(time.Millisecond), ms(f.p50), ms(f.p99), ms(f.max), float64(f.syncs)/f.took.Seconds())
-		if p := lastPaced(r.passes); p != nil && f.p99 > 0 {
+			p.name(), f.perSecond, logBytesPerRequest, f.took.Round(time.Millisecond), ms(f.p50), ms(f.p99), ms(f.max), float64(f.syncs)/f.took.Seconds())
+		if f.p99 > 0 {
 			fmt.Fprintf(out, "        the %s pass's p99 is %.1f× the disk's\n", p.name(), float64(quantile(p.lat, .99))/float64(f.p99))
 		}
 	}
