@@ -81,7 +81,11 @@ type checkpointer struct {
 	done   chan struct{}
 
 	// file is the database file, opened read-only for startWriteback;
-	// nil where that does nothing. Only run uses it, and close closes it.
+	// nil where that does nothing. Only run uses it. Closing any
+	// descriptor of a file drops every POSIX lock the process holds on
+	// it, SQLite's included (SQLite's "How To Corrupt", 2.2), so it is
+	// closed only once no connection is left: DB.Close calls closeFile
+	// last.
 	file *os.File
 
 	mu sync.Mutex
@@ -172,10 +176,15 @@ func (c *checkpointer) close() error {
 		close(c.stop)
 	}
 	<-c.done
+	return c.conn.Close()
+}
+
+// closeFile closes the database file startWriteback used. Call it only
+// after every connection to the database has closed (file's comment).
+func (c *checkpointer) closeFile() {
 	if c.file != nil {
 		c.file.Close()
 	}
-	return c.conn.Close()
 }
 
 // started returns how many write-backs the checkpointer has started.

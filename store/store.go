@@ -555,7 +555,10 @@ func (db *DB) Close() error {
 	db.writes.close()
 	cerr := db.checkpoints.close()
 	db.reads.c.close()
-	return errors.Join(cerr, db.readers.Close(), db.writeConn.Close())
+	err := errors.Join(cerr, db.readers.Close(), db.writeConn.Close())
+	// Last: closing it would drop the locks SQLite holds on the file.
+	db.checkpoints.closeFile()
+	return err
 }
 
 // Ping checks that both the read and the write connections work.
