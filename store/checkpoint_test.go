@@ -147,16 +147,24 @@ func TestCheckpointerStopsAtClose(t *testing.T) {
 	}
 }
 
-// After the checkpointer copies pages into the database file it starts
-// their write-back (on Linux): the count of write-backs started grows with
-// the checkpoints that copied something, and none failed.
-func TestCheckpointerStartsWriteback(t *testing.T) {
+// checkpointedStore opens a store, commits 20 writes of a few pages each,
+// and returns it once the checkpointer has copied the whole log.
+func checkpointedStore(t *testing.T) *DB {
+	t.Helper()
 	db := mustOpen(t)
 	write := scratchWrites(t, db, 3*4096)
 	for range 20 {
 		write()
 	}
 	quietCheckpoint(t, db, 0)
+	return db
+}
+
+// After the checkpointer copies pages into the database file it starts
+// their write-back (on Linux): the count of write-backs started grows with
+// the checkpoints that copied something, and none failed.
+func TestCheckpointerStartsWriteback(t *testing.T) {
+	db := checkpointedStore(t)
 	started := db.checkpoints.started()
 	if !writebackSupported {
 		if started != 0 || db.checkpoints.file != nil {

@@ -23,12 +23,7 @@ const (
 // every POSIX lock the process holds there. After write-backs have run,
 // another process still finds the shared range read-locked by this one.
 func TestWritebackKeepsSQLiteLocks(t *testing.T) {
-	db := mustOpen(t)
-	write := scratchWrites(t, db, 3*4096)
-	for range 20 {
-		write()
-	}
-	quietCheckpoint(t, db, 0)
+	db := checkpointedStore(t)
 	if db.checkpoints.started() == 0 {
 		t.Fatal("no write-back started")
 	}
