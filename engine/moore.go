@@ -230,6 +230,7 @@ func (g mooreGame) winning(p Position, max int) ([]Move, int64) {
 	}
 	var ms []Move
 	var total int64
+	var sc dpScratch
 	subsets(nonEmpty(p.Heaps), g.k, func(S []int) {
 		s := len(S)
 		var need [mooreBits + 1]int
@@ -253,7 +254,7 @@ func (g mooreGame) winning(p Position, max int) ([]Move, int64) {
 		var subsetMoves []Move
 		count := int64(0)
 		if !slices.Contains(need[:], -1) {
-			count = g.digitDP(p, S, need, g.misere && bigOutside == 0, max-len(ms), &subsetMoves)
+			count = g.digitDP(p, S, need, g.misere && bigOutside == 0, max-len(ms), &subsetMoves, &sc)
 		}
 		if g.misere && bigOutside == 0 {
 			// Results with only 0s and 1s: drop those the DP counted (normal
@@ -325,11 +326,56 @@ func takeFrom(m Move, i int) int64 {
 	return 0
 }
 
+// dpScratch is digitDP's working memory, made once per winning call and
+// reused for every set of heaps it tries: at the limit (56 heaps, k = 2)
+// that is 1,596 sets per call, and a table, its rows and the lists of bit
+// patterns allocated for each cost more than the arithmetic, the collector's
+// work included.
+type dpScratch struct {
+	cells []int64
+	f     [mooreBits + 2][]int64
+	// choices[s][c] lists the patterns of s bits with c of them set.
+	choices [][][]int
+	vals    []int64
+}
+
+// table returns f[b][mask] for s heaps, row 0 zeroed (the DP writes every
+// other cell before reading it), the patterns of s bits by their count, and
+// s zeroed values.
+func (sc *dpScratch) table(s int) (f *[mooreBits + 2][]int64, choices [][]int, vals []int64) {
+	width := 1 << s
+	if need := (mooreBits + 2) * width; cap(sc.cells) < need {
+		sc.cells = make([]int64, need)
+	}
+	for b := range sc.f {
+		sc.f[b] = sc.cells[b*width : (b+1)*width]
+	}
+	clear(sc.f[0])
+	for len(sc.choices) <= s {
+		sc.choices = append(sc.choices, nil)
+	}
+	if sc.choices[s] == nil {
+		byCount := make([][]int, s+1)
+		for B := 0; B < width; B++ {
+			c := bits.OnesCount(uint(B))
+			byCount[c] = append(byCount[c], B)
+		}
+		sc.choices[s] = byCount
+	}
+	if cap(sc.vals) < s {
+		sc.vals = make([]int64, s)
+	}
+	vals = sc.vals[:s]
+	clear(vals)
+	return &sc.f, sc.choices[s], vals
+}
+
 // digitDP counts the new sizes for the heaps in S meeting need (see winning)
 // and appends up to max of the moves to out. When skipSmall is set (misère
 // play with no big heap outside S) results with every touched heap ≤ 1 are
 // left out of the list, since the caller judges those by the misère rule.
-func (g mooreGame) digitDP(p Position, S []int, need [mooreBits + 1]int, skipSmall bool, max int, out *[]Move) int64 {
+// Its tables are sc's.
+func (g mooreGame) digitDP(p Position, S []int, need [mooreBits + 1]int, skipSmall bool, max int, out *[]Move, sc *dpScratch) int64 {
 	s := len(S)
 	if s == 1 {
 		// One heap: need fixes every bit of the new size.
@@ -354,20 +400,8 @@ func (g mooreGame) digitDP(p Position, S []int, need [mooreBits + 1]int, skipSma
 		}
 	}
 	// f[b+1][mask]: completions for bits b..0 with tight set mask.
-	// One allocation for the whole table: this runs once per subset of
-	// heaps, thousands of times per call at the limit, where 42 small
-	// allocations each cost more than the arithmetic.
-	cells := make([]int64, (mooreBits+2)*(full+1))
-	f := make([][]int64, mooreBits+2)
-	for b := range f {
-		f[b] = cells[b*(full+1) : (b+1)*(full+1)]
-	}
+	f, choices, vals := sc.table(s)
 	f[0][0] = 1
-	choices := make([][]int, s+1)
-	for B := 0; B <= full; B++ {
-		c := bits.OnesCount(uint(B))
-		choices[c] = append(choices[c], B)
-	}
 	next := func(b, mask, B int) (int, bool) {
 		// A tight heap whose bit is 0 cannot take a 1.
 		if B&mask&^hb[b] != 0 {
@@ -388,7 +422,9 @@ func (g mooreGame) digitDP(p Position, S []int, need [mooreBits + 1]int, skipSma
 		}
 	}
 	count := f[mooreBits+1][full]
-	vals := make([]int64, s)
+	if count == 0 || max <= 0 {
+		return count
+	}
 	var rec func(b, mask int)
 	rec = func(b, mask int) {
 		if len(*out) >= max {
@@ -423,9 +459,7 @@ func (g mooreGame) digitDP(p Position, S []int, need [mooreBits + 1]int, skipSma
 			vals[j] &^= 1 << b
 		}
 	}
-	if count > 0 && max > 0 {
-		rec(mooreBits, full)
-	}
+	rec(mooreBits, full)
 	return count
 }
 
