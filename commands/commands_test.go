@@ -254,9 +254,16 @@ func TestHints(t *testing.T) {
 		if strings.Contains(text(r1), "Try **") {
 			t.Fatalf("level 1 must not give the move away: %s", text(r1))
 		}
-		r2 := h.click(alice, HintControl{Game: g.ID, Ply: g.Ply, Level: 2}.CustomID())
+		// "Show the move", clicked on the hint: the hint message shows it.
+		r2 := h.handle(h.interaction("message_component.json", fields{UserID: alice, CustomID: HintControl{Game: g.ID, Ply: g.Ply, Level: 2}.CustomID(), ComponentType: 2, MessageID: "1300000000000000777", MessageFlags: int(discordgo.MessageFlagsEphemeral)}))
 		if r2.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(text(r2), "Try **") {
 			t.Fatalf("level 2: %s", text(r2))
+		}
+		// The same custom_id forged onto the public board must not put the
+		// move in the board's place: it comes as a message of its own.
+		forged := h.click(alice, HintControl{Game: g.ID, Ply: g.Ply, Level: 2}.CustomID())
+		if !isEphemeral(forged) || forged.Type != discordgo.InteractionResponseChannelMessageWithSource || !strings.Contains(text(forged), "Try **") {
+			t.Fatalf("level 2 on the board: %d %s", forged.Type, text(forged))
 		}
 		r3 := h.command(alice, "hint", "level", 3)
 		if !isEphemeral(r3) || !strings.Contains(text(r3), "```") || !strings.Contains(text(r3), "Try **") {

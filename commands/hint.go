@@ -28,7 +28,10 @@ func (s *Service) hintCommand(r *request) (*answer, error) {
 
 // hintButton answers the board's 💡 button (level 1, as a new ephemeral
 // message) and the hint message's own "show the move" and "explain"
-// buttons (which update that message).
+// buttons (which update that message, an ephemeral one). A level button
+// on any other message, which only a forged custom_id puts there, gets
+// its hint as a new ephemeral message too: an update would put the move
+// in place of the public board, for everyone to see.
 func (s *Service) hintButton(r *request, c HintControl) (*answer, error) {
 	g, err := s.controlGame(r, c.Game)
 	if err != nil {
@@ -39,7 +42,10 @@ func (s *Service) hintButton(r *request, c HintControl) (*answer, error) {
 	}
 	level, t := 1, discordgo.InteractionResponseChannelMessageWithSource
 	if c.Level != 0 {
-		level, t = c.Level, discordgo.InteractionResponseUpdateMessage
+		level = c.Level
+		if m := r.i.Message; m != nil && m.Flags&discordgo.MessageFlagsEphemeral != 0 {
+			t = discordgo.InteractionResponseUpdateMessage
+		}
 	}
 	return s.hint(r, g, level, t)
 }

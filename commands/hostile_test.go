@@ -62,6 +62,15 @@ func inDM(who string) func(map[string]any) {
 	}
 }
 
+// withCommandOptions replaces a command's options (one subcommand, as
+// the fixture has them) with what rewrite makes of that subcommand.
+func withCommandOptions(rewrite func(sub any) []any) func(map[string]any) {
+	return func(m map[string]any) {
+		d := m["data"].(map[string]any)
+		d["options"] = rewrite(d["options"].([]any)[0])
+	}
+}
+
 func noGameIn(t *testing.T, h *harness, channel string) {
 	t.Helper()
 	if g, err := h.db.ChannelGame(context.Background(), channel); !errors.Is(err, match.ErrNotFound) {
@@ -290,6 +299,24 @@ func TestRoutesAreSeparatePerInteractionType(t *testing.T) {
 	noLogs(t, h)
 }
 
+// A custom_id longer than Discord's 100 characters is none of nimbot's:
+// it is refused before any route splits it, and one of 100 that names no
+// control is answered as unknown.
+func TestLongCustomIDIsRefused(t *testing.T) {
+	h := newHarness(t, 1)
+	h.command(alice, "start", "heaps", "3 4 5", "first", "me")
+	g := h.game()
+	long := MoveControl{Game: g.ID, Ply: g.Ply, Heap: 0, Take: 1}.CustomID() + strings.Repeat("/", 1<<20)
+	wantUserError(t, h.click(alice, long), "longer than the 100 characters")
+	wantUserError(t, h.submit(alice, long, "A1"), "longer than the 100 characters")
+	wantUserError(t, h.click(alice, strings.Repeat("é", 101)), "longer than the 100 characters")
+	wantUserError(t, h.click(alice, strings.Repeat("é", 100)), "does not know that control")
+	if got := h.game(); got.Ply != g.Ply {
+		t.Fatalf("a long custom_id moved the game: %+v", got)
+	}
+	noLogs(t, h)
+}
+
 // Fields Discord always sends are checked, not trusted: a request without
 // them, or with values outside what the command declares, is refused with
 // the reason and changes nothing.
@@ -332,6 +359,19 @@ func TestFieldsDiscordAlwaysSendsAreChecked(t *testing.T) {
 		{"an option given twice", `[{"name":"misere","type":5,"value":true},{"name":"misere","type":5,"value":false}]`, nil, "given twice"},
 		{"an option without a value", `[{"name":"misere","type":5}]`, nil, "The option misere must be True or False"},
 		{"opponent: nimbot's seat", `[{"name":"opponent","type":6,"value":"bot"}]`, nil, "The option opponent must be a user"},
+		// The options of /nim come as one subcommand with its options in
+		// it; in any other shape they would reach the handler unchecked.
+		{"an option beside the subcommand", `[]`, withCommandOptions(func(sub any) []any {
+			return []any{sub, map[string]any{"name": "opponent", "type": 6, "value": strings.Repeat("x", 3000)}}
+		}), "exactly one subcommand"},
+		{"a subcommand group", `[{"name":"opponent","type":6,"value":"x"}]`, withCommandOptions(func(sub any) []any {
+			sub.(map[string]any)["type"] = 2
+			return []any{sub}
+		}), "exactly one subcommand"},
+		{"a null option", `[]`, withCommandOptions(func(any) []any { return []any{nil} }), "exactly one subcommand"},
+		{"a null option beside the subcommand", `[]`, withCommandOptions(func(sub any) []any { return []any{sub, nil} }), "exactly one subcommand"},
+		{"a null option in the subcommand", `[null]`, nil, "carries an empty option"},
+		{"no subcommand", `[]`, withCommandOptions(func(any) []any { return []any{} }), "exactly one subcommand"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -347,6 +387,14 @@ func TestFieldsDiscordAlwaysSendsAreChecked(t *testing.T) {
 		wantUserError(t, h.handle(i), "who sent it")
 		if got := h.game(); got.Ply != g.Ply {
 			t.Fatalf("a user-less click moved: %+v", got)
+		}
+	})
+	t.Run("autocomplete with a null option", func(t *testing.T) {
+		i := h.mutated("application_command.json", fields{UserID: alice, Sub: "start", Type: 4, Options: `[{"name":"variant","type":3,"value":"mo","focused":true}]`},
+			withCommandOptions(func(sub any) []any { return []any{sub, nil} }))
+		resp := h.handle(i)
+		if resp.Type != discordgo.InteractionApplicationCommandAutocompleteResult || resp.Data == nil || len(resp.Data.Choices) != 0 {
+			t.Fatalf("a malformed autocomplete is answered with no choices, got %+v", resp)
 		}
 	})
 	t.Run("hint level outside its choices", func(t *testing.T) {

@@ -18,11 +18,13 @@ func subOptions(i *discordgo.Interaction) options {
 	o := options{}
 	d := i.ApplicationCommandData()
 	opts := d.Options
-	for len(opts) == 1 && (opts[0].Type == discordgo.ApplicationCommandOptionSubCommand || opts[0].Type == discordgo.ApplicationCommandOptionSubCommandGroup) {
+	for len(opts) == 1 && opts[0] != nil && isSubcommand(opts[0]) {
 		opts = opts[0].Options
 	}
 	for _, op := range opts {
-		o[op.Name] = op
+		if op != nil {
+			o[op.Name] = op
+		}
 	}
 	return o
 }

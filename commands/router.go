@@ -172,6 +172,11 @@ func interactionKind(t discordgo.InteractionType) engine.Phrase {
 	return msg("play.kind.other", "Type", int(t))
 }
 
+// isSubcommand reports whether o is a subcommand or a group of them.
+func isSubcommand(o *discordgo.ApplicationCommandInteractionDataOption) bool {
+	return o.Type == discordgo.ApplicationCommandOptionSubCommand || o.Type == discordgo.ApplicationCommandOptionSubCommandGroup
+}
+
 // interactionPath names an interaction for the router: slash commands by
 // command and subcommand, autocomplete under "autocomplete/", components and
 // modals by their custom_id.
@@ -185,11 +190,12 @@ func interactionPath(i *discordgo.Interaction) string {
 		if !ok {
 			return ""
 		}
+		// Only the shape Discord sends names a subcommand: one option, a
+		// group or subcommand, inside another when a group. Another shape
+		// names just the command (validate refuses it for nimbot's own).
 		p := d.Name
-		for _, o := range d.Options {
-			if o.Type == discordgo.ApplicationCommandOptionSubCommand || o.Type == discordgo.ApplicationCommandOptionSubCommandGroup {
-				p += "/" + o.Name
-			}
+		for opts := d.Options; len(opts) == 1 && opts[0] != nil && isSubcommand(opts[0]); opts = opts[0].Options {
+			p += "/" + opts[0].Name
 		}
 		if i.Type == discordgo.InteractionApplicationCommandAutocomplete {
 			p = "autocomplete/" + p

@@ -18,15 +18,23 @@ import (
 // is still exact.
 const maxExactInteger = 1 << 53
 
+// maxCustomID is the longest custom_id Discord lets a component or modal
+// carry (in characters); every one nimbot makes is shorter.
+const maxCustomID = 100
+
 // declaredOptions indexes the options Definitions declares, by subcommand
 // and option name, so that an interaction's options are checked against
 // the very types and bounds Discord was told (and that Discord enforces in
 // its own client, but a forged request need not).
-type declaredOptions map[string]map[string]*discordgo.ApplicationCommandOption
+type declaredOptions struct {
+	commands map[string]bool // the commands declared, all of them with subcommands
+	subs     map[string]map[string]*discordgo.ApplicationCommandOption
+}
 
 func declare(defs []*discordgo.ApplicationCommand) declaredOptions {
-	d := declaredOptions{}
+	d := declaredOptions{commands: map[string]bool{}, subs: map[string]map[string]*discordgo.ApplicationCommandOption{}}
 	for _, c := range defs {
+		d.commands[c.Name] = true
 		for _, sub := range c.Options {
 			if sub.Type != discordgo.ApplicationCommandOptionSubCommand {
 				continue
@@ -35,7 +43,7 @@ func declare(defs []*discordgo.ApplicationCommand) declaredOptions {
 			for _, o := range sub.Options {
 				m[o.Name] = o
 			}
-			d[sub.Name] = m
+			d.subs[sub.Name] = m
 		}
 	}
 	return d
@@ -43,7 +51,7 @@ func declare(defs []*discordgo.ApplicationCommand) declaredOptions {
 
 // option returns the declared option name of /nim sub, or nil.
 func (d declaredOptions) option(sub, name string) *discordgo.ApplicationCommandOption {
-	return d[sub][name]
+	return d.subs[sub][name]
 }
 
 // validate refuses an interaction that lacks, or garbles, a field Discord
@@ -84,23 +92,45 @@ func (s *Service) validate(i *discordgo.Interaction) error {
 	if i.GuildID != "" && !isSnowflake(i.GuildID) {
 		return userErr("play.err.bad_guild", "Guild", quote(i.GuildID, 30))
 	}
-	if d, ok := i.Data.(discordgo.ApplicationCommandInteractionData); ok {
+	switch d := i.Data.(type) {
+	case discordgo.ApplicationCommandInteractionData:
 		return s.declared.check(d, i.Type == discordgo.InteractionApplicationCommandAutocomplete)
+	case discordgo.MessageComponentInteractionData:
+		return checkCustomID(d.CustomID)
+	case discordgo.ModalSubmitInteractionData:
+		return checkCustomID(d.CustomID)
 	}
 	return nil
 }
 
-// check compares a command's options with the declaration. Commands and
-// subcommands nimbot does not declare are left to the router, which
-// answers them as unknown. In autocomplete the option being typed is
-// partial by nature (Discord sends even a number as the text typed so far),
-// so only its name is checked.
+// checkCustomID refuses a custom_id longer than Discord allows: none of
+// nimbot's controls, and every route would otherwise split all of it.
+func checkCustomID(id string) error {
+	// Four bytes a character at most: longer is over without counting.
+	if len(id) > 4*maxCustomID || utf8.RuneCountInString(id) > maxCustomID {
+		return userErr("play.err.long_custom_id", "Max", maxCustomID)
+	}
+	return nil
+}
+
+// check compares a command's options with the declaration. A declared
+// command comes as Discord sends it, with exactly one option, the
+// subcommand, and that subcommand's options inside it: any other shape
+// (options beside the subcommand, a subcommand group, none) would reach
+// a handler with options nobody checked. Commands and subcommands nimbot
+// does not declare are left to the router, which answers them as unknown.
+// In autocomplete the option being typed is partial by nature (Discord
+// sends even a number as the text typed so far), so only its name is
+// checked.
 func (d declaredOptions) check(data discordgo.ApplicationCommandInteractionData, autocomplete bool) error {
-	if len(data.Options) != 1 || data.Options[0] == nil || data.Options[0].Type != discordgo.ApplicationCommandOptionSubCommand {
+	if !d.commands[data.Name] {
 		return nil
 	}
+	if len(data.Options) != 1 || data.Options[0] == nil || data.Options[0].Type != discordgo.ApplicationCommandOptionSubCommand {
+		return userErr("play.err.bad_shape", "Command", quote(data.Name, 32))
+	}
 	sub := data.Options[0]
-	decl, ok := d[sub.Name]
+	decl, ok := d.subs[sub.Name]
 	if !ok {
 		return nil
 	}
