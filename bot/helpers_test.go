@@ -5,6 +5,10 @@ import (
 	"strconv"
 	"sync/atomic"
 	"testing"
+
+	"github.com/bwmarrin/discordgo"
+
+	"nimbot/commands"
 )
 
 // user is a Discord user in the fixtures.
@@ -15,6 +19,16 @@ var (
 	bob   = user{"1200000000000000002", "bob"}
 	carol = user{"1200000000000000003", "carol"}
 )
+
+// answerKey is the key the store saves the answer to payload under.
+func answerKey(t testing.TB, payload []byte) string {
+	t.Helper()
+	var i discordgo.Interaction
+	if err := json.Unmarshal(payload, &i); err != nil {
+		t.Fatalf("payload: %v", err)
+	}
+	return commands.AnswerKey(&i)
+}
 
 // payloads builds interaction payloads from the documented fixtures in
 // testdata/, each with a fresh id and token.

@@ -165,8 +165,6 @@ func TestHTTPRejects(t *testing.T) {
 	url := he.srv.URL + "/interactions"
 	now := he.clock.Now()
 	payload := he.p.command(alice, "start", opt{"heaps", "3 4 5"})
-	var hdr struct{ ID string }
-	json.Unmarshal(payload, &hdr)
 	forger := testKey(9)
 	big := append(append([]byte{}, payload[:len(payload)-1]...), []byte(`,"padding":"`+strings.Repeat("x", 64<<10)+`"}`)...)
 
@@ -231,7 +229,7 @@ func TestHTTPRejects(t *testing.T) {
 		if _, err := he.db.ChannelGame(context.Background(), testChannel); !isNotFound(err) {
 			t.Errorf("a rejected request started a game (err %v)", err)
 		}
-		if _, err := he.db.Response(context.Background(), hdr.ID); !isNotFound(err) {
+		if _, err := he.db.Response(context.Background(), answerKey(t, payload)); !isNotFound(err) {
 			t.Errorf("a rejected request saved a response (err %v)", err)
 		}
 		he.fd.mu.Lock()
@@ -729,10 +727,6 @@ func TestHTTPAnswerBytes(t *testing.T) {
 	g := he.channelGame()
 	notation := g.Rules.FormatMove(g.Position, g.Rules.Legal(g.Position)[0])
 	payload := he.p.click(alice, he.fd.Message(t, boardID), commands.MoveMenuControl{Game: g.ID, Ply: g.Ply, Slot: "a"}.CustomID(), notation)
-	var ids struct{ ID string }
-	if err := json.Unmarshal(payload, &ids); err != nil {
-		t.Fatal(err)
-	}
 	post := func() []byte {
 		t.Helper()
 		status, body := he.post(he.key.request(t, he.srv.URL+"/interactions", payload, he.clock.Now()))
@@ -745,7 +739,7 @@ func TestHTTPAnswerBytes(t *testing.T) {
 	if !bytes.HasPrefix(first, []byte(`{"type":7,`)) {
 		t.Fatalf("the move was not answered with the board: %s", first)
 	}
-	saved, err := he.db.Response(context.Background(), ids.ID)
+	saved, err := he.db.Response(context.Background(), answerKey(t, payload))
 	if err != nil {
 		t.Fatalf("saved answer: %v", err)
 	}

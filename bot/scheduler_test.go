@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
+
 	"nimbot/bot"
 	"nimbot/commands"
 	"nimbot/match"
@@ -119,7 +121,8 @@ func TestSchedulerPrunes(t *testing.T) {
 	peopleGame(t, he)
 	ctx := context.Background()
 	// The first interaction of the game: alice's /nim start.
-	const first = "1210000000000000001"
+	first := commands.AnswerKey(&discordgo.Interaction{ID: "1210000000000000001", Type: discordgo.InteractionApplicationCommand,
+		ChannelID: testChannel, Member: &discordgo.Member{User: &discordgo.User{ID: alice.ID}}})
 	if _, err := he.db.Response(ctx, first); err != nil {
 		t.Fatalf("the answer to /nim start was not saved: %v", err)
 	}

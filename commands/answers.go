@@ -159,7 +159,7 @@ func (a answers) commit(r *request, gameID int64, w write) (*answer, error) {
 		resp, encoded = x, b
 		return b, nil
 	}
-	changed, err := w(r.i.ID, keep)
+	changed, err := w(r.answerKey(), keep)
 	switch {
 	case errors.Is(err, match.ErrDuplicate):
 		saved, lerr := a.lookup(r)
@@ -196,7 +196,7 @@ func (a answers) stale(r *request, gameID int64) error {
 
 // lookup returns the answer saved for r's interaction, nil if none is.
 func (a answers) lookup(r *request) (*answer, error) {
-	b, err := a.db.Response(r.ctx, r.i.ID)
+	b, err := a.db.Response(r.ctx, r.answerKey())
 	switch {
 	case errors.Is(err, match.ErrNotFound):
 		return nil, nil
@@ -221,7 +221,7 @@ func (a answers) save(r *request, ans *answer) (*answer, error) {
 			return nil, fmt.Errorf("encode response: %w", err)
 		}
 	}
-	serr := a.db.SaveResponse(r.ctx, r.i.ID, b)
+	serr := a.db.SaveResponse(r.ctx, r.answerKey(), b)
 	if serr == nil {
 		return &answer{resp: ans.resp, encoded: b, saved: true}, nil
 	}

@@ -995,14 +995,14 @@ func TestBoardSentIgnoresOtherMessages(t *testing.T) {
 func TestOnlyAnswersThatChangeSomethingAreSaved(t *testing.T) {
 	h := newHarness(t, 1)
 	ctx := context.Background()
-	saved := func(t *testing.T, interactionID string, want bool) {
+	saved := func(t *testing.T, key string, want bool) {
 		t.Helper()
-		_, err := h.db.Response(ctx, interactionID)
+		_, err := h.db.Response(ctx, key)
 		switch {
 		case want && err != nil:
-			t.Fatalf("interaction %s: answer not saved: %v", interactionID, err)
+			t.Fatalf("interaction %s: answer not saved: %v", key, err)
 		case !want && !errors.Is(err, match.ErrNotFound):
-			t.Fatalf("interaction %s: answer saved (%v), though it changed nothing", interactionID, err)
+			t.Fatalf("interaction %s: answer saved (%v), though it changed nothing", key, err)
 		}
 	}
 	same := func(t *testing.T, a, b *discordgo.InteractionResponse) {
@@ -1016,7 +1016,7 @@ func TestOnlyAnswersThatChangeSomethingAreSaved(t *testing.T) {
 	start := h.interaction("application_command.json", fields{UserID: alice, Sub: "start", Options: opts("first", "me", "heaps", "3 4 5"), Type: 2, ID: "1390000000000000201"})
 	resp := h.handle(start)
 	h.boardSent(resp)
-	saved(t, start.ID, true)
+	saved(t, AnswerKey(start), true)
 	g := h.game()
 
 	t.Run("HeapPick", func(t *testing.T) {
@@ -1024,29 +1024,29 @@ func TestOnlyAnswersThatChangeSomethingAreSaved(t *testing.T) {
 		if !hasID(pick, MoveControl{Game: g.ID, Ply: g.Ply, Heap: 1, Take: 4}.CustomID()) {
 			t.Fatalf("pick: %s", text(pick))
 		}
-		saved(t, "1390000000000000202", false)
+		saved(t, h.clickKey(alice, "1390000000000000202"), false)
 		same(t, pick, h.clickID(alice, HeapControl{Game: g.ID, Ply: g.Ply, Heap: 1}.CustomID(), "1390000000000000202"))
 	})
 	t.Run("UserError", func(t *testing.T) {
 		wrong := h.clickID(bob, HeapControl{Game: g.ID, Ply: g.Ply, Heap: 1}.CustomID(), "1390000000000000203")
 		wantUserError(t, wrong, "not playing")
-		saved(t, "1390000000000000203", false)
+		saved(t, h.clickKey(bob, "1390000000000000203"), false)
 		same(t, wrong, h.clickID(bob, HeapControl{Game: g.ID, Ply: g.Ply, Heap: 1}.CustomID(), "1390000000000000203"))
 	})
 	t.Run("Hints", func(t *testing.T) {
 		// The first hint at a ply is recorded, with its answer; another look
 		// at the same ply changes nothing.
 		first := h.clickID(alice, HintControl{Game: g.ID, Ply: g.Ply}.CustomID(), "1390000000000000204")
-		saved(t, "1390000000000000204", true)
+		saved(t, h.clickKey(alice, "1390000000000000204"), true)
 		level2 := h.clickID(alice, HintControl{Game: g.ID, Ply: g.Ply, Level: 2}.CustomID(), "1390000000000000205")
-		saved(t, "1390000000000000205", false)
+		saved(t, h.clickKey(alice, "1390000000000000205"), false)
 		same(t, level2, h.clickID(alice, HintControl{Game: g.ID, Ply: g.Ply, Level: 2}.CustomID(), "1390000000000000205"))
 		same(t, first, h.clickID(alice, HintControl{Game: g.ID, Ply: g.Ply}.CustomID(), "1390000000000000204"))
 		// /nim hint names no ply: replayed later it could record a hint
 		// the player never asked for, so its answer is always saved.
 		cmd := h.interaction("application_command.json", fields{UserID: alice, Sub: "hint", Type: 2, ID: "1390000000000000206"})
 		h.handle(cmd)
-		saved(t, cmd.ID, true)
+		saved(t, AnswerKey(cmd), true)
 	})
 	t.Run("Move", func(t *testing.T) {
 		m := winningMove(t, g)
@@ -1054,19 +1054,19 @@ func TestOnlyAnswersThatChangeSomethingAreSaved(t *testing.T) {
 		if move.Type != discordgo.InteractionResponseUpdateMessage {
 			t.Fatalf("move: %s", text(move))
 		}
-		saved(t, "1390000000000000207", true)
+		saved(t, h.clickKey(alice, "1390000000000000207"), true)
 		same(t, move, h.clickID(alice, MoveControl{Game: g.ID, Ply: g.Ply, Heap: m.Heap, Take: m.Take}.CustomID(), "1390000000000000207"))
 		if got := h.game(); got.Ply != g.Ply+2 {
 			t.Fatalf("game at ply %d after a redelivered move, want %d", got.Ply, g.Ply+2)
 		}
 		// The pick from before, redelivered now: stale, still unsaved.
 		wantUserError(t, h.clickID(alice, HeapControl{Game: g.ID, Ply: g.Ply, Heap: 1}.CustomID(), "1390000000000000202"), "out of date")
-		saved(t, "1390000000000000202", false)
+		saved(t, h.clickKey(alice, "1390000000000000202"), false)
 	})
 	t.Run("ReadOnly", func(t *testing.T) {
 		rules := h.interaction("application_command.json", fields{UserID: alice, Sub: "rules", Type: 2, ID: "1390000000000000208"})
 		same(t, h.handle(rules), h.handle(rules))
-		saved(t, rules.ID, false)
+		saved(t, AnswerKey(rules), false)
 	})
 }
 

@@ -247,6 +247,13 @@ func (h *harness) autocomplete(who, sub string, kv ...any) *discordgo.Interactio
 	return h.handle(h.interaction("application_command.json", fields{UserID: who, Sub: sub, Options: string(b), Type: 4}))
 }
 
+// clickKey is the key the answer to who's click with interaction id is
+// saved under, in the harness's channel.
+func (h *harness) clickKey(who, id string) string {
+	return AnswerKey(&discordgo.Interaction{ID: id, Type: discordgo.InteractionMessageComponent, ChannelID: h.channel,
+		Member: &discordgo.Member{User: &discordgo.User{ID: who}}})
+}
+
 func (h *harness) click(who, customID string) *discordgo.InteractionResponse {
 	h.t.Helper()
 	return h.clickID(who, customID, "")

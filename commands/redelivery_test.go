@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -220,7 +221,7 @@ func checkRedelivery(t *testing.T, name string, setup func(h *harness) redeliver
 		d := setup(h)
 		before := h.snapshot(d.game)
 		first := h.deliver(d)
-		saved, err := h.db.Response(context.Background(), d.f.ID)
+		saved, err := h.db.Response(context.Background(), AnswerKey(h.interaction(d.fixture, d.f)))
 		if err != nil {
 			t.Fatalf("the first delivery saved no answer (%v): %s", err, first)
 		}
@@ -252,7 +253,7 @@ func checkRedelivery(t *testing.T, name string, setup func(h *harness) redeliver
 			wg.Go(func() { answers[k] = h.deliver(d) })
 		}
 		wg.Wait()
-		saved, err := h.db.Response(context.Background(), d.f.ID)
+		saved, err := h.db.Response(context.Background(), AnswerKey(h.interaction(d.fixture, d.f)))
 		if err != nil {
 			t.Fatalf("no answer saved: %v", err)
 		}
@@ -303,10 +304,45 @@ func TestRedeliveryOfRefusal(t *testing.T) {
 	if again := h.deliver(d); !bytes.Equal(again, first) {
 		t.Fatalf("refusal redelivered answered differently:\n%s\n%s", again, first)
 	}
-	if _, err := h.db.Response(context.Background(), d.f.ID); err == nil {
+	if _, err := h.db.Response(context.Background(), AnswerKey(h.interaction(d.fixture, d.f))); err == nil {
 		t.Fatalf("a refused board click was saved")
 	}
 	if g2 := h.gameByID(g.ID); g2.Ply != g.Ply {
 		t.Fatalf("a refused click moved")
+	}
+}
+
+// TestReusedIDGetsNoOneElsesAnswer: an answer is saved for its interaction
+// as Discord delivers it, id, user, channel and type together. A request
+// that reuses the id with any of the others changed (only a forged one
+// can) is answered for itself, afresh: it never gets the first answer,
+// which would post alice's challenge again, pinging bob, wherever and as
+// often as it was sent.
+func TestReusedIDGetsNoOneElsesAnswer(t *testing.T) {
+	h := newHarness(t, 1)
+	const id = "1390000000000000301"
+	start := h.interaction("application_command.json", fields{UserID: alice, Sub: "start", Options: opts("opponent", user(bob)), Type: 2, ID: id})
+	first, _ := h.svc.Handle(context.Background(), start)
+	if !strings.Contains(text(first), "challenge") {
+		t.Fatalf("the challenge: %s", text(first))
+	}
+	if again, _ := h.svc.Handle(context.Background(), h.interaction("application_command.json", fields{UserID: alice, Sub: "start", Options: opts("opponent", user(bob)), Type: 2, ID: id})); text(again) != text(first) {
+		t.Fatalf("a redelivery was not answered as the first: %s", text(again))
+	}
+	cases := map[string]*discordgo.Interaction{
+		"another user":    h.interaction("application_command.json", fields{UserID: carol, Sub: "end", Type: 2, ID: id}),
+		"another channel": h.interaction("application_command.json", fields{UserID: alice, Sub: "status", Type: 2, ID: id, ChannelID: chanB}),
+		"another type":    h.interaction("message_component.json", fields{UserID: alice, CustomID: ResignControl{Game: 1, Ply: 0}.CustomID(), ComponentType: 2, ID: id, MessageID: h.message}),
+	}
+	for name, i := range cases {
+		t.Run(name, func(t *testing.T) {
+			resp, _ := h.svc.Handle(context.Background(), i)
+			if text(resp) == text(first) {
+				t.Fatalf("answered with alice's challenge: %s", text(resp))
+			}
+		})
+	}
+	if g := h.game(); g.Status != match.Pending || g.Ply != 0 {
+		t.Fatalf("the challenge changed: %+v", g)
 	}
 }

@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"errors"
+	"strconv"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -32,14 +33,29 @@ type handler func(*request) (*answer, error)
 
 // userID is the id of whoever caused the interaction: Member.User in a
 // guild, User in a DM.
-func (r *request) userID() string {
-	if r.i.Member != nil && r.i.Member.User != nil {
-		return r.i.Member.User.ID
+func (r *request) userID() string { return userID(r.i) }
+
+func userID(i *discordgo.Interaction) string {
+	if i.Member != nil && i.Member.User != nil {
+		return i.Member.User.ID
 	}
-	if r.i.User != nil {
-		return r.i.User.ID
+	if i.User != nil {
+		return i.User.ID
 	}
 	return ""
+}
+
+// answerKey is what r's answer is saved under (AnswerKey).
+func (r *request) answerKey() string { return AnswerKey(r.i) }
+
+// AnswerKey is the key an interaction's answer is saved under in the store
+// (the interaction id of match.Storage): its id, bound to who sent it,
+// from which channel, as which type. Discord redelivers an interaction with
+// all four the same, so a redelivery finds the first answer; a request that
+// reuses another interaction's id (only a forged one can) is another key,
+// answered afresh, and never gets someone else's answer, board or hint.
+func AnswerKey(i *discordgo.Interaction) string {
+	return i.ID + "/" + userID(i) + "/" + i.ChannelID + "/" + strconv.Itoa(int(i.Type))
 }
 
 // routes is the whole product's routing table, one table per interaction
