@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 )
@@ -128,6 +129,29 @@ func limitShapes(r Rules) []limitShape {
 		one := rnd(count, l.MaxHeap-1)
 		one[count/2] = l.MaxHeap
 		add("onemax", one, 0)
+	}
+	// Moore's Nim lists every legal move of a lost position whose heap
+	// product is at most 8192 (legalIsSmall), and judging each costs a
+	// pass over every set of up to k heaps: the most heaps of 1 that are
+	// lost (n ≡ 0 mod k+1 in normal play, 1 in misère), and heaps of 3 in
+	// groups of k+1 (lost both ways). And the remoteness search lists the
+	// winning moves of every won position it visits: small mixed heaps
+	// (won at k = 4, the costliest found by a scan of small shapes).
+	if n.Variant == Moore {
+		lostRest := 0
+		if n.Misere {
+			lostRest = 1
+		}
+		for c := min(count, 13); c >= 1; c-- {
+			if c%(n.K+1) == lostRest {
+				add("ones", slices.Repeat([]int64{1}, c), 0)
+				break
+			}
+		}
+		if threes := min(count, 6) / (n.K + 1) * (n.K + 1); threes > 0 {
+			add("threes", slices.Repeat([]int64{3}, threes), 0)
+		}
+		add("smallmix", []int64{3, 2, 1, 3, 3, 3, 2}[:min(count, 7)], 0)
 	}
 	// The remoteness search takes on heap products up to 1e5 (and, where
 	// rows split, totals whose partitions stay within its budget): the

@@ -231,6 +231,10 @@ func TestChoosePerfectRemoteness(t *testing.T) {
 		{Rules{Variant: Greedy}, takeChildren(func(p Position, i int, _ int64) bool { return p.Heaps[i] == slices.Max(p.Heaps) }), 3, 5},
 		{Rules{Variant: Subtraction, Set: []int{1, 3, 4}, Misere: true}, takeChildren(func(_ Position, _ int, n int64) bool { return n == 1 || n == 3 || n == 4 }), 3, 8},
 		{Rules{Variant: Moore, K: 2}, mooreChildren(2), 3, 4},
+		// More heaps than k: many moves reach the same heaps in another
+		// order, and only one of each is judged (distinctResults).
+		{Rules{Variant: Moore, K: 2}, mooreChildren(2), 4, 3},
+		{Rules{Variant: Moore, K: 3, Misere: true}, mooreChildren(3), 5, 2},
 	}
 	for _, c := range cases {
 		t.Run(c.r.Name(), func(t *testing.T) {
