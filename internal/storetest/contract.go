@@ -35,6 +35,7 @@ func RunContract(t *testing.T, open Opener) {
 	t.Run("CommitReturnsStored", func(t *testing.T) { testCommitReturnsStored(t, mustOpen(t)) })
 	t.Run("CommitRace", func(t *testing.T) { testCommitRace(t, mustOpen(t)) })
 	t.Run("RedeliveryRace", func(t *testing.T) { testRedeliveryRace(t, mustOpen(t)) })
+	t.Run("HintRace", func(t *testing.T) { testHintRace(t, mustOpen(t)) })
 	t.Run("ManyChannels", func(t *testing.T) { testManyChannels(t, mustOpen(t)) })
 	t.Run("Idempotency", func(t *testing.T) { testIdempotency(t, mustOpen(t)) })
 	t.Run("Stats", func(t *testing.T) { testStats(t, mustOpen(t)) })
@@ -752,6 +753,56 @@ func testRedeliveryRace(t *testing.T, db match.Storage) {
 	}
 	if ms, _ := db.Moves(ctx, g.ID); len(ms) != 1 {
 		t.Fatalf("%d moves", len(ms))
+	}
+}
+
+// testHintRace: the same hint asked many times at once (a double click,
+// a redelivery while the first is in flight) is recorded once, with the
+// answer of the one that recorded it; every other ask is told it was
+// recorded already, and none fails.
+func testHintRace(t *testing.T, db match.Storage) {
+	ctx := context.Background()
+	g := MustCreate(t, db, NewGame("c1", [2]string{"alice", "bob"}, 5, 6))
+	for round := range 5 {
+		const n = 12
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		recorded := make([]bool, n)
+		errs := make([]error, n)
+		for i := range n {
+			wg.Go(func() {
+				h := match.Hint{GameID: g.ID, Ply: g.Ply, UserID: g.ToMove(),
+					InteractionID: fmt.Sprint("hint-", round, "-", i), Response: fmt.Append(nil, "hint ", i)}
+				<-start
+				recorded[i], errs[i] = db.RecordHint(ctx, h)
+			})
+		}
+		close(start)
+		wg.Wait()
+		winner := -1
+		for i := range n {
+			switch {
+			case errs[i] != nil:
+				t.Fatalf("round %d, ask %d: %v", round, i, errs[i])
+			case recorded[i] && winner >= 0:
+				t.Fatalf("round %d: asks %d and %d both recorded the hint", round, winner, i)
+			case recorded[i]:
+				winner = i
+			}
+		}
+		if winner < 0 {
+			t.Fatalf("round %d: no ask recorded the hint", round)
+		}
+		for i := range n {
+			resp, err := db.Response(ctx, fmt.Sprint("hint-", round, "-", i))
+			if i == winner && (err != nil || string(resp) != fmt.Sprint("hint ", i)) {
+				t.Fatalf("round %d: the recorded hint's answer %q, %v", round, resp, err)
+			}
+			if i != winner && !errors.Is(err, match.ErrNotFound) {
+				t.Fatalf("round %d: ask %d, not recorded, saved an answer (%v)", round, i, err)
+			}
+		}
+		g = Play(t, db, g, Take(round%2, 1))
 	}
 }
 

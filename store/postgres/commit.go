@@ -198,8 +198,13 @@ func (db *DB) RecordHint(ctx context.Context, h match.Hint) (bool, error) {
 		if used, err := check(tx, " FOR UPDATE"); err != nil || used {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO hints (game_id, ply, user_id, at) VALUES ($1, $2, $3, $4)`,
-			h.GameID, h.Ply, h.UserID, toMillis(now)); err != nil {
+		// The check's EXISTS may be stale: a statement that waited for the
+		// lock sees the game row as its holder left it, but the hints
+		// table as of when it began (READ COMMITTED). The same hint
+		// recorded meanwhile is a conflict, and changes nothing.
+		tag, err := tx.Exec(ctx, `INSERT INTO hints (game_id, ply, user_id, at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
+			h.GameID, h.Ply, h.UserID, toMillis(now))
+		if err != nil || tag.RowsAffected() == 0 {
 			return err
 		}
 		if h.InteractionID != "" {
