@@ -67,16 +67,75 @@ func (t *grundyT) at(n int64) int64 {
 	return t.values[t.start+(n-t.start)%t.period]
 }
 
-var grundyCache sync.Map // set key → *grundyT
+// grundyCached bounds the tables kept: any set a user types is a key,
+// so months of them would otherwise grow without end. The bounds keep
+// every set a server plays (a table's values: its preperiod and period)
+// and cost a few MiB at most.
+const (
+	grundyCachedSets   = 1024
+	grundyCachedValues = 1 << 20
+)
+
+// grundyCache keeps the tables of the sets asked for lately, and the sets
+// found to have none (so that a set that fails is not scanned again).
+var grundyCache = struct {
+	sync.Mutex
+	sets   map[string]grundyEntry
+	values int // the values the tables hold
+}{sets: map[string]grundyEntry{}}
+
+type grundyEntry struct {
+	t   *grundyT
+	err error
+}
+
+// size is what an entry counts against grundyCachedValues.
+func (e grundyEntry) size() int {
+	if e.t == nil {
+		return 1
+	}
+	return len(e.t.values) + 1
+}
+
+// keepGrundy caches e under key, first dropping entries (any: Go's map
+// order) until it fits within the bounds.
+func keepGrundy(key string, e grundyEntry) {
+	c := &grundyCache
+	c.Lock()
+	defer c.Unlock()
+	if old, ok := c.sets[key]; ok {
+		c.values -= old.size()
+		delete(c.sets, key)
+	}
+	for k, old := range c.sets {
+		if len(c.sets) < grundyCachedSets && c.values+e.size() <= grundyCachedValues {
+			break
+		}
+		c.values -= old.size()
+		delete(c.sets, k)
+	}
+	c.sets[key] = e
+	c.values += e.size()
+}
 
 // grundyTable runs the mex recurrence g(n) = mex{g(n-s) : s ∈ set, s ≤ n}
 // until a window of max(set) values repeats. The window determines every
 // later value, so the first repeat gives the shortest preperiod and period.
 func grundyTable(set []int) (*grundyT, error) {
 	key := fmt.Sprint(set)
-	if t, ok := grundyCache.Load(key); ok {
-		return t.(*grundyT), nil
+	grundyCache.Lock()
+	e, ok := grundyCache.sets[key]
+	grundyCache.Unlock()
+	if ok {
+		return e.t, e.err
 	}
+	t, err := scanGrundy(set)
+	keepGrundy(key, grundyEntry{t, err})
+	return t, err
+}
+
+// scanGrundy is grundyTable's scan, uncached.
+func scanGrundy(set []int) (*grundyT, error) {
 	m := slices.Max(set)
 	seen := map[string]int{}
 	var vals []int64
@@ -103,9 +162,8 @@ func grundyTable(set []int) (*grundyT, error) {
 		if w := n + 1 - m; w >= 0 {
 			k := window(w)
 			if first, ok := seen[k]; ok {
-				t := &grundyT{values: vals[:w], start: int64(first), period: int64(w - first)}
-				grundyCache.Store(key, t)
-				return t, nil
+				// Cloned: the cache counts what a table holds.
+				return &grundyT{values: slices.Clone(vals[:w]), start: int64(first), period: int64(w - first)}, nil
 			}
 			seen[k] = w
 		}
