@@ -78,6 +78,12 @@ type job struct {
 	fn    txFunc
 	err   error
 	panic any
+	// ran says the job ran in a transaction that was then rolled back
+	// for another job's failure (try): it runs again whatever its ctx
+	// says, since a job after it may have been refused for what it wrote
+	// (a redelivery finding the first delivery's answer), and that
+	// outcome holds only if it commits.
+	ran bool
 	// lead, set before done is closed, says the caller is woken to commit
 	// the next batch (its own job first in it), not with its outcome.
 	lead bool
@@ -316,7 +322,8 @@ func (wr *writer) try(tx *txn, batch []*job, savepoints bool) (retry []*job, err
 	if len(batch) == 1 {
 		// Alone, a write needs no savepoint: if it fails, nothing commits.
 		j := batch[0]
-		if j.err = j.ctx.Err(); j.err != nil {
+		if err := j.ctx.Err(); err != nil && !j.ran {
+			j.err = err
 			return nil, nil
 		}
 		if j.err, j.panic = call(ctx, j.fn, tx, wr.now()); j.err != nil || j.panic != nil {
@@ -334,11 +341,12 @@ func (wr *writer) try(tx *txn, batch []*job, savepoints bool) (retry []*job, err
 		if j.err != nil || j.panic != nil {
 			continue
 		}
-		if err := j.ctx.Err(); err != nil {
+		if err := j.ctx.Err(); err != nil && !j.ran {
 			j.err = err
 			continue
 		}
 		if !savepoints {
+			j.ran = true
 			j.err, j.panic = call(ctx, j.fn, tx, wr.now())
 			if j.err == nil && j.panic == nil {
 				ran = append(ran, j)

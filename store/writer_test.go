@@ -167,6 +167,38 @@ func TestGroupCommit(t *testing.T) {
 		}
 		checkGames(t, db)
 	})
+	t.Run("ARefusalStandsOnlyWithWhatCausedIt", func(t *testing.T) {
+		// A redelivery refused in a batch for the first delivery's answer
+		// (a write that fails there is run without savepoints, so the
+		// batch is rolled back and the rest run again): the first
+		// delivery runs again even though its caller gave up meanwhile,
+		// or the refusal would stand for an answer never saved.
+		db := mustOpen(t)
+		release := holdWriter(t, db)
+		firstCtx, giveUp := context.WithCancel(ctx)
+		var errFirst, errAgain error
+		var wg sync.WaitGroup
+		wg.Go(func() {
+			errFirst = db.withTx(firstCtx, func(ctx context.Context, tx *txn, now time.Time) error {
+				if err := saveResponse(ctx, tx, "x", 0, []byte("first"), now); err != nil {
+					return err
+				}
+				giveUp() // the caller gives up while its write is in the batch
+				return nil
+			})
+		})
+		waitQueued(t, db, 1)
+		wg.Go(func() { errAgain = db.SaveResponse(ctx, "x", []byte("again")) })
+		waitQueued(t, db, 2)
+		release()
+		wg.Wait()
+		if !errors.Is(errAgain, match.ErrDuplicate) {
+			t.Fatalf("the redelivery: %v, want ErrDuplicate", errAgain)
+		}
+		if resp, err := db.Response(ctx, "x"); err != nil || string(resp) != "first" {
+			t.Fatalf("refused as a duplicate of an answer not saved: %q, %v (the first write: %v)", resp, err, errFirst)
+		}
+	})
 	t.Run("PanicFailsItsWriteAlone", func(t *testing.T) {
 		db := mustOpen(t)
 		a := mustCreate(t, db, newGame("a", [2]string{"alice", match.BotID}, 5))
