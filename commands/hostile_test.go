@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -214,6 +215,42 @@ func TestReviewOnlyInItsServer(t *testing.T) {
 		i := h.mutated("message_component.json", fields{UserID: carol, ChannelID: "1220000000000000098", CustomID: ReviewControl{Game: dm.ID}.CustomID(), ComponentType: 2}, inDM(carol))
 		wantUserError(t, h.handle(i), "played elsewhere")
 	})
+	noLogs(t, h)
+}
+
+// Challenges one user sends at once in several channels all pass the
+// cooldown's look before any is created: the store decides again as it
+// creates them, so one challenge pings bob, and the rest are told to wait.
+func TestChallengesAtOnceObeyTheCooldown(t *testing.T) {
+	h := newHarness(t, 1)
+	channels := []string{chanA, chanB, chanC, chanD}
+	is := make([]*discordgo.Interaction, len(channels))
+	for k, ch := range channels {
+		is[k] = h.interaction("application_command.json", fields{UserID: alice, Sub: "start", Options: opts("opponent", user(bob)), Type: 2, ChannelID: ch, ID: h.nextID()})
+	}
+	resps := make([]*discordgo.InteractionResponse, len(is))
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for k, i := range is {
+		wg.Go(func() {
+			<-start
+			resps[k], _ = h.svc.Handle(context.Background(), i)
+		})
+	}
+	close(start)
+	wg.Wait()
+	challenges := 0
+	for k, resp := range resps {
+		if isEphemeral(resp) {
+			wantUserError(t, resp, "Wait")
+			noGameIn(t, h, channels[k])
+			continue
+		}
+		challenges++
+	}
+	if challenges != 1 {
+		t.Fatalf("%d challenges sent at once were created, want 1", challenges)
+	}
 	noLogs(t, h)
 }
 

@@ -103,6 +103,12 @@ func (s *Service) create(r *request, g *match.Game) (*answer, error) {
 			Status: next.Status, Winner: next.Winner, Deadline: next.Deadline,
 		}))
 	}
+	if g.Status == match.Pending {
+		// checkCooldown has refused a challenge too soon after the last;
+		// the store decides again in its transaction, for challenges sent
+		// at once in several channels, which all passed that check.
+		opts = append(opts, match.Cooldown(r.now.Add(-s.cfg.ChallengeCooldown)))
+	}
 	return s.answers.commit(r, 0, func(interactionID string, keep func(*discordgo.InteractionResponse) ([]byte, error)) (bool, error) {
 		opts = append(opts, match.Respond(interactionID, func(created *match.Game) ([]byte, error) {
 			var moves []match.Move
@@ -113,9 +119,12 @@ func (s *Service) create(r *request, g *match.Game) (*answer, error) {
 		}))
 		err := s.db.CreateGame(r.ctx, g, opts...)
 		var busy *match.BusyError
+		var cool *match.CooldownError
 		switch {
 		case errors.As(err, &busy):
 			return false, busyError(busy.Game)
+		case errors.As(err, &cool):
+			return false, s.cooldownRefusal(r, cool.Last)
 		case errors.Is(err, match.ErrChannelBusy):
 			return false, userErr("start.err.channel_busy")
 		case err != nil:
@@ -210,10 +219,17 @@ func (s *Service) checkCooldown(r *request) error {
 	case err != nil:
 		return fmt.Errorf("last challenge by user: %w", err)
 	}
-	if wait := last.CreatedAt.Add(s.cfg.ChallengeCooldown).Sub(r.now); wait > 0 {
-		return userErr("start.err.cooldown", "Ago", roundDuration(r.now.Sub(last.CreatedAt)), "Wait", roundDuration(wait))
+	if last.CreatedAt.Add(s.cfg.ChallengeCooldown).After(r.now) {
+		return s.cooldownRefusal(r, last)
 	}
 	return nil
+}
+
+// cooldownRefusal refuses a challenge made too soon after last, the
+// user's newest, saying how long ago that was and how long to wait.
+func (s *Service) cooldownRefusal(r *request, last *match.Game) error {
+	wait := max(0, last.CreatedAt.Add(s.cfg.ChallengeCooldown).Sub(r.now))
+	return userErr("start.err.cooldown", "Ago", roundDuration(r.now.Sub(last.CreatedAt)), "Wait", roundDuration(wait))
 }
 
 func roundDuration(d time.Duration) string {

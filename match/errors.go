@@ -3,6 +3,7 @@ package match
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Errors every Storage returns for the cases callers tell apart with
@@ -20,11 +21,31 @@ var (
 	// ErrChannelBusy: the channel already has a pending or active game; the
 	// error is a *BusyError that carries it.
 	ErrChannelBusy = errors.New("this channel already has a game")
+	// ErrCooldown: CreateGame's Cooldown found a game between people the
+	// creator made in the guild since; the error is a *CooldownError that
+	// carries it.
+	ErrCooldown = errors.New("the creator challenged someone too recently")
 	// ErrInvalid: a request the storage refuses to write (an unknown status,
 	// a winner who is not a player, …): a bug in the caller, not a user
 	// error.
 	ErrInvalid = errors.New("invalid")
 )
+
+// CooldownError is returned by CreateGame with Cooldown when the creator
+// made a game between people in the guild at or after its since. It wraps
+// ErrCooldown.
+type CooldownError struct {
+	// Last is that game, the newest.
+	Last *Game
+}
+
+// Error says the creator challenged too recently, and when.
+func (e *CooldownError) Error() string {
+	return fmt.Sprintf("%v (game %d, created %s)", ErrCooldown, e.Last.ID, e.Last.CreatedAt.Format(time.RFC3339))
+}
+
+// Unwrap makes errors.Is(err, ErrCooldown) true.
+func (e *CooldownError) Unwrap() error { return ErrCooldown }
 
 // BusyError is returned by CreateGame when the channel already has a
 // pending or active game. It wraps ErrChannelBusy.

@@ -165,6 +165,8 @@ type Creation struct {
 	Render        func(*Game) ([]byte, error)
 	// FirstTurn is FirstTurn's Change, or nil.
 	FirstTurn *Change
+	// CooldownSince is Cooldown's since, zero without it.
+	CooldownSince time.Time
 }
 
 // ReadCreateOptions returns what opts ask for.
@@ -192,6 +194,16 @@ func ReadCreateOptions(opts ...CreateOption) Creation {
 // beyond its result.
 func Respond(interactionID string, render func(g *Game) ([]byte, error)) CreateOption {
 	return func(c *Creation) { c.InteractionID, c.Render = interactionID, render }
+}
+
+// Cooldown makes CreateGame refuse the game, with a *CooldownError, if its
+// creator made a game between people in the same guild at or after since
+// (LastChallengeBy), deciding in its transaction: of challenges one user
+// sends at once in several channels, only the first is created. A
+// redelivery of the interaction that created that game (Respond) is
+// ErrDuplicate, not refused.
+func Cooldown(since time.Time) CreateOption {
+	return func(c *Creation) { c.CooldownSince = since }
 }
 
 // FirstTurn plays a first turn in the new game within CreateGame's

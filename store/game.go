@@ -200,6 +200,22 @@ func (db *DB) CreateGame(ctx context.Context, g *match.Game, opts ...match.Creat
 				return err
 			}
 		}
+		if !o.CooldownSince.IsZero() {
+			last, err := lastChallengeBy(ctx, tx, g.GuildID, g.CreatedBy, o.CooldownSince)
+			switch {
+			case err == nil && o.InteractionID != "":
+				// A redelivered challenge finds its own game: it is
+				// answered as the first delivery was.
+				if err := checkNew(ctx, tx, o.InteractionID); err != nil {
+					return err
+				}
+				return &match.CooldownError{Last: last}
+			case err == nil:
+				return &match.CooldownError{Last: last}
+			case !errors.Is(err, match.ErrNotFound):
+				return err
+			}
+		}
 		gameID, err := insertGame(ctx, tx, id, g, nc.rules, nc.start, nc.position, now)
 		var busy *match.BusyError
 		if errors.As(err, &busy) && o.InteractionID != "" {
@@ -570,7 +586,13 @@ func (db *DB) LastGameBy(ctx context.Context, guildID, userID string) (*match.Ga
 // in the guild at or after since (for the challenge cooldown: games against
 // nimbot in between must not reset it), or ErrNotFound.
 func (db *DB) LastChallengeBy(ctx context.Context, guildID, userID string, since time.Time) (*match.Game, error) {
-	return scanGame(db.readers.QueryRowContext(ctx, `SELECT `+gameColumns+` FROM games
+	return lastChallengeBy(ctx, db.reads, guildID, userID, since)
+}
+
+// lastChallengeBy is LastChallengeBy on q: CreateGame's Cooldown asks it
+// inside its transaction.
+func lastChallengeBy(ctx context.Context, q rowQueryer, guildID, userID string, since time.Time) (*match.Game, error) {
+	return scanGame(q.QueryRowContext(ctx, `SELECT `+gameColumns+` FROM games
 		WHERE guild_id = ? AND created_by = ? AND created_at >= ? AND player0 != ? AND player1 != ?
 		ORDER BY created_at DESC, id DESC LIMIT 1`, guildID, userID, toMillis(since), match.BotID, match.BotID))
 }

@@ -36,6 +36,7 @@ func RunContract(t *testing.T, open Opener) {
 	t.Run("CommitRace", func(t *testing.T) { testCommitRace(t, mustOpen(t)) })
 	t.Run("RedeliveryRace", func(t *testing.T) { testRedeliveryRace(t, mustOpen(t)) })
 	t.Run("HintRace", func(t *testing.T) { testHintRace(t, mustOpen(t)) })
+	t.Run("CooldownRace", func(t *testing.T) { testCooldownRace(t, mustOpen(t)) })
 	t.Run("ManyChannels", func(t *testing.T) { testManyChannels(t, mustOpen(t)) })
 	t.Run("Idempotency", func(t *testing.T) { testIdempotency(t, mustOpen(t)) })
 	t.Run("Stats", func(t *testing.T) { testStats(t, mustOpen(t)) })
@@ -803,6 +804,74 @@ func testHintRace(t *testing.T, db match.Storage) {
 			}
 		}
 		g = Play(t, db, g, Take(round%2, 1))
+	}
+}
+
+// testCooldownRace: challenges one user sends at once in several channels
+// of a guild, each created with Cooldown, create one game; the others are
+// refused with a *CooldownError carrying it. A game against nimbot does
+// not count, a redelivery of the created one is ErrDuplicate, and a
+// challenge in another guild is created.
+func testCooldownRace(t *testing.T, db match.Storage) {
+	ctx := context.Background()
+	bot := NewGame("vs-bot", [2]string{"alice", match.BotID}, 3)
+	if err := db.CreateGame(ctx, bot, match.Cooldown(time.Unix(0, 0))); err != nil {
+		t.Fatalf("a game against nimbot: %v", err)
+	}
+	challenge := func(user, channel, guild string) *match.Game {
+		g := NewGame(channel, [2]string{user, "bob"}, 3, 4)
+		g.GuildID, g.Status = guild, match.Pending
+		return g
+	}
+	respond := func(id string) match.CreateOption {
+		return match.Respond(id, func(*match.Game) ([]byte, error) { return []byte("board"), nil })
+	}
+	// Rounds of users, alice first: a race lost once would pass unseen.
+	for round := range 10 {
+		user := "alice"
+		if round > 0 {
+			user = fmt.Sprint("user-", round)
+		}
+		const n = 8
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		errs := make([]error, n)
+		for i := range n {
+			wg.Go(func() {
+				g := challenge(user, fmt.Sprint("cool-", round, "-", i), "guild")
+				<-start
+				errs[i] = db.CreateGame(ctx, g, match.Cooldown(time.Unix(0, 0)), respond(fmt.Sprint("challenge-", round, "-", i)))
+			})
+		}
+		close(start)
+		wg.Wait()
+		created := -1
+		for i, err := range errs {
+			var cool *match.CooldownError
+			switch {
+			case err == nil && created >= 0:
+				t.Fatalf("%s: challenges %d and %d were both created", user, created, i)
+			case err == nil:
+				created = i
+			case !errors.As(err, &cool):
+				t.Fatalf("%s: challenge %d: %v, want a *CooldownError", user, i, err)
+			case cool.Last.ChannelID == "vs-bot":
+				t.Fatalf("%s: challenge %d was refused for the game against nimbot", user, i)
+			}
+		}
+		if created < 0 {
+			t.Fatalf("%s: no challenge was created", user)
+		}
+		if round > 0 {
+			continue
+		}
+		again := challenge(user, fmt.Sprint("cool-0-", created), "guild")
+		if err := db.CreateGame(ctx, again, match.Cooldown(time.Unix(0, 0)), respond(fmt.Sprint("challenge-0-", created))); !errors.Is(err, match.ErrDuplicate) {
+			t.Fatalf("a redelivery of the created challenge: %v, want ErrDuplicate", err)
+		}
+		if err := db.CreateGame(ctx, challenge(user, "cool-other", "other guild"), match.Cooldown(time.Unix(0, 0))); err != nil {
+			t.Fatalf("a challenge in another guild: %v", err)
+		}
 	}
 }
 

@@ -135,6 +135,21 @@ func (db *DB) CreateGame(ctx context.Context, g *match.Game, opts ...match.Creat
 				return err
 			}
 		}
+		if !o.CooldownSince.IsZero() {
+			// One user's challenges sent at once take turns here, and each
+			// statement after the lock sees those committed before it.
+			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`,
+				"nimbot cooldown/"+g.GuildID+"/"+g.CreatedBy); err != nil {
+				return err
+			}
+			last, err := lastChallengeBy(ctx, tx, g.GuildID, g.CreatedBy, o.CooldownSince)
+			switch {
+			case err == nil:
+				return &match.CooldownError{Last: last}
+			case !errors.Is(err, match.ErrNotFound):
+				return err
+			}
+		}
 		id, err := insertGame(ctx, tx, id, g, now)
 		if err != nil {
 			return err
@@ -358,7 +373,13 @@ func (db *DB) LastGameBy(ctx context.Context, guildID, userID string) (*match.Ga
 // in the guild at or after since (for the challenge cooldown: games against
 // nimbot in between must not reset it), or match.ErrNotFound.
 func (db *DB) LastChallengeBy(ctx context.Context, guildID, userID string, since time.Time) (*match.Game, error) {
-	return scanGame(db.pool.QueryRow(ctx, `SELECT `+gameColumns+` FROM games
+	return lastChallengeBy(ctx, db.pool, guildID, userID, since)
+}
+
+// lastChallengeBy is LastChallengeBy on q: CreateGame's Cooldown asks it
+// inside its transaction.
+func lastChallengeBy(ctx context.Context, q querier, guildID, userID string, since time.Time) (*match.Game, error) {
+	return scanGame(q.QueryRow(ctx, `SELECT `+gameColumns+` FROM games
 		WHERE guild_id = $1 AND created_by = $2 AND created_at >= $3 AND player0 <> $4 AND player1 <> $4
 		ORDER BY created_at DESC, id DESC LIMIT 1`, guildID, userID, toMillis(since), match.BotID))
 }
