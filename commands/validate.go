@@ -27,18 +27,18 @@ const maxCustomID = 100
 // the very types and bounds Discord was told (and that Discord enforces in
 // its own client, but a forged request need not).
 type declaredOptions struct {
-	commands map[string]bool // the commands declared, all of them with subcommands
+	commands map[string]bool // the commands declared with subcommands
 	subs     map[string]map[string]*discordgo.ApplicationCommandOption
 }
 
 func declare(defs []*discordgo.ApplicationCommand) declaredOptions {
 	d := declaredOptions{commands: map[string]bool{}, subs: map[string]map[string]*discordgo.ApplicationCommandOption{}}
 	for _, c := range defs {
-		d.commands[c.Name] = true
 		for _, sub := range c.Options {
 			if sub.Type != discordgo.ApplicationCommandOptionSubCommand {
 				continue
 			}
+			d.commands[c.Name] = true
 			m := map[string]*discordgo.ApplicationCommandOption{}
 			for _, o := range sub.Options {
 				m[o.Name] = o
