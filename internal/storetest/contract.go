@@ -257,17 +257,11 @@ func testCreateGame(t *testing.T, open func(*testing.T) match.Storage) {
 	t.Run("ConcurrentInOneChannel", func(t *testing.T) {
 		db := open(t)
 		const n = 20
-		var wg sync.WaitGroup
 		errs := make(chan error, n)
-		start := make(chan struct{})
-		for i := range n {
-			wg.Go(func() {
-				<-start
-				errs <- db.CreateGame(ctx, NewGame("c1", [2]string{fmt.Sprint("user", i), match.BotID}, 3))
-			})
-		}
-		close(start)
-		wg.Wait()
+		atOnce(n, func(i int) func() {
+			g := NewGame("c1", [2]string{fmt.Sprint("user", i), match.BotID}, 3)
+			return func() { errs <- db.CreateGame(ctx, g) }
+		})
 		close(errs)
 		created := 0
 		for err := range errs {
@@ -654,24 +648,17 @@ func testCommitRace(t *testing.T, db match.Storage) {
 	ctx := context.Background()
 	g := MustCreate(t, db, NewGame("c1", [2]string{"alice", match.BotID}, 100, 100))
 	const n = 50
-	var wg sync.WaitGroup
-	start := make(chan struct{})
 	errs := make([]error, n)
-	for i := range n {
-		wg.Go(func() {
-			c, err := Change(g, Take(i%2, int64(i+1)), Take(1-i%2, 1))
-			if err != nil {
-				errs[i] = err
-				return
-			}
-			c.InteractionID = fmt.Sprint("click-", i)
-			c.Response = fmt.Append(nil, "moved ", i)
-			<-start
-			_, errs[i] = db.Commit(ctx, c)
-		})
-	}
-	close(start)
-	wg.Wait()
+	atOnce(n, func(i int) func() {
+		c, err := Change(g, Take(i%2, int64(i+1)), Take(1-i%2, 1))
+		if err != nil {
+			errs[i] = err
+			return func() {}
+		}
+		c.InteractionID = fmt.Sprint("click-", i)
+		c.Response = fmt.Append(nil, "moved ", i)
+		return func() { _, errs[i] = db.Commit(ctx, c) }
+	})
 	applied, stale := 0, 0
 	for _, err := range errs {
 		switch {
@@ -720,20 +707,13 @@ func testRedeliveryRace(t *testing.T, db match.Storage) {
 	ctx := context.Background()
 	g := MustCreate(t, db, NewGame("c1", [2]string{"alice", "bob"}, 5))
 	const n = 20
-	var wg sync.WaitGroup
-	start := make(chan struct{})
 	errs := make([]error, n)
-	for i := range n {
-		wg.Go(func() {
-			c, _ := Change(g, Take(0, 1))
-			c.InteractionID = "redelivered"
-			c.Response = fmt.Append(nil, "answer ", i)
-			<-start
-			_, errs[i] = db.Commit(ctx, c)
-		})
-	}
-	close(start)
-	wg.Wait()
+	atOnce(n, func(i int) func() {
+		c, _ := Change(g, Take(0, 1))
+		c.InteractionID = "redelivered"
+		c.Response = fmt.Append(nil, "answer ", i)
+		return func() { _, errs[i] = db.Commit(ctx, c) }
+	})
 	winner := -1
 	for i, err := range errs {
 		switch {
@@ -766,20 +746,13 @@ func testHintRace(t *testing.T, db match.Storage) {
 	g := MustCreate(t, db, NewGame("c1", [2]string{"alice", "bob"}, 5, 6))
 	for round := range 5 {
 		const n = 12
-		var wg sync.WaitGroup
-		start := make(chan struct{})
 		recorded := make([]bool, n)
 		errs := make([]error, n)
-		for i := range n {
-			wg.Go(func() {
-				h := match.Hint{GameID: g.ID, Ply: g.Ply, UserID: g.ToMove(),
-					InteractionID: fmt.Sprint("hint-", round, "-", i), Response: fmt.Append(nil, "hint ", i)}
-				<-start
-				recorded[i], errs[i] = db.RecordHint(ctx, h)
-			})
-		}
-		close(start)
-		wg.Wait()
+		atOnce(n, func(i int) func() {
+			h := match.Hint{GameID: g.ID, Ply: g.Ply, UserID: g.ToMove(),
+				InteractionID: fmt.Sprint("hint-", round, "-", i), Response: fmt.Append(nil, "hint ", i)}
+			return func() { recorded[i], errs[i] = db.RecordHint(ctx, h) }
+		})
 		winner := -1
 		for i := range n {
 			switch {
@@ -833,18 +806,13 @@ func testCooldownRace(t *testing.T, db match.Storage) {
 			user = fmt.Sprint("user-", round)
 		}
 		const n = 8
-		var wg sync.WaitGroup
-		start := make(chan struct{})
 		errs := make([]error, n)
-		for i := range n {
-			wg.Go(func() {
-				g := challenge(user, fmt.Sprint("cool-", round, "-", i), "guild")
-				<-start
+		atOnce(n, func(i int) func() {
+			g := challenge(user, fmt.Sprint("cool-", round, "-", i), "guild")
+			return func() {
 				errs[i] = db.CreateGame(ctx, g, match.Cooldown(time.Unix(0, 0)), respond(fmt.Sprint("challenge-", round, "-", i)))
-			})
-		}
-		close(start)
-		wg.Wait()
+			}
+		})
 		created := -1
 		for i, err := range errs {
 			var cool *match.CooldownError
@@ -917,22 +885,17 @@ func PlayChannel(ctx context.Context, db match.Storage, i, users int) (int64, er
 func testManyChannels(t *testing.T, db match.Storage) {
 	ctx := context.Background()
 	const channels = 100
-	var wg sync.WaitGroup
 	errs := make(chan error, channels)
 	ids := make([]int64, channels)
-	start := make(chan struct{})
-	for i := range channels {
-		wg.Go(func() {
-			<-start
+	atOnce(channels, func(i int) func() {
+		return func() {
 			id, err := PlayChannel(ctx, db, i, 10)
 			if err != nil {
 				errs <- err
 			}
 			ids[i] = id
-		})
-	}
-	close(start)
-	wg.Wait()
+		}
+	})
 	close(errs)
 	for err := range errs {
 		t.Error(err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -137,4 +138,21 @@ func CheckGame(tb testing.TB, s match.Storage, id int64) {
 	if (g.Status == match.Won) != Over(p) {
 		tb.Errorf("game %d: status %s with heaps %v", id, g.Status, p.Heaps)
 	}
+}
+
+// atOnce runs n requests at once: prepare(i) builds request i in its own
+// goroutine and returns it, as a func; all of them are then released
+// together, so that they race, and atOnce returns when all are done.
+func atOnce(n int, prepare func(i int) (send func())) {
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range n {
+		wg.Go(func() {
+			send := prepare(i)
+			<-start
+			send()
+		})
+	}
+	close(start)
+	wg.Wait()
 }
