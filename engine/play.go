@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -246,21 +245,16 @@ func holdoutCandidates(g game, p Position) []Move {
 }
 
 // distinctResults keeps the first of ms that leads to each position, up to
-// the order of its heaps: the rest are the same game, and score the same
-// as hold-outs. Sorting every result makes this only for variants whose
-// judging costs far more (coster).
+// the order of its heaps (canonKey): the rest are the same game, and score
+// the same as hold-outs. Sorting every result makes this only for variants
+// whose judging costs far more (coster).
 func distinctResults(g game, p Position, ms []Move) []Move {
 	seen := make(map[string]bool, len(ms))
 	var key []byte
+	scratch := make([]int64, 0, 2*len(p.Heaps))
 	out := ms[:0:0]
 	for _, m := range ms {
-		q := g.apply(clonePos(p), m)
-		slices.Sort(q.Heaps)
-		key = strconv.AppendInt(key[:0], q.Limit, 10)
-		for _, h := range q.Heaps {
-			key = append(key, ' ')
-			key = strconv.AppendInt(key, h, 10)
-		}
+		key = appendCanonKey(key[:0], scratch, g.apply(clonePos(p), m))
 		if !seen[string(key)] {
 			seen[string(key)] = true
 			out = append(out, m)
