@@ -22,6 +22,8 @@ type request struct {
 	// lang speaks the user's language (the interaction's locale): every
 	// text only they see. A game's public board speaks the game's.
 	lang *locale.Printer
+	// key is AnswerKey(i), made at its first use (answerKey).
+	key string
 }
 
 // t renders catalog message id in the user's language (locale.Printer.T).
@@ -45,8 +47,14 @@ func userID(i *discordgo.Interaction) string {
 	return ""
 }
 
-// answerKey is what r's answer is saved under (AnswerKey).
-func (r *request) answerKey() string { return AnswerKey(r.i) }
+// answerKey is what r's answer is saved under (AnswerKey), made once: a
+// request may look its answer up, save it, and look it up again.
+func (r *request) answerKey() string {
+	if r.key == "" {
+		r.key = AnswerKey(r.i)
+	}
+	return r.key
+}
 
 // AnswerKey is the key an interaction's answer is saved under in the store
 // (the interaction id of match.Storage): its id, bound to who sent it,
