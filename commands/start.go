@@ -65,9 +65,6 @@ func (s *Service) start(r *request) (*answer, error) {
 		if o.has(optDifficulty) {
 			return nil, userErr("start.err.difficulty_vs_person")
 		}
-		if err := s.checkCooldown(r); err != nil {
-			return nil, err
-		}
 		g.Hints, g.Status = o.boolOr(optHints, true), match.Pending
 		g.TurnTimeout = s.cfg.PeopleTurn
 		g.Deadline = r.now.Add(s.cfg.ChallengeTTL)
@@ -104,9 +101,11 @@ func (s *Service) create(r *request, g *match.Game) (*answer, error) {
 		}))
 	}
 	if g.Status == match.Pending {
-		// checkCooldown has refused a challenge too soon after the last;
-		// the store decides again in its transaction, for challenges sent
-		// at once in several channels, which all passed that check.
+		// The challenge cooldown keeps one user from flooding a server with
+		// challenges (by /nim start or rematch; games against nimbot do not
+		// count). The store decides it in the transaction that creates the
+		// game, so challenges sent at once in several channels cannot all
+		// pass a look taken before.
 		opts = append(opts, match.Cooldown(r.now.Add(-s.cfg.ChallengeCooldown)))
 	}
 	return s.answers.commit(r, 0, func(interactionID string, keep func(*discordgo.InteractionResponse) ([]byte, error)) (bool, error) {
@@ -207,22 +206,6 @@ func (s *Service) opponent(r *request, o options) (string, error) {
 		}
 	}
 	return id, nil
-}
-
-// checkCooldown keeps one user from flooding a channel with challenges
-// (by /nim start or rematch; games against nimbot do not count).
-func (s *Service) checkCooldown(r *request) error {
-	last, err := s.db.LastChallengeBy(r.ctx, r.i.GuildID, r.userID(), r.now.Add(-s.cfg.ChallengeCooldown))
-	switch {
-	case errors.Is(err, match.ErrNotFound):
-		return nil
-	case err != nil:
-		return fmt.Errorf("last challenge by user: %w", err)
-	}
-	if last.CreatedAt.Add(s.cfg.ChallengeCooldown).After(r.now) {
-		return s.cooldownRefusal(r, last)
-	}
-	return nil
 }
 
 // cooldownRefusal refuses a challenge made too soon after last, the
@@ -451,14 +434,9 @@ func (s *Service) rematch(r *request, c RematchControl) (*answer, error) {
 	if err := s.checkChannelFree(r); err != nil {
 		return nil, err
 	}
-	// A rematch challenges the opponent like /nim start does, and so waits
-	// out the same cooldown: rematch and /nim end in turns would otherwise
-	// ping them as fast as they are clicked.
-	if n.Status == match.Pending {
-		if err := s.checkCooldown(r); err != nil {
-			return nil, err
-		}
-	}
+	// A rematch between people challenges the opponent like /nim start
+	// does, and so waits out the same cooldown (create): rematch and /nim
+	// end in turns would otherwise ping them as fast as they are clicked.
 	return s.create(r, n)
 }
 

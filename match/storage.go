@@ -44,8 +44,9 @@ type Storage interface {
 	// ErrNotFound.
 	LastGameBy(ctx context.Context, guildID, userID string) (*Game, error)
 	// LastChallengeBy returns the newest game between people the user
-	// created in the guild at or after since (for the challenge cooldown:
-	// games against nimbot in between must not reset it), or ErrNotFound.
+	// created in the guild at or after since (the challenge cooldown's
+	// rule, which CreateGame's Cooldown applies: games against nimbot in
+	// between must not reset it), or ErrNotFound.
 	LastChallengeBy(ctx context.Context, guildID, userID string, since time.Time) (*Game, error)
 	// Due returns up to limit pending or active games whose deadline is at
 	// or before now, the most overdue first.
