@@ -7,10 +7,10 @@ import (
 	"time"
 )
 
-// limitRules are the rules BenchmarkChooseAtLimits times: every variant with
-// its defaults, plus the settings that change a variant's cost (a
-// subtraction set, Moore's k from 1 to its maximum, a 21 game counting to
-// the largest target).
+// limitRules are the rules BenchmarkChooseAtLimits and BenchmarkHintAtLimits
+// time: every variant with its defaults, plus the settings that change a
+// variant's cost (a subtraction set, Moore's k from 1 to its maximum, a 21
+// game counting to the largest target).
 var limitRules = []struct {
 	name  string
 	rules Rules
@@ -172,6 +172,63 @@ func limitShapes(r Rules) []limitShape {
 	return shapes
 }
 
+// limitCase is one position the AtLimits benchmarks time: rules (with
+// its convention set) and one of limitShapes(rules), named
+// <variant>/<normal|misere>/<shape>.
+type limitCase struct {
+	name  string
+	rules Rules
+	pos   Position
+	// cold: every call starts from an empty memo (misère Kayles, whose
+	// first call's time is the one that counts).
+	cold bool
+}
+
+// limitCases are every rule of limitRules in both conventions, in every
+// shape limitShapes knows for it, each checked with Analyze first.
+func limitCases(b *testing.B) []limitCase {
+	var cases []limitCase
+	for _, lr := range limitRules {
+		for _, misere := range []bool{false, true} {
+			r := lr.rules
+			r.Misere = misere
+			play := "normal"
+			if misere {
+				play = "misere"
+			}
+			for _, s := range limitShapes(r) {
+				name := lr.name + "/" + play + "/" + s.name
+				if _, err := r.Analyze(s.pos); err != nil {
+					b.Fatalf("%s: %v", name, err)
+				}
+				cases = append(cases, limitCase{name, r, s.pos, r.Variant == Kayles && misere})
+			}
+		}
+	}
+	return cases
+}
+
+// timeAtLimit runs call b.N times on c's thread and reports the thread's
+// own CPU time per call (cpu-ms/op: the machine is shared), emptying the
+// memo before each call for a cold case (outside the timer).
+func timeAtLimit(b *testing.B, c limitCase, call func() error) {
+	defer lockThread()()
+	var cpu time.Duration
+	for b.Loop() {
+		if c.cold {
+			b.StopTimer()
+			resetKaylesCache()
+			b.StartTimer()
+		}
+		t0 := threadCPU()
+		if err := call(); err != nil {
+			b.Fatal(err)
+		}
+		cpu += threadCPU() - t0
+	}
+	reportCPU(b, cpu)
+}
+
 // BenchmarkChooseAtLimits times Rules.Choose for every variant, both
 // conventions and every difficulty at the variant's published Limits, in
 // the costliest shapes limitShapes knows:
@@ -181,40 +238,34 @@ func limitShapes(r Rules) []limitShape {
 // call from an empty memo (the first call's time, the one that counts).
 // cpu-ms/op is the thread's own CPU time: the machine is shared.
 func BenchmarkChooseAtLimits(b *testing.B) {
-	for _, lr := range limitRules {
-		for _, misere := range []bool{false, true} {
-			r := lr.rules
-			r.Misere = misere
-			play := "normal"
-			if misere {
-				play = "misere"
-			}
-			cold := r.Variant == Kayles && misere
-			for _, s := range limitShapes(r) {
-				if _, err := r.Analyze(s.pos); err != nil {
-					b.Fatalf("%s %s %s: %v", lr.name, play, s.name, err)
-				}
-				for _, d := range Difficulties() {
-					b.Run(lr.name+"/"+play+"/"+s.name+"/"+string(d), func(b *testing.B) {
-						rng := rand.New(rand.NewPCG(1, 2))
-						defer lockThread()()
-						var cpu time.Duration
-						for b.Loop() {
-							if cold {
-								b.StopTimer()
-								resetKaylesCache()
-								b.StartTimer()
-							}
-							t0 := threadCPU()
-							if _, err := r.Choose(s.pos, d, rng); err != nil {
-								b.Fatal(err)
-							}
-							cpu += threadCPU() - t0
-						}
-						reportCPU(b, cpu)
-					})
-				}
-			}
+	for _, c := range limitCases(b) {
+		for _, d := range Difficulties() {
+			b.Run(c.name+"/"+string(d), func(b *testing.B) {
+				rng := rand.New(rand.NewPCG(1, 2))
+				timeAtLimit(b, c, func() error {
+					_, err := c.rules.Choose(c.pos, d, rng)
+					return err
+				})
+			})
 		}
+	}
+}
+
+// BenchmarkHintAtLimits times Rules.Hint (the verdict, the perfect
+// player's move, quickest win or longest hold-out, and the explanation in
+// the variant's theory: what /nim hint answers) for every variant and both
+// conventions at the variant's published Limits, in the same shapes as
+// BenchmarkChooseAtLimits: BenchmarkHintAtLimits/<variant>/<normal|misere>/<shape>.
+// Hint takes no difficulty. Misère Kayles starts each call from an empty
+// memo (the first call's time, the one that counts). cpu-ms/op is the
+// thread's own CPU time: the machine is shared.
+func BenchmarkHintAtLimits(b *testing.B) {
+	for _, c := range limitCases(b) {
+		b.Run(c.name, func(b *testing.B) {
+			timeAtLimit(b, c, func() error {
+				_, err := c.rules.Hint(c.pos)
+				return err
+			})
+		})
 	}
 }
