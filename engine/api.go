@@ -615,5 +615,14 @@ func analyze(r Rules, g game, p Position) Analysis {
 	return Analysis{MoverWins: g.moverWins(p), Winning: moves, WinningCount: n}
 }
 
+// first returns a's first n winning moves (fewer if it lists fewer) and
+// how many there are in all: what a game's winning(p, n) gives, since the
+// list is in canonical order. An explanation cites them from the analysis
+// Hint has made instead of listing the moves again (Moore's Nim pays a
+// pass over every set of up to k heaps for a listing, however short).
+func (a Analysis) first(n int) ([]Move, int64) {
+	return a.Winning[:min(n, len(a.Winning))], a.WinningCount
+}
+
 // maxMooreK bounds Moore's k: a move touches at most this many heaps.
 const maxMooreK = 8

@@ -96,6 +96,25 @@ func checkAgreement(t *testing.T, r Rules, g *treeGame, p Position) {
 		t.Fatalf("%v %v: engine's winning moves lead to %v (count %d), brute force's to %v",
 			r, p, got, a.WinningCount, wantKids)
 	}
+	// Explanations cite the analysis's first moves (Analysis.first) for
+	// what a shorter listing would give: so a shorter listing must be
+	// exactly the list's start, with the same count.
+	_, eg, err := r.game()
+	if err != nil || isOver(eg, p) {
+		return
+	}
+	for _, n := range []int{1, 3} {
+		ms, c := eg.winning(p, n)
+		want, wc := a.first(n)
+		if c != wc || !slices.EqualFunc(ms, want, sameMove) {
+			t.Fatalf("%v %v: winning(p, %d) gives %+v (count %d), the analysis starts %+v (count %d)", r, p, n, ms, c, want, wc)
+		}
+	}
+}
+
+// sameMove reports whether two moves are the same move.
+func sameMove(x, y Move) bool {
+	return x.Kind == y.Kind && x.Heap == y.Heap && x.Take == y.Take && x.Parts == y.Parts && slices.Equal(x.Takes, y.Takes)
 }
 
 // eachHeaps calls f with every heap vector of n heaps of sizes 0..max.

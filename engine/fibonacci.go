@@ -206,7 +206,7 @@ func (g fibonacciGame) verdict(p Position) Phrase {
 	return P(id, "N", e, "Terms", Lit(joinInts(terms, " + ")), "Z", z, "Limit", p.Limit)
 }
 
-func (g fibonacciGame) explain(p Position) Explanation {
+func (g fibonacciGame) explain(p Position, a Analysis) Explanation {
 	n := p.Heaps[0]
 	ex := Explanation{Theory: P(pTheoryZeckendorf)}
 	step := func(id string, args ...any) { ex.Steps = append(ex.Steps, P(id, args...)) }
@@ -239,7 +239,7 @@ func (g fibonacciGame) explain(p Position) Explanation {
 	step(pFibSum, "N", e, "Terms", Lit(joinInts(terms, " + ")))
 	if z <= p.Limit {
 		step(pFibWins, "Z", z, "Limit", p.Limit)
-		ms, _ := g.winning(p, MaxListedMoves)
+		ms := a.Winning
 		rest := e - z
 		switch {
 		case rest == 0 && g.misere:

@@ -22,7 +22,9 @@ type game interface {
 	// them, and how many there are in all.
 	winning(p Position, max int) ([]Move, int64)
 	// explain gives the reasoning behind the verdict in the variant's theory.
-	explain(p Position) Explanation
+	// a is p's analysis (analyze): the winning moves it cites are a's
+	// first ones, never listed again.
+	explain(p Position, a Analysis) Explanation
 }
 
 // A game may also implement these optional interfaces, which the generic

@@ -198,7 +198,7 @@ func (g greedyGame) verdict(p Position) Phrase {
 	return P(pVerdictGreedyEven, "Count", c, "Size", mx)
 }
 
-func (g greedyGame) explain(p Position) Explanation {
+func (g greedyGame) explain(p Position, a Analysis) Explanation {
 	mx, c := top(p.Heaps)
 	e := Explanation{Theory: P(pTheoryLargest)}
 	if len(p.Heaps) <= maxTableRows {
@@ -219,7 +219,7 @@ func (g greedyGame) explain(p Position) Explanation {
 		e.Steps = append(e.Steps, P(pGreedyMisere))
 	}
 	e.Steps = append(e.Steps, P(pGreedyHere, "Count", c, "Size", mx))
-	ms, n := g.winning(p, 1)
+	ms, n := a.first(1)
 	if n == 0 {
 		e.Steps = append(e.Steps, P(pGreedyLost))
 	} else {

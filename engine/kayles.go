@@ -318,7 +318,7 @@ func (g kaylesGame) verdict(p Position) Phrase {
 	return P(pVerdictKaylesZero)
 }
 
-func (g kaylesGame) explain(p Position) Explanation {
+func (g kaylesGame) explain(p Position, a Analysis) Explanation {
 	if g.misere {
 		return kaylesMisereExplain(p)
 	}
@@ -333,7 +333,7 @@ func (g kaylesGame) explain(p Position) Explanation {
 		return ex
 	}
 	step(pKaylesNonZero)
-	ms, n := g.winning(p, 3)
+	ms, n := a.first(3)
 	for _, m := range ms {
 		a, b := m.Parts[0], m.Parts[1]
 		step(pKaylesMove, "Pins", kaylesPinsPhrase(m), "Row", HeapLabel(m.Heap), "A", a, "B", b, "GA", kaylesG(a), "GB", kaylesG(b), "G", kaylesG(a)^kaylesG(b))

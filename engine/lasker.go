@@ -274,7 +274,7 @@ func (g laskerGame) verdict(p Position) Phrase {
 	return P(pVerdictLaskerZero)
 }
 
-func (g laskerGame) explain(p Position) Explanation {
+func (g laskerGame) explain(p Position, a Analysis) Explanation {
 	s := laskerStats(p.Heaps)
 	ex := Explanation{Theory: P(pTheoryGrundy)}
 	step := func(id string, args ...any) { ex.Steps = append(ex.Steps, P(id, args...)) }
@@ -304,7 +304,7 @@ func (g laskerGame) explain(p Position) Explanation {
 		return ex
 	}
 	step(pLaskerNonZero)
-	if ms, n := g.winning(p, 3); len(ms) > 0 {
+	if ms, n := a.first(3); len(ms) > 0 {
 		for _, m := range ms {
 			switch m.Kind {
 			case Split:

@@ -497,7 +497,7 @@ func (g mooreGame) verdict(p Position) Phrase {
 	return P(pVerdictMooreZero, "Mod", g.k+1)
 }
 
-func (g mooreGame) explain(p Position) Explanation {
+func (g mooreGame) explain(p Position, a Analysis) Explanation {
 	c := bitCounts(p.Heaps)
 	e := Explanation{Theory: P(pTheoryBitCounts, "Mod", g.k+1)}
 	var mx int64 = 1
@@ -523,7 +523,7 @@ func (g mooreGame) explain(p Position) Explanation {
 	if g.misere {
 		e.Steps = append(e.Steps, P(pMooreMisere, "Mod", g.k+1))
 	}
-	ms, n := g.winning(p, 1)
+	ms, n := a.first(1)
 	if n == 0 {
 		e.Steps = append(e.Steps, P(pMooreLost))
 	} else {

@@ -222,7 +222,7 @@ var (
 	pNimSwitchMove   = def("explain.nim.switch_move", "", "Take {{.Take}} from {{.Heap}}: that leaves only heaps of 0 and 1, an odd number of them 1.")
 )
 
-func (g nimGame) explain(p Position) Explanation {
+func (g nimGame) explain(p Position, a Analysis) Explanation {
 	s := statsOf(p.Heaps)
 	e := Explanation{Theory: P(pTheoryNimSum), Table: binaryTable(P(pColHeap), heapRow, p.Heaps)}
 	if g.misere {
@@ -247,7 +247,7 @@ func (g nimGame) explain(p Position) Explanation {
 		e.Steps = append(e.Steps, P(pNimZero))
 		return e
 	}
-	ms, _ := g.winning(p, 3)
+	ms, _ := a.first(3)
 	for _, m := range ms {
 		h := p.Heaps[m.Heap]
 		v := h - m.Take

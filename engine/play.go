@@ -38,7 +38,7 @@ func (r Rules) Hint(p Position) (Hint, error) {
 	}
 	a := analyze(r, g, p)
 	m := best(r, g, p, a)
-	h := Hint{MoverWins: a.MoverWins, Move: m, Explanation: g.explain(p)}
+	h := Hint{MoverWins: a.MoverWins, Move: m, Explanation: g.explain(p, a)}
 	if v, ok := g.(verdicter); ok {
 		h.Verdict = v.verdict(p)
 	} else if a.MoverWins {

@@ -391,7 +391,7 @@ func (t *grundyT) sequence(from, n int64) string {
 	return s
 }
 
-func (g *subGame) explain(p Position) Explanation {
+func (g *subGame) explain(p Position, a Analysis) Explanation {
 	s := g.stats(p)
 	e := Explanation{Theory: g.theory()}
 	col := P(pColMod, "Mod", g.k+1)
@@ -433,7 +433,7 @@ func (g *subGame) explain(p Position) Explanation {
 			e.Steps = append(e.Steps, P(pSubAllZero, "K", g.k))
 		}
 	}
-	ms, _ := g.winning(p, 3)
+	ms, _ := a.first(3)
 	if len(ms) == 0 {
 		e.Steps = append(e.Steps, P(pSubLost))
 	}

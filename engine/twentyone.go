@@ -105,7 +105,7 @@ func (g *twentyOneGame) verdict(p Position) Phrase {
 	return P(pVerdict21Lose, "Count", c, "ToGo", g.target-c, "Target", g.target, "Rem", g.losingRemainder(), "Mod", m)
 }
 
-func (g *twentyOneGame) explain(p Position) Explanation {
+func (g *twentyOneGame) explain(p Position, a Analysis) Explanation {
 	c, m, lr := g.count(p), g.sub.k+1, g.losingRemainder()
 	e := Explanation{Theory: P(pTheoryResidues, "Mod", m)}
 	if g.misere {
@@ -117,7 +117,7 @@ func (g *twentyOneGame) explain(p Position) Explanation {
 	t := &Table{Header: []Phrase{P(pColCount), P(pColToGo), P(pColToGoMod, "Mod", m)}}
 	t.Rows = append(t.Rows, lit(fmt.Sprint(c), fmt.Sprint(g.target-c), fmt.Sprint((g.target-c)%m)))
 	e.Table = t
-	ms, _ := g.sub.winning(p, 1)
+	ms, _ := a.first(1)
 	if len(ms) == 0 {
 		e.Steps = append(e.Steps, P(p21Lost, "Count", c))
 	} else {

@@ -239,7 +239,7 @@ func (g wythoffGame) verdict(p Position) Phrase {
 	return P(pVerdictWythoffLose, "Pair", pairLit(x, y))
 }
 
-func (g wythoffGame) explain(p Position) Explanation {
+func (g wythoffGame) explain(p Position, a Analysis) Explanation {
 	x, y := p.Heaps[0], p.Heaps[1]
 	ex := Explanation{Theory: P(pTheoryWythoff)}
 	step := func(id string, args ...any) { ex.Steps = append(ex.Steps, P(id, args...)) }
@@ -274,7 +274,7 @@ func (g wythoffGame) explain(p Position) Explanation {
 		return ex
 	}
 	step(pWythoffWins, "Pair", pairLit(x, y))
-	ms, _ := g.winning(p, MaxListedMoves)
+	ms := a.Winning
 	for _, m := range ms {
 		q := g.apply(Position{Heaps: []int64{x, y}}, m)
 		switch m.Kind {
