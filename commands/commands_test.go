@@ -505,6 +505,84 @@ func TestDeadlines(t *testing.T) {
 	wantUserError(t, h.click(carol, MoveControl{Game: g.ID, Ply: g.Ply, Heap: 0, Take: 1}.CustomID()), "This game is over")
 }
 
+// TestActionsAfterTheDeadline: the deadline decides, not the sweep. An
+// action that comes after a deadline Expire has not reached yet is answered
+// with the result the deadline gave (the board, updated), and the action is
+// not taken: a player out of time cannot move, resign or end their way out
+// of the loss, nor a challenge be accepted once it expired.
+func TestActionsAfterTheDeadline(t *testing.T) {
+	h := newHarness(t, 1)
+	ctx := context.Background()
+	// startPeople starts a game between carol (to move) and bob in a channel.
+	startPeople := func(channel string) *match.Game {
+		h.channel = channel
+		h.now = h.now.Add(DefaultChallengeCooldown + time.Second)
+		h.command(carol, "start", "opponent", user(bob), "first", "me", "heaps", "3 4 5")
+		g := h.game()
+		h.click(bob, AcceptControl{Game: g.ID}.CustomID())
+		return h.gameByID(g.ID)
+	}
+	const chanC = "1220000000000000003"
+	move, resign, end := startPeople(chanA), startPeople(chanB), startPeople(chanC)
+	// The last game's deadline is now; the others' passed a minute or two ago.
+	h.now = h.now.Add(DefaultPeopleTurn)
+
+	for _, tc := range []struct {
+		name    string
+		g       *match.Game
+		act     func() *discordgo.InteractionResponse
+		updates bool // the answer edits the board in place
+	}{
+		{"Move", move, func() *discordgo.InteractionResponse {
+			h.channel = chanA
+			return h.click(carol, MoveControl{Game: move.ID, Ply: move.Ply, Heap: 0, Take: 2}.CustomID())
+		}, true},
+		// bob, who won on time, resigning would hand carol the game.
+		{"ResignByTheWinner", resign, func() *discordgo.InteractionResponse {
+			h.channel = chanB
+			return h.click(bob, ResignControl{Game: resign.ID, Ply: resign.Ply}.CustomID())
+		}, true},
+		{"EndByTheLoser", end, func() *discordgo.InteractionResponse {
+			h.channel = chanC
+			return h.command(carol, "end")
+		}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp := tc.act()
+			want := discordgo.InteractionResponseChannelMessageWithSource
+			if tc.updates {
+				want = discordgo.InteractionResponseUpdateMessage
+			}
+			if resp.Type != want || !strings.Contains(text(resp), "ran out of time") {
+				t.Fatalf("answer %d: %s", resp.Type, text(resp))
+			}
+			g := h.gameByID(tc.g.ID)
+			if g.Status != match.Timeout || g.Winner != bob || g.Ply != tc.g.Ply || len(h.moves(g.ID)) != 0 {
+				t.Fatalf("carol ran out of time before acting: %s %q ply %d, %d moves", g.Status, g.Winner, g.Ply, len(h.moves(g.ID)))
+			}
+		})
+	}
+
+	t.Run("AcceptExpiredChallenge", func(t *testing.T) {
+		h.channel = chanA
+		h.command(alice, "start", "opponent", user(carol))
+		c := h.game()
+		h.now = h.now.Add(DefaultChallengeTTL)
+		resp := h.click(carol, AcceptControl{Game: c.ID}.CustomID())
+		if resp.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(text(resp), "expired") {
+			t.Fatalf("answer %d: %s", resp.Type, text(resp))
+		}
+		if g := h.gameByID(c.ID); g.Status != match.Expired {
+			t.Fatalf("the challenge expired before carol accepted: %s", g.Status)
+		}
+	})
+
+	// The sweep finds nothing left to do.
+	if edits, err := h.svc.Expire(ctx); err != nil || len(edits) != 0 {
+		t.Fatalf("Expire after the actions: %+v %v", edits, err)
+	}
+}
+
 // finishedControl reports whether a finished board may offer the control
 // customID: Rematch and Review.
 func finishedControl(customID string) bool {

@@ -422,6 +422,9 @@ func moveInputError(err error, text string) error {
 func (s *Service) play(r *request, b *match.Board, m engine.Move) (*answer, error) {
 	g := b.Game
 	next, err := g.Play(m, r.now, s.timing)
+	if errors.Is(err, match.ErrOverdue) {
+		return s.expireNow(r, g, updateOrNew(r))
+	}
 	if err != nil {
 		return nil, moveInputError(err, g.Rules.FormatMove(g.Position, m))
 	}
@@ -531,8 +534,10 @@ func (s *Service) resignCommand(r *request) (*answer, error) {
 // resign ends g with the other player as the winner. A player may resign on
 // either player's turn.
 func (s *Service) resign(r *request, g *match.Game) (*answer, error) {
-	next, err := g.Resign(r.userID())
+	next, err := g.Resign(r.userID(), r.now)
 	switch {
+	case errors.Is(err, match.ErrOverdue):
+		return s.expireNow(r, g, updateOrNew(r))
 	case errors.Is(err, match.ErrOver):
 		return nil, userErr(msgOver)
 	case errors.Is(err, match.ErrNotPlayer):
@@ -559,13 +564,30 @@ func (s *Service) end(r *request) (*answer, error) {
 	if user != g.Players[0] && user != g.Players[1] && user != g.CreatedBy && !mod {
 		return nil, userErr("play.err.end_rights")
 	}
-	next, err := g.End()
-	if errors.Is(err, match.ErrOver) {
+	next, err := g.End(r.now)
+	switch {
+	case errors.Is(err, match.ErrOverdue):
+		return s.expireNow(r, g, discordgo.InteractionResponseChannelMessageWithSource)
+	case errors.Is(err, match.ErrOver):
 		return nil, userErr(msgOver)
-	} else if err != nil {
+	case err != nil:
 		return nil, err
 	}
 	return s.commitTurn(r, g, next, discordgo.InteractionResponseChannelMessageWithSource)
+}
+
+// expireNow answers an action on g that came at or after its deadline
+// (match.ErrOverdue) with what the deadline decided: g expires in this
+// interaction's commit, as the sweep (Expire) would have, and the answer is
+// the board with the result. The sweep runs every half minute and ends a
+// bounded batch each time, so it may come later; the result must not
+// depend on when it does.
+func (s *Service) expireNow(r *request, g *match.Game, t discordgo.InteractionResponseType) (*answer, error) {
+	next, err := g.Expire()
+	if err != nil {
+		return nil, err
+	}
+	return s.commitTurn(r, g, next, t)
 }
 
 // status posts the channel's board again, as a new message that becomes the

@@ -373,6 +373,9 @@ func (s *Service) accept(r *request, c AcceptControl) (*answer, error) {
 		return nil, err
 	}
 	next, err := g.Accept(r.now, s.timing)
+	if errors.Is(err, match.ErrOverdue) {
+		return s.expireNow(r, g, discordgo.InteractionResponseUpdateMessage)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -385,7 +388,10 @@ func (s *Service) decline(r *request, c DeclineControl) (*answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	next, err := g.Decline()
+	next, err := g.Decline(r.now)
+	if errors.Is(err, match.ErrOverdue) {
+		return s.expireNow(r, g, discordgo.InteractionResponseUpdateMessage)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -27,6 +27,9 @@ var (
 	// ErrNeverStarted: a challenge that was declined or expired has no
 	// rematch.
 	ErrNeverStarted = errors.New("the challenge never started")
+	// ErrOverdue: the game's deadline has passed (Overdue); Expire is the
+	// only transition left, whether or not the sweep has come yet.
+	ErrOverdue = errors.New("the time to answer ran out")
 )
 
 // Timing is how long turns and challenges may take. A game's own
@@ -59,6 +62,23 @@ func (g *Game) Opponent(id string) string {
 	return g.Players[0]
 }
 
+// Overdue reports whether g's deadline has passed at now: the turn, or the
+// challenge, ran out of time, and the result is Expire's. The deadline
+// decides it, not when the sweep (the product's Expire calls) comes round:
+// a player who ran out of time cannot move, accept or resign their way out
+// of the result in between.
+func (g *Game) Overdue(now time.Time) bool {
+	return !g.Status.Finished() && !g.Deadline.IsZero() && !now.Before(g.Deadline)
+}
+
+// onTime refuses every transition but Expire once g is Overdue at now.
+func (g *Game) onTime(now time.Time) error {
+	if g.Overdue(now) {
+		return fmt.Errorf("game %d: %w", g.ID, ErrOverdue)
+	}
+	return nil
+}
+
 // VsBot reports whether nimbot is one of the players.
 func (g *Game) VsBot() bool { return g.Players[0] == BotID || g.Players[1] == BotID }
 
@@ -75,13 +95,17 @@ func (g *Game) next() *Game {
 // ply advance; if that ends the game, it is Won by whoever the rules say
 // (the mover in normal play, the other player in misère) and has no
 // deadline, else the next turn's deadline is now plus t.Turn. An illegal
-// move returns the engine's error as it is.
+// move returns the engine's error as it is; a move at or after the turn's
+// deadline, ErrOverdue.
 func (g *Game) Play(m engine.Move, now time.Time, t Timing) (*Game, error) {
 	switch {
 	case g.Status == Pending:
 		return nil, fmt.Errorf("game %d: %w", g.ID, ErrNotStarted)
 	case g.Status.Finished():
 		return nil, fmt.Errorf("game %d: %w", g.ID, ErrOver)
+	}
+	if err := g.onTime(now); err != nil {
+		return nil, err
 	}
 	pos, err := g.Rules.Apply(g.Position, m)
 	if err != nil {
@@ -101,10 +125,10 @@ func (g *Game) Play(m engine.Move, now time.Time, t Timing) (*Game, error) {
 	return n, nil
 }
 
-// Resign returns the game after user resigns: the other player wins. A
-// player may resign on either player's turn, not before the challenge is
-// accepted.
-func (g *Game) Resign(user string) (*Game, error) {
+// Resign returns the game after user resigns at now: the other player
+// wins. A player may resign on either player's turn, not before the
+// challenge is accepted, nor once the game is Overdue.
+func (g *Game) Resign(user string, now time.Time) (*Game, error) {
 	switch {
 	case g.Status.Finished():
 		return nil, fmt.Errorf("game %d: %w", g.ID, ErrOver)
@@ -113,16 +137,23 @@ func (g *Game) Resign(user string) (*Game, error) {
 	case g.Status == Pending:
 		return nil, fmt.Errorf("game %d: %w", g.ID, ErrNotStarted)
 	}
+	if err := g.onTime(now); err != nil {
+		return nil, err
+	}
 	n := g.next()
 	n.Status, n.Winner, n.Deadline = Resigned, g.Opponent(user), time.Time{}
 	return n, nil
 }
 
-// End returns the game stopped without a winner (by its players, or a
-// moderator: who may is the product's call).
-func (g *Game) End() (*Game, error) {
+// End returns the game stopped at now without a winner (by its players, or
+// a moderator: who may is the product's call). An Overdue game is not
+// stopped: its deadline decided it.
+func (g *Game) End(now time.Time) (*Game, error) {
 	if g.Status.Finished() {
 		return nil, fmt.Errorf("game %d: %w", g.ID, ErrOver)
+	}
+	if err := g.onTime(now); err != nil {
+		return nil, err
 	}
 	n := g.next()
 	n.Status, n.Winner, n.Deadline = Ended, "", time.Time{}
@@ -153,10 +184,10 @@ func (g *Game) Expire() (*Game, error) {
 // Challenged returns who a challenge is for: the player who did not make it.
 func (g *Game) Challenged() string { return g.Opponent(g.CreatedBy) }
 
-// Accept returns the challenge accepted: the game is on, and the first turn
-// has until now plus t.Turn.
+// Accept returns the challenge accepted at now: the game is on, and the
+// first turn has until now plus t.Turn. An Overdue challenge has expired.
 func (g *Game) Accept(now time.Time, t Timing) (*Game, error) {
-	if err := g.pending(); err != nil {
+	if err := g.pending(now); err != nil {
 		return nil, err
 	}
 	n := g.next()
@@ -165,9 +196,9 @@ func (g *Game) Accept(now time.Time, t Timing) (*Game, error) {
 	return n, nil
 }
 
-// Decline returns the challenge turned down.
-func (g *Game) Decline() (*Game, error) {
-	if err := g.pending(); err != nil {
+// Decline returns the challenge turned down at now.
+func (g *Game) Decline(now time.Time) (*Game, error) {
+	if err := g.pending(now); err != nil {
 		return nil, err
 	}
 	n := g.next()
@@ -175,15 +206,16 @@ func (g *Game) Decline() (*Game, error) {
 	return n, nil
 }
 
-// pending refuses to answer a challenge that is not one any more.
-func (g *Game) pending() error {
+// pending refuses to answer a challenge that is not one any more, or no
+// longer at now.
+func (g *Game) pending(now time.Time) error {
 	switch {
 	case g.Status == Active:
 		return fmt.Errorf("game %d: %w", g.ID, ErrStarted)
 	case g.Status.Finished():
 		return fmt.Errorf("game %d: %w", g.ID, ErrOver)
 	}
-	return nil
+	return g.onTime(now)
 }
 
 // Rematch returns a new game (not yet stored: no ID) like g, asked for by

@@ -60,6 +60,11 @@ func TestPlay(t *testing.T) {
 		{name: "Illegal", g: game("bob", false, 3), m: take(0, 4), engineErr: true},
 		{name: "Pending", g: with(game("bob", false, 3), func(g *match.Game) { g.Status = match.Pending }), m: take(0, 1), err: match.ErrNotStarted},
 		{name: "Over", g: with(game("bob", false, 3), func(g *match.Game) { g.Status = match.Ended }), m: take(0, 1), err: match.ErrOver},
+		// The deadline decides, not the sweep: a move at the deadline is late.
+		{name: "JustInTime", g: with(game("bob", false, 3), func(g *match.Game) { g.Deadline = now.Add(time.Nanosecond) }),
+			m: take(0, 1), status: match.Active, deadline: now.Add(24 * time.Hour), heaps: []int64{2}},
+		{name: "Overdue", g: with(game("bob", false, 3), func(g *match.Game) { g.Deadline = now }), m: take(0, 1), err: match.ErrOverdue},
+		{name: "OverdueWinningMove", g: with(game("bob", false, 3), func(g *match.Game) { g.Deadline = now.Add(-time.Hour) }), m: take(0, 3), err: match.ErrOverdue},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := *tc.g
@@ -91,7 +96,7 @@ func TestPlay(t *testing.T) {
 
 func TestResign(t *testing.T) {
 	g := game("bob", false, 3)
-	g.Deadline = now
+	g.Deadline = now.Add(time.Minute)
 	for _, tc := range []struct {
 		name, user, winner string
 		g                  *match.Game
@@ -104,9 +109,12 @@ func TestResign(t *testing.T) {
 		{name: "ErrNotStarted", g: with(g, func(g *match.Game) { g.Status = match.Pending }), user: "bob", err: match.ErrNotStarted},
 		// Over comes first: a finished game is over for everyone.
 		{name: "OverBeforeNotPlayer", g: with(g, func(g *match.Game) { g.Status = match.Ended }), user: "carol", err: match.ErrOver},
+		// bob won on time at the deadline; resigning after it cannot give
+		// alice the game (nor can alice resign what she already lost).
+		{name: "ErrOverdue", g: with(g, func(g *match.Game) { g.Deadline = now }), user: "bob", err: match.ErrOverdue},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			n, err := tc.g.Resign(tc.user)
+			n, err := tc.g.Resign(tc.user, now)
 			if tc.err != nil {
 				if !errors.Is(err, tc.err) {
 					t.Fatalf("got %v, want %v", err, tc.err)
@@ -121,17 +129,20 @@ func TestResign(t *testing.T) {
 }
 
 func TestEndExpireAcceptDecline(t *testing.T) {
+	// The deadlines are a minute ahead: End, Accept and Decline are on
+	// time (Expire does not look).
 	people := game("bob", false, 3, 4)
-	people.Deadline, people.Ply = now, 1
+	people.Deadline, people.Ply = now.Add(time.Minute), 1
 	bot := game(match.BotID, false, 3)
-	bot.Deadline = now
+	bot.Deadline = now.Add(time.Minute)
 	pending := with(people, func(g *match.Game) { g.Status, g.Ply = match.Pending, 0 })
 	over := with(people, func(g *match.Game) { g.Status = match.Ended })
+	overdue := func(g *match.Game) *match.Game { return with(g, func(g *match.Game) { g.Deadline = now }) }
 	type step func(*match.Game) (*match.Game, error)
-	end := func(g *match.Game) (*match.Game, error) { return g.End() }
+	end := func(g *match.Game) (*match.Game, error) { return g.End(now) }
 	expire := func(g *match.Game) (*match.Game, error) { return g.Expire() }
 	accept := func(g *match.Game) (*match.Game, error) { return g.Accept(now, timing) }
-	decline := func(g *match.Game) (*match.Game, error) { return g.Decline() }
+	decline := func(g *match.Game) (*match.Game, error) { return g.Decline(now) }
 	for _, tc := range []struct {
 		name     string
 		do       step
@@ -157,6 +168,12 @@ func TestEndExpireAcceptDecline(t *testing.T) {
 		{name: "Decline", do: decline, g: pending, status: match.Declined},
 		{name: "DeclineErrStarted", do: decline, g: people, err: match.ErrStarted},
 		{name: "DeclineErrOver", do: decline, g: over, err: match.ErrOver},
+		// Past the deadline only Expire applies: bob's loss on time cannot
+		// be ended away, and an expired challenge not accepted.
+		{name: "EndErrOverdue", do: end, g: overdue(people), err: match.ErrOverdue},
+		{name: "AcceptErrOverdue", do: accept, g: overdue(pending), err: match.ErrOverdue},
+		{name: "DeclineErrOverdue", do: decline, g: overdue(pending), err: match.ErrOverdue},
+		{name: "ExpireOverdue", do: expire, g: overdue(people), status: match.Timeout, winner: "alice"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := *tc.g
@@ -175,6 +192,26 @@ func TestEndExpireAcceptDecline(t *testing.T) {
 				t.Fatalf("got %+v, %v", n, err)
 			}
 		})
+	}
+}
+
+func TestOverdue(t *testing.T) {
+	g := game("bob", false, 3)
+	for _, tc := range []struct {
+		name string
+		g    *match.Game
+		want bool
+	}{
+		{"NoDeadline", g, false},
+		{"Before", with(g, func(g *match.Game) { g.Deadline = now.Add(time.Nanosecond) }), false},
+		{"AtTheDeadline", with(g, func(g *match.Game) { g.Deadline = now }), true},
+		{"After", with(g, func(g *match.Game) { g.Deadline = now.Add(-time.Hour) }), true},
+		{"Challenge", with(g, func(g *match.Game) { g.Status, g.Deadline = match.Pending, now }), true},
+		{"Finished", with(g, func(g *match.Game) { g.Status, g.Deadline = match.Won, now }), false},
+	} {
+		if got := tc.g.Overdue(now); got != tc.want {
+			t.Errorf("%s: Overdue = %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }
 
