@@ -505,6 +505,29 @@ func TestDeadlines(t *testing.T) {
 	wantUserError(t, h.click(carol, MoveControl{Game: g.ID, Ply: g.Ply, Heap: 0, Take: 1}.CustomID()), "This game is over")
 }
 
+// TestExpireCatchesUp: one Expire call ends every due game, batch after
+// batch, not one batch (expireBatch) per call: with 30 s between calls, a
+// backlog (a downtime, a busy hour of deadlines) would otherwise grow.
+func TestExpireCatchesUp(t *testing.T) {
+	h := newHarness(t, 1)
+	const n = 2*expireBatch + 50
+	for i := range n {
+		h.channel = fmt.Sprintf("12200000001%08d", i)
+		h.command(alice, "start", "first", "me")
+	}
+	h.now = h.now.Add(DefaultBotTurn)
+	edits, err := h.svc.Expire(context.Background())
+	if err != nil || len(edits) != n {
+		t.Fatalf("Expire: %d edits, %v; want %d", len(edits), err, n)
+	}
+	for i := range n {
+		h.channel = fmt.Sprintf("12200000001%08d", i)
+		if _, err := h.db.ChannelGame(context.Background(), h.channel); !errors.Is(err, match.ErrNotFound) {
+			t.Fatalf("channel %d still has a game: %v", i, err)
+		}
+	}
+}
+
 // TestActionsAfterTheDeadline: the deadline decides, not the sweep. An
 // action that comes after a deadline Expire has not reached yet is answered
 // with the result the deadline gave (the board, updated), and the action is

@@ -139,8 +139,16 @@ func componentGame(c discordgo.MessageComponent) (int64, bool) {
 	return game, true
 }
 
-// expireBatch bounds the games one Expire call ends.
-const expireBatch = 100
+// expireBatch bounds the due games one store call returns, and expireMax
+// those one Expire call ends: after a long downtime the backlog is ended a
+// few batches at a time, and the edits one call returns stay bounded. The
+// next call, an interval later, goes on. (A move or an answer that comes
+// after its deadline is settled by the deadline at once, whenever the
+// sweep comes: expireNow.)
+const (
+	expireBatch = 100
+	expireMax   = 10 * expireBatch
+)
 
 // claimLease is how long a due game claimed by Expire is left to this
 // Service by the others sharing its database: far longer than ending a
@@ -156,57 +164,78 @@ type claimer interface {
 	ClaimDue(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]*match.Game, error)
 }
 
-// Expire ends every game whose deadline has passed — a challenge expires, a
+// Expire ends the games whose deadline has passed — a challenge expires, a
 // game between people is lost on time by the player to move, a game against
-// nimbot is abandoned — and returns the edits that show the result on their
-// boards, addressed by their Channel and ID. A game that moved meanwhile is
-// left alone (the commit is stale).
+// nimbot is abandoned — batch after batch until none is left or expireMax
+// are ended, and returns the edits that show the result on their boards,
+// addressed by their Channel and ID. A game that moved meanwhile is left
+// alone (the commit is stale).
 func (s *Service) Expire(ctx context.Context) ([]*discordgo.MessageEdit, error) {
-	now := s.now()
-	var due []*match.Game
-	var err error
-	if c, ok := s.db.(claimer); ok {
-		due, err = c.ClaimDue(ctx, now, claimLease, expireBatch)
-	} else {
-		due, err = s.db.Due(ctx, now, expireBatch)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("expire: due games: %w", err)
-	}
 	var edits []*discordgo.MessageEdit
 	var errs []error
-	for _, g := range due {
-		next, err := g.Expire()
+	for seen := 0; seen < expireMax; {
+		due, err := s.due(ctx, min(expireBatch, expireMax-seen))
 		if err != nil {
-			errs = append(errs, fmt.Errorf("expire game %d: %w", g.ID, err))
-			continue
+			errs = append(errs, fmt.Errorf("expire: due games: %w", err))
+			break
 		}
-		_, err = s.db.Commit(ctx, match.Change{
-			GameID: g.ID, Ply: g.Ply, From: g.Status,
-			Position: g.Position, Status: next.Status, Winner: next.Winner,
-		})
-		if errors.Is(err, match.ErrStale) {
-			continue
+		for _, g := range due {
+			e, err := s.expireDue(ctx, g)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("expire game %d: %w", g.ID, err))
+			} else if e != nil {
+				edits = append(edits, e)
+			}
 		}
-		if err != nil {
-			errs = append(errs, fmt.Errorf("expire game %d: %w", g.ID, err))
-			continue
+		seen += len(due)
+		// A game that failed stays due (without a lease): the next
+		// call, not this one, tries it again.
+		if len(due) < expireBatch || len(errs) > 0 {
+			break
 		}
-		if g.MessageID == "" || g.InteractionOnly {
-			// No board recorded, or nimbot may not edit it by REST (no
-			// member of the channel): the board shows the result at the
-			// next click on it (settledBoard).
-			continue
-		}
-		moves, err := s.db.Moves(ctx, g.ID)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("expire game %d: moves: %w", g.ID, err))
-			continue
-		}
-		b := board{g: next, moves: moves, selected: -1}
-		edits = append(edits, b.edit(g.ChannelID, g.MessageID))
 	}
 	return edits, errors.Join(errs...)
+}
+
+// due returns up to limit games whose deadline has passed, leased to this
+// Service where the store can (claimer).
+func (s *Service) due(ctx context.Context, limit int) ([]*match.Game, error) {
+	now := s.now()
+	if c, ok := s.db.(claimer); ok {
+		return c.ClaimDue(ctx, now, claimLease, limit)
+	}
+	return s.db.Due(ctx, now, limit)
+}
+
+// expireDue ends one due game and returns the edit of its board, or nil
+// when there is none to edit or the game moved meanwhile.
+func (s *Service) expireDue(ctx context.Context, g *match.Game) (*discordgo.MessageEdit, error) {
+	next, err := g.Expire()
+	if err != nil {
+		return nil, err
+	}
+	_, err = s.db.Commit(ctx, match.Change{
+		GameID: g.ID, Ply: g.Ply, From: g.Status,
+		Position: g.Position, Status: next.Status, Winner: next.Winner,
+	})
+	if errors.Is(err, match.ErrStale) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if g.MessageID == "" || g.InteractionOnly {
+		// No board recorded, or nimbot may not edit it by REST (no
+		// member of the channel): the board shows the result at the
+		// next click on it (settledBoard).
+		return nil, nil
+	}
+	moves, err := s.db.Moves(ctx, g.ID)
+	if err != nil {
+		return nil, fmt.Errorf("moves: %w", err)
+	}
+	b := board{g: next, moves: moves, selected: -1}
+	return b.edit(g.ChannelID, g.MessageID), nil
 }
 
 // Turn is who must act next in a channel's game, for a transport that
