@@ -43,12 +43,35 @@ type healthBody struct {
 	Checks []healthResult `json:"checks"`
 }
 
+// HealthReuse is how long /healthz answers with its last run's outcome
+// instead of running the checks again. The endpoint is public (it shares
+// the listener Discord must reach) and each run writes to the database
+// (database_write), so a flood of requests must not become a flood of
+// durable writes queued with the players' moves, nor of log lines. Load
+// balancers poll every few seconds, and see an outcome at most this old.
+const HealthReuse = time.Second
+
 // Health is the /healthz handler: it runs every check at once, within
 // HealthTimeout, and answers 200 with {"status":"ok", "checks":[…]} or 503
-// with "unhealthy" when an essential check failed.
+// with "unhealthy" when an essential check failed. One run at a time: the
+// requests that come while the checks run, or within Reuse after they
+// finished, get that run's answer.
 type Health struct {
 	Checks []Check
 	Log    *slog.Logger
+	// Reuse is how long a run's answer is given again (0: HealthReuse).
+	Reuse time.Duration
+
+	mu   sync.Mutex
+	last *healthRun // the run going on, or the last one
+}
+
+// healthRun is one run of the checks, shared by the requests it answers.
+type healthRun struct {
+	done   chan struct{} // closed when status and body are set
+	ended  time.Time
+	status int
+	body   []byte
 }
 
 // ServeHTTP answers GET and HEAD.
@@ -58,7 +81,48 @@ func (h *Health) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), HealthTimeout)
+	run := h.current()
+	select {
+	case <-run.done:
+	case <-r.Context().Done():
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(run.status)
+	w.Write(run.body)
+}
+
+// current returns the run to answer with: the one going on, the last one
+// if it ended within Reuse, or a new one, started here.
+func (h *Health) current() *healthRun {
+	reuse := h.Reuse
+	if reuse <= 0 {
+		reuse = HealthReuse
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if run := h.last; run != nil {
+		select {
+		case <-run.done:
+			if time.Since(run.ended) < reuse {
+				return run
+			}
+		default:
+			return run
+		}
+	}
+	run := &healthRun{done: make(chan struct{})}
+	h.last = run
+	// The run is not the first asker's: others share it, and a client that
+	// hangs up must not cut it short for them.
+	go h.check(run)
+	return run
+}
+
+// check runs every check at once within HealthTimeout and sets run's answer.
+func (h *Health) check(run *healthRun) {
+	ctx, cancel := context.WithTimeout(context.Background(), HealthTimeout)
 	defer cancel()
 	body := healthBody{Status: "ok", Checks: make([]healthResult, len(h.Checks))}
 	var wg sync.WaitGroup
@@ -91,10 +155,8 @@ func (h *Health) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		log.Warn("health check failed", "checks", body.Checks)
 	}
 	b, _ := json.Marshal(body)
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	w.Write(append(b, '\n'))
+	run.status, run.body, run.ended = status, append(b, '\n'), time.Now()
+	close(run.done)
 }
 
 // Status is the state of one of nimbot's links to Discord (command

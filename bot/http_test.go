@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -563,6 +564,53 @@ func TestHealthz(t *testing.T) {
 			t.Fatalf("disk low: %d %+v", rec.Code, body)
 		}
 	})
+}
+
+// TestHealthzShared: /healthz is public, and its database check writes; a
+// burst of requests, at once or one after another, runs the checks once,
+// and a request after Reuse runs them again.
+func TestHealthzShared(t *testing.T) {
+	var runs atomic.Int32
+	h := &bot.Health{Reuse: time.Second, Checks: []bot.Check{{Name: "counted", Essential: true,
+		Run: func(ctx context.Context) (string, error) {
+			runs.Add(1)
+			time.Sleep(5 * time.Millisecond) // long enough for the burst to overlap it
+			return "", nil
+		}}}}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	get := func() {
+		res, err := srv.Client().Get(srv.URL)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK || !strings.Contains(string(body), `"counted"`) {
+			t.Errorf("healthz: %d %s", res.StatusCode, body)
+		}
+	}
+	start := time.Now()
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Go(get)
+	}
+	wg.Wait()
+	for range 20 {
+		get()
+	}
+	if took := time.Since(start); took >= h.Reuse {
+		t.Skipf("the burst took %v, longer than Reuse: too slow a machine to tell", took)
+	}
+	if n := runs.Load(); n != 1 {
+		t.Fatalf("40 requests within Reuse ran the checks %d times, want 1", n)
+	}
+	time.Sleep(h.Reuse)
+	get()
+	if n := runs.Load(); n != 2 {
+		t.Fatalf("a request after Reuse: %d runs, want 2", n)
+	}
 }
 
 // TestHTTPDeferredStart: a slow /nim start is answered with a deferred
