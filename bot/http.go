@@ -65,6 +65,8 @@ type HTTP struct {
 	key *verifier
 	r   *responder
 	mux *http.ServeMux
+	// rejected spaces out the log lines of refused signatures.
+	rejected sparseLog
 }
 
 // NewHTTP returns the handler for cfg.
@@ -175,7 +177,10 @@ func (h *HTTP) read(w http.ResponseWriter, r *http.Request, buf *[]byte) (*disco
 	}
 	if reason := h.verify(r, body); reason != "" {
 		// Discord probes the endpoint with bad signatures and expects 401.
-		h.cfg.Log.Warn("rejected interaction request", "reason", reason, "remote", r.RemoteAddr)
+		// Anyone can send them, so they are logged one a second at most.
+		if ok, dropped := h.rejected.allow(time.Now()); ok {
+			h.cfg.Log.Warn("rejected interaction request", "reason", reason, "remote", r.RemoteAddr, "not_logged_before", dropped)
+		}
 		http.Error(w, "invalid request signature", http.StatusUnauthorized)
 		return nil, false
 	}
@@ -271,3 +276,30 @@ func writeJSON(w http.ResponseWriter, resp *discordgo.InteractionResponse, encod
 // length, so a Header.Add to it copies rather than writes into it;
 // net/http only reads it (and copies the header when the answer starts).
 var jsonContentType = []string{"application/json"}[:1:1]
+
+// sparseLogEvery is the least time between two log lines of a sparseLog.
+const sparseLogEvery = time.Second
+
+// sparseLog spaces out a log line anyone on the network can cause (a badly
+// signed request), one per sparseLogEvery at most, and counts the lines it
+// left out, so a flood cannot fill the disk with the log. Its zero value is
+// ready.
+type sparseLog struct {
+	mu      sync.Mutex
+	next    time.Time
+	dropped int
+}
+
+// allow reports whether to log a line at now, and how many were left out
+// since the last one logged.
+func (l *sparseLog) allow(now time.Time) (ok bool, dropped int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if now.Before(l.next) {
+		l.dropped++
+		return false, 0
+	}
+	l.next = now.Add(sparseLogEvery)
+	dropped, l.dropped = l.dropped, 0
+	return true, dropped
+}

@@ -724,6 +724,34 @@ func TestNoTokenInLogs(t *testing.T) {
 	}
 }
 
+// TestRejectedLogSparse: anyone can send badly signed requests; each is
+// refused (401), but a flood of them logs a line a second at most, the next
+// one counting those left out.
+func TestRejectedLogSparse(t *testing.T) {
+	var logs syncBuffer
+	he := newHTTPEnv(t, func(c *bot.HTTPConfig) { c.Log = slog.New(slog.NewTextHandler(&logs, nil)) })
+	url := he.srv.URL + "/interactions"
+	payload := he.p.command(alice, "start", opt{"heaps", "3 4 5"})
+	forger := testKey(9)
+	start := time.Now()
+	for range 50 {
+		if status, body := he.post(forger.request(t, url, payload, he.clock.Now())); status != http.StatusUnauthorized {
+			t.Fatalf("status %d (%s), want 401", status, body)
+		}
+	}
+	if took := time.Since(start); took >= time.Second {
+		t.Skipf("50 requests took %v: too slow a machine to tell", took)
+	}
+	if n := strings.Count(logs.String(), "rejected interaction request"); n != 1 {
+		t.Fatalf("50 rejected requests within a second logged %d lines, want 1:\n%s", n, logs.String())
+	}
+	time.Sleep(time.Second)
+	he.post(forger.request(t, url, payload, he.clock.Now()))
+	if out := logs.String(); strings.Count(out, "rejected interaction request") != 2 || !strings.Contains(out, "not_logged_before=49") {
+		t.Fatalf("the next line, a second later, must count the 49 left out:\n%s", out)
+	}
+}
+
 // TestHTTPPendingBound: with Discord's API hanging, the answers waiting on
 // it in the background are bounded (the rest dropped and counted, their
 // games saved), and shutdown does not wait past its context for them.
