@@ -55,5 +55,9 @@
 // session it is resuming (opcode 9); that is rare, and it has no hook.
 //
 // bot never logs a token. Interaction tokens travel in webhook URLs, so
-// errors from REST calls are logged without their URL (see safeErr).
+// errors from REST calls are logged without their URL (see safeErr), and
+// the calls whose rate-limit bucket discordgo would name by such a URL (the
+// callback, a follow-up, the delete of @original) go through a bucket of
+// their own that ends with the call: discordgo keeps every bucket it makes,
+// one per interaction for the life of the process (rest.go).
 package bot

@@ -335,7 +335,7 @@ func (g *Gateway) onInteraction(s *discordgo.Session, ic *discordgo.InteractionC
 	first, late := g.r.answer(i)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := s.InteractionRespond(i, first.resp, discordgo.WithContext(ctx)); err != nil {
+	if err := interactionRespond(s, i, first.resp, discordgo.WithContext(ctx)); err != nil {
 		g.cfg.Log.Error("answering an interaction", "interaction", i.ID, "err", safeErr(err))
 		return
 	}

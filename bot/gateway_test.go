@@ -14,10 +14,13 @@ import (
 )
 
 // openGateway connects a real discordgo Session through the stand-in and
-// delivers interactions as INTERACTION_CREATE dispatches.
+// delivers interactions as INTERACTION_CREATE dispatches. A cfg.Session
+// given is used as it is (it must reach the stand-in).
 func openGateway(t *testing.T, e *env, cfg bot.GatewayConfig) *bot.Gateway {
 	t.Helper()
-	cfg.Session = e.fd.session(t)
+	if cfg.Session == nil {
+		cfg.Session = e.fd.session(t)
+	}
 	cfg.Service = e.svc
 	if cfg.Log == nil {
 		cfg.Log = e.log

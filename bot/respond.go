@@ -419,17 +419,17 @@ func (r *responder) finish(ctx context.Context, i *discordgo.Interaction, first,
 		// A placeholder cannot turn ephemeral, and a deferred update has none:
 		// the answer goes out as a follow-up message.
 		var m *discordgo.Message
-		if m, err = r.rest.FollowupMessageCreate(i, true, followup(data), opt); err == nil && !ephemeral {
+		if m, err = followupMessageCreate(r.rest, i, followup(data), opt); err == nil && !ephemeral {
 			r.boardSent(ctx, i, m)
 		}
 		if err == nil && first.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource {
-			err = r.rest.InteractionResponseDelete(i, opt)
+			err = interactionResponseDelete(r.rest, i, opt)
 		}
 	default:
 		// A modal or choices cannot follow a deferral; say so instead of
 		// leaving the user waiting.
 		r.log.Warn("response type cannot follow a deferral", "interaction", i.ID, "type", int(late.Type))
-		_, err = r.rest.FollowupMessageCreate(i, true, &discordgo.WebhookParams{
+		_, err = followupMessageCreate(r.rest, i, &discordgo.WebhookParams{
 			Content: "That took longer than Discord allows. Please try again.",
 			Flags:   discordgo.MessageFlagsEphemeral,
 		}, opt)
