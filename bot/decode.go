@@ -13,9 +13,9 @@ import (
 
 // decodeInteraction decodes an interaction as discordgo.Interaction's own
 // UnmarshalJSON does (the data by the interaction's type), except that the
-// attached message keeps only its id and channel: building the board's
-// embeds and components into discordgo types was the largest part of
-// decoding a click, for fields nothing reads.
+// attached message keeps only its id, channel and flags: building the
+// board's embeds and components into discordgo types was the largest part
+// of decoding a click, for fields nothing reads.
 //
 // A request goes through decodeFast, which reads the interaction in one
 // pass; whatever it leaves (invalid JSON, a key spelt with escapes or
@@ -34,12 +34,15 @@ func decodeInteraction(body []byte, i *discordgo.Interaction) error {
 type plainInteraction discordgo.Interaction
 
 // messageRef is what nimbot reads of the message a component was clicked on
-// (or a modal opened from): that there is one, its id and its channel. The
-// rest of it, the whole board with its embeds and components, Discord sends
-// back with every click and the product never reads.
+// (or a modal opened from): that there is one, its id, its channel and its
+// flags (a click on an ephemeral hint's own buttons updates the hint; on
+// any other message it must not). The rest of it, the whole board with its
+// embeds and components, Discord sends back with every click and the
+// product never reads.
 type messageRef struct {
-	ID        string `json:"id"`
-	ChannelID string `json:"channel_id"`
+	ID        string                 `json:"id"`
+	ChannelID string                 `json:"channel_id"`
+	Flags     discordgo.MessageFlags `json:"flags"`
 }
 
 // decodeStd is decodeInteraction through encoding/json: the reference
@@ -56,7 +59,7 @@ func decodeStd(body []byte, i *discordgo.Interaction) error {
 	}
 	*i = discordgo.Interaction(v.plainInteraction)
 	if v.Message != nil {
-		i.Message = &discordgo.Message{ID: v.Message.ID, ChannelID: v.Message.ChannelID}
+		i.Message = &discordgo.Message{ID: v.Message.ID, ChannelID: v.Message.ChannelID, Flags: v.Message.Flags}
 	}
 	return decodeData(i, v.Data)
 }
@@ -477,8 +480,8 @@ func plainStrings(strs *strArena, val []byte) ([]string, bool) {
 }
 
 // message decodes the message object or null at s.p into *m as decodeStd's
-// *messageRef: null sets it nil, an object sets id and channel_id in the
-// message there is (or a new one) and skips the rest.
+// *messageRef: null sets it nil, an object sets id, channel_id and flags
+// in the message there is (or a new one) and skips the rest.
 func (s *scanner) message(strs *strArena, m **discordgo.Message) bool {
 	if s.p < len(s.b) && s.b[s.p] == 'n' {
 		*m = nil
@@ -499,6 +502,8 @@ func (s *scanner) message(strs *strArena, m **discordgo.Message) bool {
 			return setString(strs, val, &msg.ID)
 		case asciiEqualFold(key, "channel_id"):
 			return setString(strs, val, &msg.ChannelID)
+		case asciiEqualFold(key, "flags"):
+			return setUint(val, math.MaxInt, &msg.Flags)
 		}
 		return true
 	})

@@ -36,8 +36,8 @@ const boardClick = `{"app_permissions":"562949953601536","application_id":"11700
 
 // TestDecodeInteraction: decodeInteraction gives what discordgo's own
 // decoding gives for every fixture (Discord's documented payloads) and a
-// board click, except the attached message, of which it keeps the id and
-// channel only.
+// board click, except the attached message, of which it keeps the id,
+// channel and flags only.
 func TestDecodeInteraction(t *testing.T) {
 	files, _ := filepath.Glob("testdata/*.json")
 	if len(files) < 3 {
@@ -61,10 +61,11 @@ func TestDecodeInteraction(t *testing.T) {
 				t.Fatal(err)
 			}
 			if want.Message != nil {
-				if got.Message == nil || got.Message.ID != want.Message.ID || got.Message.ChannelID != want.Message.ChannelID || got.Message.ID == "" {
-					t.Fatalf("message %+v, want id %q channel %q", got.Message, want.Message.ID, want.Message.ChannelID)
+				if got.Message == nil || got.Message.ID != want.Message.ID || got.Message.ChannelID != want.Message.ChannelID || got.Message.ID == "" ||
+					got.Message.Flags != want.Message.Flags {
+					t.Fatalf("message %+v, want id %q channel %q flags %d", got.Message, want.Message.ID, want.Message.ChannelID, want.Message.Flags)
 				}
-				want.Message = &discordgo.Message{ID: want.Message.ID, ChannelID: want.Message.ChannelID}
+				want.Message = &discordgo.Message{ID: want.Message.ID, ChannelID: want.Message.ChannelID, Flags: want.Message.Flags}
 			} else if got.Message != nil {
 				t.Fatalf("a message where there is none: %+v", got.Message)
 			}
@@ -77,6 +78,39 @@ func TestDecodeInteraction(t *testing.T) {
 	for _, bad := range []string{`{`, `{"type":3,"data":[]}`, `{"type":2,"data":"x"}`, `{"type":5,"data":{"components":7}}`, `{"message":[]}`} {
 		if err := decodeInteraction([]byte(bad), &i); err == nil {
 			t.Errorf("no error for %s", bad)
+		}
+	}
+}
+
+// TestDecodeMessageFlags: a click on an ephemeral message (a hint's "Show
+// the move", testdata/component_ephemeral.json) keeps the message's flags,
+// as discordgo's decoding does: they decide whether the click updates the
+// hint in place or posts a new one. The fast path decodes it itself.
+func TestDecodeMessageFlags(t *testing.T) {
+	body, err := os.ReadFile(filepath.Join("testdata", "component_ephemeral.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want discordgo.Interaction
+	if err := json.Unmarshal(body, &want); err != nil {
+		t.Fatal(err)
+	}
+	if want.Message == nil || want.Message.Flags != discordgo.MessageFlagsEphemeral {
+		t.Fatalf("the fixture's message is not ephemeral: %+v", want.Message)
+	}
+	var fast, std discordgo.Interaction
+	if !decodeFast(body, &fast) {
+		t.Fatal("decodeFast left the click to encoding/json")
+	}
+	if err := decodeStd(body, &std); err != nil {
+		t.Fatal(err)
+	}
+	for name, got := range map[string]*discordgo.Message{"decodeFast": fast.Message, "decodeStd": std.Message} {
+		switch {
+		case got == nil:
+			t.Errorf("%s: no message", name)
+		case got.Flags != discordgo.MessageFlagsEphemeral:
+			t.Errorf("%s: message flags %d, want %d", name, got.Flags, discordgo.MessageFlagsEphemeral)
 		}
 	}
 }

@@ -314,6 +314,39 @@ func (he *httpEnv) noBoardFetched(id int64) {
 	}
 }
 
+// TestHTTPHintLevels: through the signed HTTP endpoint, the board's 💡
+// button posts an ephemeral hint, and the hint's own "Show the move"
+// button updates that hint in place rather than posting another: the
+// click carries the hint message with its flags (64, ephemeral), which
+// decide it.
+func TestHTTPHintLevels(t *testing.T) {
+	he := newHTTPEnv(t, nil)
+	boardID := he.start(alice, opt{"heaps", "3 4 5"}, opt{"first", "me"}, opt{"difficulty", "easy"})
+	hintLevel := func(level func(int) bool) func(commands.Control) bool {
+		return func(c commands.Control) bool {
+			h, ok := c.(commands.HintControl)
+			return ok && level(h.Level)
+		}
+	}
+	board := he.fd.Message(t, boardID)
+	cid, _, ok := findControl(t, board, hintLevel(func(l int) bool { return l == 0 }))
+	if !ok {
+		t.Fatalf("no 💡 button on the board: %s", board)
+	}
+	payload := he.p.click(alice, board, cid)
+	resp := he.deliver(payload)
+	if resp.Type != discordgo.InteractionResponseChannelMessageWithSource || !ephemeral(resp) {
+		t.Fatalf("💡: want a new ephemeral hint, got %s", describe(resp))
+	}
+	hint := he.fd.Message(t, he.messageOf(payload, resp))
+	if cid, _, ok = findControl(t, hint, hintLevel(func(l int) bool { return l > 0 })); !ok {
+		t.Fatalf("no level button on the hint: %s", hint)
+	}
+	if resp := he.deliver(he.p.click(alice, hint, cid)); resp.Type != discordgo.InteractionResponseUpdateMessage {
+		t.Errorf("the hint's own %s button: want an update of the hint, got %s", cid, describe(resp))
+	}
+}
+
 // TestHTTPGroupDM plays a game between two people in a group DM, nimbot
 // installed to alice's account, through the signed HTTP endpoint.
 func TestHTTPGroupDM(t *testing.T) {
