@@ -34,7 +34,6 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
-	"github.com/joho/godotenv"
 
 	"nimbot/bot"
 	"nimbot/commands"
@@ -96,8 +95,8 @@ func main() {
 }
 
 func run(args []string, in io.Reader, out, errOut io.Writer) int {
-	if err := godotenv.Load(); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		fmt.Fprintf(errOut, "nimbot: reading .env: %v\n", err)
+	if err := loadDotenv(".env"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		fmt.Fprintf(errOut, "nimbot: %v\n", err)
 		return 1
 	}
 	cfg, err := loadConfig()

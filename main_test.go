@@ -145,6 +145,63 @@ func TestNoTokenLogged(t *testing.T) {
 	}
 }
 
+// TestDotenvSecrets: a .env that cannot be parsed stops nimbot (exit 1)
+// with a message that says so and at which line, and shows nothing from
+// the file: godotenv's own errors quote it from the bad line on, token and
+// database password included.
+func TestDotenvSecrets(t *testing.T) {
+	const (
+		token    = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GhIjKl.not-a-real-token-0123456789"
+		password = "hunter2-not-a-real-password"
+	)
+	dbURL := "postgres://nimbot:" + password + "@db.example/nimbot"
+	cases := []struct {
+		name, env string
+		want      string // in the output
+	}{
+		// Saved by an editor that writes a byte order mark: godotenv fails
+		// on the first statement and quotes the whole file.
+		{"BOM", "\ufeffDISCORD_TOKEN=" + token + "\nDATABASE_URL=" + dbURL + "\n", "byte order mark"},
+		{"UnterminatedToken", "DISCORD_APP_ID=1170000000000000001\nDISCORD_TOKEN=\"" + token + "\n", "line 2"},
+		{"UnterminatedAtEnd", "DISCORD_TOKEN=" + token + "\nDATABASE_URL=\"" + dbURL, "line 2"},
+		{"UnterminatedURL", "# nimbot\n\nDATABASE_URL='" + dbURL + "\nDISCORD_TOKEN=" + token + "\n", "line 3"},
+		// A line that is no setting, before the secrets: godotenv quotes
+		// everything from it to the end of the file.
+		{"NotASetting", "DISCORD_APP_ID=1170000000000000001\r\nthe token, then the database:\r\nDISCORD_TOKEN=" + token + "\r\nDATABASE_URL=" + dbURL + "\r\n", "line 2"},
+		// A value may span lines in quotes: the line is the bad one's, not
+		// where a quote first looks unclosed.
+		{"AfterMultiline", "GREETING=\"one\ntwo\"\nDISCORD_TOKEN=" + token + "\n!\nDATABASE_URL=" + dbURL + "\n", "line 4"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, ".env"), []byte(c.env), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			t.Chdir(dir)
+			// Set (empty) so that a .env that did load could not leak into
+			// the process: the environment wins over .env.
+			t.Setenv("DISCORD_TOKEN", "")
+			t.Setenv("DATABASE_URL", "")
+			t.Setenv("DATABASE_PATH", filepath.Join(dir, "nimbot.db"))
+			var out bytes.Buffer
+			code := run([]string{"help"}, strings.NewReader(""), &out, &out)
+			got := out.String()
+			if code == 0 {
+				t.Errorf("exit 0 with a .env that cannot be parsed:\n%s", got)
+			}
+			for _, secret := range []string{token, password, "GhIjKl", "hunter2", "postgres://"} {
+				if strings.Contains(got, secret) {
+					t.Errorf("the output shows %q from .env:\n%s", secret, got)
+				}
+			}
+			if !strings.Contains(got, ".env") || !strings.Contains(got, c.want) {
+				t.Errorf("the output should name .env and say %q:\n%s", c.want, got)
+			}
+		})
+	}
+}
+
 // lockedBuffer is output shared with the goroutine running run.
 type lockedBuffer struct {
 	mu  sync.Mutex
