@@ -208,14 +208,14 @@ func limitCases(b *testing.B) []limitCase {
 	return cases
 }
 
-// timeAtLimit runs call b.N times on c's thread and reports the thread's
-// own CPU time per call (cpu-ms/op: the machine is shared), emptying the
-// memo before each call for a cold case (outside the timer).
-func timeAtLimit(b *testing.B, c limitCase, call func() error) {
+// timeCPU runs call b.N times on one locked thread and reports the
+// thread's own CPU time per call (cpu-ms/op: the machine is shared),
+// emptying the Kayles memo before each call when cold (outside the timer).
+func timeCPU(b *testing.B, cold bool, call func() error) {
 	defer lockThread()()
 	var cpu time.Duration
 	for b.Loop() {
-		if c.cold {
+		if cold {
 			b.StopTimer()
 			resetKaylesCache()
 			b.StartTimer()
@@ -242,7 +242,7 @@ func BenchmarkChooseAtLimits(b *testing.B) {
 		for _, d := range Difficulties() {
 			b.Run(c.name+"/"+string(d), func(b *testing.B) {
 				rng := rand.New(rand.NewPCG(1, 2))
-				timeAtLimit(b, c, func() error {
+				timeCPU(b, c.cold, func() error {
 					_, err := c.rules.Choose(c.pos, d, rng)
 					return err
 				})
@@ -262,7 +262,7 @@ func BenchmarkChooseAtLimits(b *testing.B) {
 func BenchmarkHintAtLimits(b *testing.B) {
 	for _, c := range limitCases(b) {
 		b.Run(c.name, func(b *testing.B) {
-			timeAtLimit(b, c, func() error {
+			timeCPU(b, c.cold, func() error {
 				_, err := c.rules.Hint(c.pos)
 				return err
 			})

@@ -67,21 +67,10 @@ func BenchmarkChoose(b *testing.B) {
 	for _, c := range chooseBenchCases {
 		b.Run(c.variant+"/"+c.play, func(b *testing.B) {
 			rng := rand.New(rand.NewPCG(1, 2))
-			defer lockThread()()
-			var cpu time.Duration
-			for b.Loop() {
-				if c.cold {
-					b.StopTimer()
-					resetKaylesCache()
-					b.StartTimer()
-				}
-				t0 := threadCPU()
-				if _, err := c.rules.Choose(c.pos, Perfect, rng); err != nil {
-					b.Fatal(err)
-				}
-				cpu += threadCPU() - t0
-			}
-			reportCPU(b, cpu)
+			timeCPU(b, c.cold, func() error {
+				_, err := c.rules.Choose(c.pos, Perfect, rng)
+				return err
+			})
 		})
 	}
 }
