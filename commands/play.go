@@ -367,7 +367,17 @@ func moveNotation(g *match.Game, o options) (string, error) {
 	if n := strings.TrimSpace(o.str(optNotation)); n != "" {
 		return n, nil
 	}
-	heap := strings.ToUpper(strings.TrimSpace(o.str(optHeap)))
+	heap := ""
+	if text := strings.TrimSpace(o.str(optHeap)); text != "" {
+		// The heap is joined to an amount below, so anything but one of
+		// this game's labels would read as another move: "1" with take:3
+		// as 13 from the only heap, "A1" with take:2 as A12.
+		i, ok := engine.HeapIndex(text)
+		if !ok || i >= len(g.Position.Heaps) {
+			return "", userErr("play.err.not_heap", "Heap", quote(text, 10), "Heaps", heapRange(g.Position), "Option", optionName(optHeap))
+		}
+		heap = engine.HeapLabel(i)
+	}
 	take := o.int(optTake)
 	switch {
 	case describe(g.Rules.Variant).Counting:

@@ -266,6 +266,17 @@ func parseAmount(s, move string) (int64, error) {
 	return n, nil
 }
 
+// HeapIndex is HeapLabel's inverse: the index of the heap labelled label
+// ("A" is 0, "AB" is 27, in either case), and false for text that labels no
+// heap ("1", "A1", ""). It does not know a position: whether the heap exists
+// is the caller's to check. Callers that build notation from a label
+// someone typed need it, since "1" or "A1" joined to an amount reads as a
+// different move.
+func HeapIndex(label string) (int, bool) {
+	i := labelIndex(label)
+	return i, i >= 0
+}
+
 // heapIndex resolves a label against p, with the same message Apply gives.
 func heapIndex(p Position, label, move string) (int, error) {
 	i := labelIndex(label)

@@ -101,6 +101,16 @@ func TestHeapLabel(t *testing.T) {
 		if back := labelIndex(want); back != i {
 			t.Errorf("labelIndex(%q) = %d, want %d", want, back, i)
 		}
+		if back, ok := HeapIndex(strings.ToLower(want)); !ok || back != i {
+			t.Errorf("HeapIndex(%q) = %d, %v, want %d", strings.ToLower(want), back, ok, i)
+		}
+	}
+	// What a player may type in a heap field that is no label: joined to an
+	// amount, each would read as another move ("1"+"3" is 13).
+	for _, s := range []string{"", "1", "A1", "1A", "A-", "A B", "AAAAA"} {
+		if i, ok := HeapIndex(s); ok {
+			t.Errorf("HeapIndex(%q) = %d, want no heap", s, i)
+		}
 	}
 }
 
