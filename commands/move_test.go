@@ -1,8 +1,12 @@
 package commands
 
 import (
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
+
+	"nimbot/engine"
 )
 
 // moveCase is one /nim move sent by alice, on her turn, in a fresh game
@@ -54,5 +58,79 @@ func TestMoveHeapIsALabel(t *testing.T) {
 		{"no label in a one-heap game plays", []any{"heaps", "20"}, []any{"take", 3}, ""},
 	} {
 		t.Run(c.name, c.run)
+	}
+}
+
+// TestMoveOptionsFitTheGame: an option of /nim move the game has no use for
+// (pin outside Kayles, both outside Wythoff, split outside Lasker), take
+// with pin other than 1 or 2 pins, and two options that contradict each
+// other are refused, with nothing changed. They used to be dropped or
+// misread into another move: pin:1 in Nim took 1, pin:3 take:5 in Kayles
+// knocked one pin, heap:A both:true in Wythoff took from both heaps.
+func TestMoveOptionsFitTheGame(t *testing.T) {
+	nim := []any{"heaps", "3 4 5"}
+	kayles := []any{"variant", "kayles", "heaps", "3 7 5"}
+	wythoff := []any{"variant", "wythoff", "heaps", "4 7"}
+	lasker := []any{"variant", "lasker", "heaps", "3 4 5"}
+	twentyOne := []any{"variant", "21"}
+	for _, c := range []moveCase{
+		{"pin in Nim", nim, []any{"heap", "A", "take", 3, "pin", 1}, "The option pin belongs to another game (Kayles): this game (Nim) has no such move, so leave it out."},
+		{"pin in the 21 game", twentyOne, []any{"take", 2, "pin", 1}, "The option pin belongs to another game (Kayles)"},
+		{"both in Nim", nim, []any{"both", true, "take", 1}, "The option both belongs to another game (Wythoff's game)"},
+		{"both in Lasker's Nim", lasker, []any{"both", true, "take", 1}, "The option both belongs to another game (Wythoff's game)"},
+		{"split in Nim", nim, []any{"heap", "C", "split", "2+3"}, "The option split belongs to another game (Lasker's Nim)"},
+		{"split in the 21 game", twentyOne, []any{"take", 2, "split", "1+1"}, "The option split belongs to another game (Lasker's Nim)"},
+		{"take 5 with a pin", kayles, []any{"heap", "B", "pin", 3, "take", 5}, "With the option pin, the option take says how many pins to knock down: 1, or 2 side by side, not 5."},
+		{"take 3 with a pin", kayles, []any{"heap", "B", "pin", 3, "take", 3}, "not 3."},
+		{"both with a heap", wythoff, []any{"heap", "A", "both", true, "take", 2}, "The options both and heap do not go together in one move"},
+		{"split with take", lasker, []any{"heap", "C", "split", "2+3", "take", 1}, "The options split and take do not go together"},
+		{"notation with heap", nim, []any{"notation", "B3", "heap", "A"}, "The options notation and heap do not go together"},
+		{"notation with take", nim, []any{"notation", "B3", "take", 1}, "The options notation and take do not go together"},
+		// What each option is for still plays.
+		{"one pin", kayles, []any{"heap", "B", "pin", 3}, ""},
+		{"one pin, take:1", kayles, []any{"heap", "B", "pin", 3, "take", 1}, ""},
+		{"two pins", kayles, []any{"heap", "B", "pin", 3, "take", 2}, ""},
+		{"both in Wythoff", wythoff, []any{"both", true, "take", 2}, ""},
+		{"both:false with a heap", wythoff, []any{"heap", "B", "both", false, "take", 2}, ""},
+		{"a split", lasker, []any{"heap", "C", "split", "2+3"}, ""},
+		{"the 21 game", twentyOne, []any{"take", 2}, ""},
+		{"notation alone", nim, []any{"notation", "B3"}, ""},
+	} {
+		t.Run(c.name, c.run)
+	}
+}
+
+// TestMoveBothWhereABIsAHeap: with 28 heaps or more "AB" is heap 28's label,
+// so both:true, once joined into "AB1", took 1 from that heap in Lasker's
+// Nim (or knocked a pin in Kayles). Lasker's Nim reaches 28 heaps by splits
+// from 12; both:true there is refused and changes nothing.
+func TestMoveBothWhereABIsAHeap(t *testing.T) {
+	h := newHarness(t, 1)
+	h.command(alice, "start", "variant", "lasker", "heaps", strings.TrimSpace(strings.Repeat("20 ", maxBoardHeaps)), "opponent", user(bob), "first", "me")
+	g := h.game()
+	h.click(bob, AcceptControl{Game: g.ID}.CustomID())
+	players := []string{alice, bob}
+	for k := 0; len(h.game().Position.Heaps) < 28; k++ {
+		g = h.game()
+		big := 0
+		for i, n := range g.Position.Heaps {
+			if n > g.Position.Heaps[big] {
+				big = i
+			}
+		}
+		n := g.Position.Heaps[big]
+		split := fmt.Sprintf("%s=%d+%d", engine.HeapLabel(big), n/2, n-n/2)
+		if resp := h.command(players[k%2], "move", "notation", split); isEphemeral(resp) {
+			t.Fatalf("split %s: %s", split, text(resp))
+		}
+	}
+	before := h.game()
+	if before.Position.Heaps[27] == 0 {
+		t.Fatalf("heap AB is empty: %v", before.Position.Heaps)
+	}
+	who := players[before.Ply%2]
+	wantUserError(t, h.command(who, "move", "both", true, "take", 1), "The option both belongs to another game")
+	if after := h.game(); after.Ply != before.Ply || !reflect.DeepEqual(after.Position, before.Position) {
+		t.Fatalf("both:true changed the game: heaps %v → %v", before.Position.Heaps, after.Position.Heaps)
 	}
 }

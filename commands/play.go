@@ -362,8 +362,33 @@ func (s *Service) moveCommand(r *request) (*answer, error) {
 	return s.play(r, b, m)
 }
 
-// moveNotation turns /nim move's options into the engine's notation.
+// moveNotation turns /nim move's options into the engine's notation. Each
+// option is checked for what it is before it is joined into notation: an
+// option the game has no use for, or two that contradict each other, would
+// otherwise be dropped or misread and play a move the player did not ask
+// for (pin:1 in Nim took 1, both:true in a game with a heap AB played on
+// AB).
 func moveNotation(g *match.Game, o options) (string, error) {
+	given := func(name string) bool {
+		switch name {
+		case optBoth:
+			return o.bool(name) // both:false asks for nothing
+		case optTake, optPin:
+			return o.has(name)
+		}
+		return strings.TrimSpace(o.str(name)) != ""
+	}
+	clash := func(a string, others ...string) error {
+		for _, b := range others {
+			if given(a) && given(b) {
+				return userErr("play.err.option_clash", "A", optionName(a), "B", optionName(b))
+			}
+		}
+		return nil
+	}
+	if err := clash(optNotation, optHeap, optTake, optBoth, optSplit, optPin); err != nil {
+		return "", err
+	}
 	if n := strings.TrimSpace(o.str(optNotation)); n != "" {
 		return n, nil
 	}
@@ -378,38 +403,67 @@ func moveNotation(g *match.Game, o options) (string, error) {
 		}
 		heap = engine.HeapLabel(i)
 	}
+	d := describe(g.Rules.Variant)
+	for _, v := range []struct {
+		option string
+		kind   engine.MoveKind
+	}{{optPin, engine.Knock}, {optBoth, engine.Diagonal}, {optSplit, engine.Split}} {
+		if given(v.option) && !d.Has(v.kind) {
+			return "", userErr("play.err.option_variant", "Option", optionName(v.option), "Variant", variantWith(v.kind), "Game", g.Rules.NamePhrase())
+		}
+	}
+	if err := clash(optBoth, optHeap, optSplit, optPin); err != nil {
+		return "", err
+	}
+	if err := clash(optSplit, optTake, optPin); err != nil {
+		return "", err
+	}
 	take := o.int(optTake)
 	switch {
-	case describe(g.Rules.Variant).Counting:
+	case d.Counting:
 		if take <= 0 {
 			return "", userErr("play.err.say_count")
 		}
 		return strconv.FormatInt(take, 10), nil
-	case heap == "" && len(g.Position.Heaps) == 1:
-		heap = "A"
-	case heap == "" && !o.bool(optBoth):
-		return "", userErr("play.err.say_heap", "Heaps", heapRange(g.Position), "Example", notationExample(g.Rules))
-	}
-	switch {
-	case o.bool(optBoth):
+	case given(optBoth):
 		if take <= 0 {
 			return "", userErr("play.err.say_both")
 		}
 		return fmt.Sprintf("AB%d", take), nil
-	case o.str(optSplit) != "":
+	case heap == "" && len(g.Position.Heaps) == 1:
+		heap = "A"
+	case heap == "":
+		return "", userErr("play.err.say_heap", "Heaps", heapRange(g.Position), "Example", notationExample(g.Rules))
+	}
+	switch {
+	case given(optSplit):
 		return heap + "=" + strings.TrimSpace(o.str(optSplit)), nil
-	case describe(g.Rules.Variant).Has(engine.Knock) && !o.has(optPin):
-		return "", userErr("play.err.say_pin", "Row", quote(heap, 10))
-	case o.has(optPin):
+	case d.Has(engine.Knock) && !given(optPin):
+		return "", userErr("play.err.say_pin", "Row", heap)
+	case given(optPin):
 		pin := o.int(optPin)
-		if take == 2 {
+		switch {
+		case !given(optTake) || take == 1:
+			return fmt.Sprintf("%s%d", heap, pin), nil
+		case take == 2:
 			return fmt.Sprintf("%s%d-%d", heap, pin, pin+1), nil
 		}
-		return fmt.Sprintf("%s%d", heap, pin), nil
+		return "", userErr("play.err.pin_take", "Pin", optionName(optPin), "Take", optionName(optTake), "N", take)
 	case take > 0:
 		return fmt.Sprintf("%s%d", heap, take), nil
 	}
-	return "", userErr("play.err.say_take", "Heap", quote(heap, 10))
+	return "", userErr("play.err.say_take", "Heap", heap)
+}
+
+// variantWith names the first game with moves of kind k (Kayles for a
+// knock), which an option making such a move belongs to.
+func variantWith(k engine.MoveKind) engine.Phrase {
+	for _, v := range engine.Variants() {
+		if d := describe(v); d.Has(k) {
+			return d.TitlePhrase()
+		}
+	}
+	return engine.Lit(fmt.Sprint(k))
 }
 
 // moveInputError explains a move that could not be read or played.
