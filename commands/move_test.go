@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"nimbot/engine"
+	"nimbot/match"
 )
 
 // moveCase is one /nim move sent by alice, on her turn, in a fresh game
@@ -102,11 +103,47 @@ func TestMoveOptionsFitTheGame(t *testing.T) {
 
 // TestMoveBothWhereABIsAHeap: with 28 heaps or more "AB" is heap 28's label,
 // so both:true, once joined into "AB1", took 1 from that heap in Lasker's
-// Nim (or knocked a pin in Kayles). Lasker's Nim reaches 28 heaps by splits
-// from 12; both:true there is refused and changes nothing.
+// Nim. There both:true is refused and changes nothing.
 func TestMoveBothWhereABIsAHeap(t *testing.T) {
 	h := newHarness(t, 1)
-	h.command(alice, "start", "variant", "lasker", "heaps", strings.TrimSpace(strings.Repeat("20 ", maxBoardHeaps)), "opponent", user(bob), "first", "me")
+	before, who := growTo28Heaps(t, h, "lasker")
+	wantUserError(t, h.command(who, "move", "both", true, "take", 1), "The option both belongs to another game")
+	if after := h.game(); after.Ply != before.Ply || !reflect.DeepEqual(after.Position, before.Position) {
+		t.Fatalf("both:true changed the game: heaps %v → %v", before.Position.Heaps, after.Position.Heaps)
+	}
+}
+
+// TestKaylesPinsFormTakesOnlyPins: the form that asks for pins of one row
+// (a row too long for a menu) takes a pin number or two joined by a dash,
+// nothing else. Its text was joined to the row's label, so "B1" typed in
+// row A's form read as "AB1" and, with 28 rows or more, knocked a pin of
+// row AB.
+func TestKaylesPinsFormTakesOnlyPins(t *testing.T) {
+	h := newHarness(t, 1)
+	g, who := growTo28Heaps(t, h, "kayles")
+	form := AmountModal{Game: g.ID, Ply: g.Ply, Heap: 0}.CustomID()
+	for _, text := range []string{"B1", "b1", "A1", "+1", "1-", "-1", "1 - 2", "1-2-3", "1,2", "one"} {
+		resp := h.submit(who, form, text)
+		if after := h.game(); after.Ply != g.Ply || !reflect.DeepEqual(after.Position, g.Position) {
+			ms := h.moves(g.ID)
+			t.Fatalf("%q in row A's form played %s: rows %v → %v", text, after.Rules.FormatMove(g.Position, ms[len(ms)-1].Move), g.Position.Heaps, after.Position.Heaps)
+		}
+		wantUserError(t, resp, "is not a pin of row A: type one pin number like 4, or two side by side like 4-5.")
+	}
+	// A pin, or two, still plays; the engine judges where they are.
+	wantUserError(t, h.submit(who, form, fmt.Sprint(g.Position.Heaps[0]+1)), "row A has pins 1 to")
+	if resp := h.submit(who, form, "1-2"); isEphemeral(resp) || h.game().Ply != g.Ply+1 {
+		t.Fatalf("pins 1-2 of row A were not knocked down: %s", text(resp))
+	}
+}
+
+// growTo28Heaps starts variant (Lasker's Nim or Kayles) between alice and
+// bob on the most rows a board starts with and splits the longest, turn by
+// turn, until there are 28 with a non-empty 28th (labelled AB). It returns
+// the game and whose turn it is.
+func growTo28Heaps(t *testing.T, h *harness, variant string) (*match.Game, string) {
+	t.Helper()
+	h.command(alice, "start", "variant", variant, "heaps", strings.TrimSpace(strings.Repeat("20 ", maxBoardHeaps)), "opponent", user(bob), "first", "me")
 	g := h.game()
 	h.click(bob, AcceptControl{Game: g.ID}.CustomID())
 	players := []string{alice, bob}
@@ -119,18 +156,18 @@ func TestMoveBothWhereABIsAHeap(t *testing.T) {
 			}
 		}
 		n := g.Position.Heaps[big]
-		split := fmt.Sprintf("%s=%d+%d", engine.HeapLabel(big), n/2, n-n/2)
-		if resp := h.command(players[k%2], "move", "notation", split); isEphemeral(resp) {
-			t.Fatalf("split %s: %s", split, text(resp))
+		// Halves: a split in Lasker's Nim, a knock in the middle in Kayles.
+		move := fmt.Sprintf("%s=%d+%d", engine.HeapLabel(big), n/2, n-n/2)
+		if variant == "kayles" {
+			move = fmt.Sprintf("%s%d", engine.HeapLabel(big), (n+1)/2)
+		}
+		if resp := h.command(players[k%2], "move", "notation", move); isEphemeral(resp) {
+			t.Fatalf("%s: %s", move, text(resp))
 		}
 	}
-	before := h.game()
-	if before.Position.Heaps[27] == 0 {
-		t.Fatalf("heap AB is empty: %v", before.Position.Heaps)
+	g = h.game()
+	if g.Position.Heaps[27] == 0 {
+		t.Fatalf("heap AB is empty: %v", g.Position.Heaps)
 	}
-	who := players[before.Ply%2]
-	wantUserError(t, h.command(who, "move", "both", true, "take", 1), "The option both belongs to another game")
-	if after := h.game(); after.Ply != before.Ply || !reflect.DeepEqual(after.Position, before.Position) {
-		t.Fatalf("both:true changed the game: heaps %v → %v", before.Position.Heaps, after.Position.Heaps)
-	}
+	return g, players[g.Ply%2]
 }

@@ -297,6 +297,13 @@ func (s *Service) amountSubmit(r *request, c AmountModal) (*answer, error) {
 	}
 	text := strings.TrimSpace(modalValue(r.i))
 	if describe(g.Rules.Variant).Has(engine.Knock) {
+		// The form asks for pins of this row, and its text is joined to the
+		// row's label: anything but "4" or "4-5" would read as another move
+		// ("B5" typed for row A as "AB5", a pin of row AB or a move in
+		// both heaps).
+		if !isPins(text) {
+			return nil, userErr("play.err.not_pins", "Text", quote(text, 40), "Row", engine.HeapLabel(heap))
+		}
 		m, err := g.Rules.ParseMove(g.Position, engine.HeapLabel(heap)+text)
 		if err != nil {
 			return nil, moveInputError(err, text)
@@ -308,6 +315,21 @@ func (s *Service) amountSubmit(r *request, c AmountModal) (*answer, error) {
 		return nil, userErr("play.err.not_number", "Text", quote(text, 40))
 	}
 	return s.play(r, b, engine.Move{Kind: engine.Take, Heap: heap, Take: n})
+}
+
+// isPins reports whether s names pins of a row as the amount form asks:
+// one pin number ("4") or two joined by a dash ("4-5").
+func isPins(s string) bool {
+	digits := func(s string) bool {
+		for _, c := range s {
+			if c < '0' || c > '9' {
+				return false
+			}
+		}
+		return s != ""
+	}
+	a, b, two := strings.Cut(s, "-")
+	return digits(a) && (!two || digits(b))
 }
 
 // askMove opens a modal where any move can be typed in the engine's notation.
