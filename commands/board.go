@@ -47,12 +47,14 @@ const (
 // board is what one board message shows: the game, its moves so far, the
 // heap the player to move has picked (-1: none yet) and, when the heaps need
 // more than one page of the heap menu, the page shown (the picked heap's
-// page when there is one).
+// page when there is one). ping is set only on the board that delivers a
+// new challenge.
 type board struct {
 	g        *match.Game
 	moves    []match.Move
 	selected int
 	page     int
+	ping     bool
 }
 
 // p is the printer the board is drawn with. A board is public, so it speaks
@@ -822,10 +824,15 @@ func (b board) response(t discordgo.InteractionResponseType) *discordgo.Interact
 		AllowedMentions: noMentions(),
 	}
 	if b.g.Status == match.Pending {
-		// The one ping nimbot sends: the challenged player must notice.
 		challenged := b.g.Opponent(b.g.CreatedBy)
 		data.Content = b.p().T("board.challenge", "Challenged", name(challenged), "Game", b.g.Rules.Name())
-		data.AllowedMentions = &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: []string{challenged}}
+		if b.ping {
+			// The one ping nimbot sends, with the challenge itself: the
+			// challenged player must notice. A pending board drawn again
+			// (/nim status, which anyone in the channel may send) names
+			// them without a ping, or anyone could ping them at will.
+			data.AllowedMentions = &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: []string{challenged}}
+		}
 	}
 	return &discordgo.InteractionResponse{Type: t, Data: data}
 }

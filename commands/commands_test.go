@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -1227,4 +1229,44 @@ func TestBoardWanted(t *testing.T) {
 			t.Errorf("BoardWanted = %v, %v for a finished game; want false", got, err)
 		}
 	})
+}
+
+var userMention = regexp.MustCompile(`<@!?(\d+)>`)
+
+// pinged returns whom Discord would notify for resp's message: the users
+// mentioned in its content (mentions in embeds never notify) that its
+// allowed_mentions lets through, all of them when it has none.
+func pinged(resp *discordgo.InteractionResponse) []string {
+	var out []string
+	for _, m := range userMention.FindAllStringSubmatch(resp.Data.Content, -1) {
+		am := resp.Data.AllowedMentions
+		if am == nil || slices.Contains(am.Parse, discordgo.AllowedMentionTypeUsers) || slices.Contains(am.Users, m[1]) {
+			out = append(out, m[1])
+		}
+	}
+	return out
+}
+
+// TestStatusOfAChallengePingsNoOne: the challenge pings the challenged
+// player once; /nim status re-posts the pending challenge naming them but
+// pinging no one. It used to carry the challenge's own allowed_mentions, so
+// anyone in the channel could ping the challenged player again and again.
+func TestStatusOfAChallengePingsNoOne(t *testing.T) {
+	h := newHarness(t, 1)
+	resp := h.command(alice, "start", "opponent", user(bob), "heaps", "1 2 3")
+	if got := pinged(resp); !slices.Equal(got, []string{bob}) {
+		t.Fatalf("the challenge pings %v, want bob once", got)
+	}
+	for _, who := range []string{carol, alice, bob, carol} {
+		resp := h.command(who, "status")
+		if isEphemeral(resp) || !strings.Contains(resp.Data.Content, "<@"+bob+">") {
+			t.Fatalf("status of the challenge: %s", text(resp))
+		}
+		if got := pinged(resp); len(got) != 0 {
+			t.Fatalf("status by %s pings %v (allowed_mentions %+v), want no one", usernames[who], got, resp.Data.AllowedMentions)
+		}
+	}
+	if g := h.game(); g.Status != match.Pending {
+		t.Fatalf("status changed the challenge: %s", g.Status)
+	}
 }

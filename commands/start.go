@@ -114,7 +114,7 @@ func (s *Service) create(r *request, g *match.Game) (*answer, error) {
 			for ply, m := range opening {
 				moves = append(moves, match.Move{GameID: created.ID, Ply: ply, Player: created.Players[ply%2], Move: m, At: r.now})
 			}
-			return keep(board{g: created, moves: moves, selected: -1}.response(newMessage))
+			return keep(board{g: created, moves: moves, selected: -1, ping: true}.response(newMessage))
 		}))
 		err := s.db.CreateGame(r.ctx, g, opts...)
 		var busy *match.BusyError
