@@ -370,6 +370,12 @@ func TestBadInput(t *testing.T) {
 	}{
 		{"malformed heaps", func() *discordgo.InteractionResponse { return h.command(alice, "start", "heaps", "3 x 5") }, "cannot read the heaps"},
 		{"fractional heap", func() *discordgo.InteractionResponse { return h.command(alice, "start", "heaps", "3 4.5") }, "cannot read the heaps"},
+		// A minus sign after the first heap once read as a separator: 5 3.
+		{"negative heap after another", func() *discordgo.InteractionResponse { return h.command(alice, "start", "heaps", "5 -3") }, `cannot read the heaps "5 \-3"`},
+		{"negative heap after a comma", func() *discordgo.InteractionResponse { return h.command(alice, "start", "heaps", "3,-4") }, `cannot read the heaps "3,\-4"`},
+		{"negative amount in a set", func() *discordgo.InteractionResponse {
+			return h.command(alice, "start", "variant", "subtraction", "set", "1,-3")
+		}, "cannot read the set"},
 		{"too many heaps", func() *discordgo.InteractionResponse {
 			return h.command(alice, "start", "heaps", "1 2 3 4 5 6 7 8 9 10 11 12 13")
 		}, "a board holds at most 12"},

@@ -204,16 +204,18 @@ func FormatHeaps(heaps []int64) string {
 	return strings.Join(s, " ")
 }
 
-// ParseHeaps reads heap sizes written "3 4 5", "3-4-5" or "3,4,5". Errors
-// wrap ErrInvalid and name the offending heap.
+// ParseHeaps reads heap sizes written "3 4 5", "3-4-5" or "3,4,5". A dash
+// between two numbers separates them ("3-4", "3 - 4"); one that starts a
+// number ("-3", "3,-4", "3 -4") is a minus sign, refused. Errors wrap
+// ErrInvalid and name the offending heap.
 func ParseHeaps(s string) ([]int64, error) {
 	parts := strings.FieldsFunc(s, func(c rune) bool {
-		return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == '-'
+		return isBlank(c) || c == ',' || c == '-'
 	})
 	if len(parts) == 0 {
 		return nil, invalid(pErrHeapsEmpty)
 	}
-	if strings.HasPrefix(strings.TrimSpace(s), "-") {
+	if hasMinusSign(s) {
 		return nil, invalid(pErrHeapsNegative)
 	}
 	if len(parts) > maxHeapsClosed {
@@ -235,6 +237,35 @@ func ParseHeaps(s string) ([]int64, error) {
 	}
 	return heaps, nil
 }
+
+// hasMinusSign reports whether a dash in heaps s reads as a minus sign:
+// one first of all, or one before a number that does not follow a number
+// ("3,-4", "3--4") or is glued to the number after it but not to the one
+// before ("3 -4"). As a plain separator these read as positive heaps, a
+// position the player did not give.
+func hasMinusSign(s string) bool {
+	digit := func(c byte) bool { return c >= '0' && c <= '9' }
+	for i := 0; i < len(s); i++ {
+		if s[i] != '-' {
+			continue
+		}
+		prev := strings.TrimRightFunc(s[:i], isBlank)
+		if prev == "" {
+			return true
+		}
+		if next := strings.TrimLeftFunc(s[i+1:], isBlank); next == "" || !digit(next[0]) {
+			continue // no number follows: nothing is negative
+		}
+		afterOther := !digit(prev[len(prev)-1])              // "3,-4", "3--4"
+		gluedAfter := isBlank(rune(s[i-1])) && digit(s[i+1]) // "3 -4"
+		if afterOther || gluedAfter {
+			return true
+		}
+	}
+	return false
+}
+
+func isBlank(c rune) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 func isDigits(s string) bool {
 	for _, c := range s {

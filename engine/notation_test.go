@@ -115,15 +115,28 @@ func TestHeapLabel(t *testing.T) {
 }
 
 func TestParseHeaps(t *testing.T) {
-	for _, in := range []string{"3 4 5", "3-4-5", "3,4,5", " 3 , 4 - 5 "} {
+	// A dash between two numbers separates them, spaced or not.
+	for _, in := range []string{"3 4 5", "3-4-5", "3,4,5", " 3 , 4 - 5 ", "3- 4-5", "3 - 4-5", "3-4-5-", "3\t-\t4,5"} {
 		got, err := ParseHeaps(in)
 		if err != nil || !reflect.DeepEqual(got, []int64{3, 4, 5}) {
 			t.Errorf("ParseHeaps(%q) = %v, %v", in, got, err)
 		}
 	}
-	for _, in := range []string{"", "-3", "3 a", "1.5"} {
+	for _, in := range []string{"", "3 a", "1.5"} {
 		if _, err := ParseHeaps(in); !errors.Is(err, ErrInvalid) {
 			t.Errorf("ParseHeaps(%q) error = %v, want ErrInvalid", in, err)
+		}
+	}
+	// A minus sign before a number, anywhere, is refused as the leading one
+	// is; read as a separator it made "3,-4" the heaps 3 and 4.
+	_, lead := ParseHeaps("-3")
+	if !errors.Is(lead, ErrInvalid) || lead.Error() != "heaps cannot be negative" {
+		t.Fatalf(`ParseHeaps("-3") error = %v, want "heaps cannot be negative"`, lead)
+	}
+	for _, in := range []string{"- 3", " -3 4", "3,-4", "3, -4", "3 -4", "5 -3", "3\t-4", "3 , - 4", "3--4", "3 4 -5", "3-4,-5", "3 4\n-5"} {
+		got, err := ParseHeaps(in)
+		if !errors.Is(err, ErrInvalid) || err.Error() != lead.Error() {
+			t.Errorf("ParseHeaps(%q) = %v, %v; want the error %q", in, got, err, lead)
 		}
 	}
 }

@@ -64,6 +64,17 @@ func TestAnalyzeText345(t *testing.T) {
 	}
 }
 
+// TestAnalyzeDashesSeparate: a dash between heaps separates them, as the
+// notation says, however the heaps are split into arguments.
+func TestAnalyzeDashesSeparate(t *testing.T) {
+	_, want, _ := runAnalyze("3", "4", "5")
+	for _, args := range [][]string{{"3-4-5"}, {"3 - 4-5"}, {"3-", "4-5"}} {
+		if code, out, errOut := runAnalyze(args...); code != ExitOK || out != want {
+			t.Errorf("analyze %q: exit %d, stderr %q, stdout\n%s\nwant\n%s", args, code, errOut, out, want)
+		}
+	}
+}
+
 func TestAnalyzeJSON345(t *testing.T) {
 	code, out, errOut := runAnalyze("--json", "3", "4", "5")
 	if code != ExitOK || errOut != "" {
@@ -268,6 +279,11 @@ func TestAnalyzeBadInput(t *testing.T) {
 		{[]string{"--colour", "3"}, ExitUsage, "flag provided but not defined: -colour"},
 		{[]string{"3", "x", "5"}, ExitUsage, "cannot read the heaps"},
 		{[]string{"3", "-4"}, ExitUsage, "not defined: -4"},
+		// A minus sign the flag package lets through, once read as a
+		// separator: the heaps 3 and 4.
+		{[]string{"3,-4"}, ExitUsage, `cannot read the heaps "3,-4": heaps cannot be negative`},
+		{[]string{"3 -4"}, ExitUsage, `cannot read the heaps "3 -4": heaps cannot be negative`},
+		{[]string{"5", "6,-3"}, ExitUsage, "heaps cannot be negative"},
 		{[]string{"3", "1000000000000000000000"}, ExitUsage, "cannot read the heaps"},
 		{[]string{"--k", "3", "3", "4"}, ExitUsage, "--k does not apply to nim"},
 		{[]string{"--variant", "subtraction", "--k", "0", "3"}, ExitUsage, "--k must be at least 1"},
