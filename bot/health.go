@@ -48,7 +48,8 @@ type healthBody struct {
 // the listener Discord must reach) and each run writes to the database
 // (database_write), so a flood of requests must not become a flood of
 // durable writes queued with the players' moves, nor of log lines. Load
-// balancers poll every few seconds, and see an outcome at most this old.
+// balancers poll every few seconds; an answer they get comes from checks
+// that started at most HealthTimeout plus this long before.
 const HealthReuse = time.Second
 
 // Health is the /healthz handler: it runs every check at once, within
@@ -61,6 +62,8 @@ type Health struct {
 	Log    *slog.Logger
 	// Reuse is how long a run's answer is given again (0: HealthReuse).
 	Reuse time.Duration
+	// Now tells the time for Reuse (nil: time.Now).
+	Now func() time.Time
 
 	mu   sync.Mutex
 	last *healthRun // the run going on, or the last one
@@ -100,12 +103,13 @@ func (h *Health) current() *healthRun {
 	if reuse <= 0 {
 		reuse = HealthReuse
 	}
+	now := h.now()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if run := h.last; run != nil {
 		select {
 		case <-run.done:
-			if time.Since(run.ended) < reuse {
+			if now.Sub(run.ended) < reuse {
 				return run
 			}
 		default:
@@ -155,8 +159,15 @@ func (h *Health) check(run *healthRun) {
 		log.Warn("health check failed", "checks", body.Checks)
 	}
 	b, _ := json.Marshal(body)
-	run.status, run.body, run.ended = status, append(b, '\n'), time.Now()
+	run.status, run.body, run.ended = status, append(b, '\n'), h.now()
 	close(run.done)
+}
+
+func (h *Health) now() time.Time {
+	if h.Now != nil {
+		return h.Now()
+	}
+	return time.Now()
 }
 
 // Status is the state of one of nimbot's links to Discord (command

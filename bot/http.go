@@ -178,7 +178,7 @@ func (h *HTTP) read(w http.ResponseWriter, r *http.Request, buf *[]byte) (*disco
 	if reason := h.verify(r, body); reason != "" {
 		// Discord probes the endpoint with bad signatures and expects 401.
 		// Anyone can send them, so they are logged one a second at most.
-		if ok, dropped := h.rejected.allow(time.Now()); ok {
+		if ok, dropped := h.rejected.allow(h.cfg.Now()); ok {
 			h.cfg.Log.Warn("rejected interaction request", "reason", reason, "remote", r.RemoteAddr, "not_logged_before", dropped)
 		}
 		http.Error(w, "invalid request signature", http.StatusUnauthorized)

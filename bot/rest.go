@@ -23,11 +23,14 @@ import (
 //     request of its route. A 429 is still retried after its Retry-After
 //     (discordgo's RequestWithLockedBucket) on the same bucket.
 //   - Interaction endpoints are not bound to the application's global rate
-//     limit (Discord's "Receiving and Responding": Endpoints), so the
-//     session's global limit is neither waited for nor set by them.
+//     limit (Discord's "Receiving and Responding": Endpoints), so the first
+//     try neither waits for the session's global limit nor sets it; a retry
+//     after a 429 or a 502 is locked through the session's limiter again,
+//     as discordgo does it, and waits for a global limit if one is set.
 //
-// The GET and PATCH of @original need none of this: discordgo keys them by
-// a constant (webhooks//), one bucket for all interactions.
+// The GET and PATCH of @original need none of this: without files
+// (nimbot sends none) discordgo keys them by a constant (webhooks//), one
+// bucket for all interactions.
 
 // interactionRespond is Session.InteractionRespond without the lasting
 // bucket: POST /interactions/{id}/{token}/callback.
