@@ -166,8 +166,8 @@ type claimer interface {
 
 // Expire ends the games whose deadline has passed — a challenge expires, a
 // game between people is lost on time by the player to move, a game against
-// nimbot is abandoned — batch after batch until none is left or expireMax
-// are ended, and returns the edits that show the result on their boards,
+// nimbot is abandoned — batch after batch until a batch comes back short or
+// expireMax games were looked at, and returns the edits that show the result on their boards,
 // addressed by their Channel and ID. A game that moved meanwhile is left
 // alone (the commit is stale).
 func (s *Service) Expire(ctx context.Context) ([]*discordgo.MessageEdit, error) {
@@ -188,8 +188,9 @@ func (s *Service) Expire(ctx context.Context) ([]*discordgo.MessageEdit, error) 
 			}
 		}
 		seen += len(due)
-		// A game that failed stays due (without a lease): the next
-		// call, not this one, tries it again.
+		// A game that failed stays due: the next call tries it again
+		// (on a store that leases, once the lease has run out), not
+		// this one, which would meet it again at once.
 		if len(due) < expireBatch || len(errs) > 0 {
 			break
 		}

@@ -509,7 +509,11 @@ func (s *Service) play(r *request, b *match.Board, m engine.Move) (*answer, erro
 	g := b.Game
 	next, err := g.Play(m, r.now, s.timing)
 	if errors.Is(err, match.ErrOverdue) {
-		return s.expireNow(r, g, updateOrNew(r))
+		next, err := g.Expire()
+		if err != nil {
+			return nil, err
+		}
+		return s.commitBoard(r, b, next, nil, updateOrNew(r))
 	}
 	if err != nil {
 		return nil, moveInputError(err, g.Rules.FormatMove(g.Position, m))
@@ -665,9 +669,12 @@ func (s *Service) end(r *request) (*answer, error) {
 // expireNow answers an action on g that came at or after its deadline
 // (match.ErrOverdue) with what the deadline decided: g expires in this
 // interaction's commit, as the sweep (Expire) would have, and the answer is
-// the board with the result. The sweep runs every half minute and ends a
-// bounded batch each time, so it may come later; the result must not
-// depend on when it does.
+// the board with the result. The sweep runs every half minute, so it may
+// come later; the result must not depend on when it does. The time that
+// counts is when nimbot handles the action (r.now, the time its writes
+// carry), as for the sweep, not when the interaction was made (its
+// snowflake): a click delivered late (a gateway resume) would otherwise undo
+// a result the sweep may already have shown on the board.
 func (s *Service) expireNow(r *request, g *match.Game, t discordgo.InteractionResponseType) (*answer, error) {
 	next, err := g.Expire()
 	if err != nil {
