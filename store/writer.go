@@ -345,8 +345,10 @@ func (wr *writer) try(tx *txn, batch []*job, savepoints bool) (retry []*job, err
 			j.err = err
 			continue
 		}
+		// From here j's writes may be what a later job's outcome rests on,
+		// until the transaction is committed or lost whole.
+		j.ran = true
 		if !savepoints {
-			j.ran = true
 			j.err, j.panic = call(ctx, j.fn, tx, wr.now())
 			if j.err == nil && j.panic == nil {
 				ran = append(ran, j)

@@ -199,6 +199,53 @@ func TestGroupCommit(t *testing.T) {
 			t.Fatalf("refused as a duplicate of an answer not saved: %q, %v (the first write: %v)", resp, err, errFirst)
 		}
 	})
+	t.Run("ARefusalStandsAfterATransactionLost", func(t *testing.T) {
+		// The same in a batch run with savepoints (after one write
+		// failed), when a later write's failure takes the whole
+		// transaction with it, as SQLite's automatic rollback does (disk
+		// full, I/O error; here the write runs ROLLBACK itself): the
+		// first delivery, which ran in the lost transaction, runs again
+		// though its caller gave up, so the redelivery's refusal stands.
+		db := mustOpen(t)
+		release := holdWriter(t, db)
+		errFails := errors.New("fails")
+		firstCtx, giveUp := context.WithCancel(ctx)
+		var errs [4]error
+		jobs := []func() error{
+			func() error { // fails at once: the batch runs again with savepoints
+				return db.withTx(ctx, func(context.Context, *txn, time.Time) error { return errFails })
+			},
+			func() error {
+				return db.withTx(firstCtx, func(ctx context.Context, tx *txn, now time.Time) error {
+					if err := saveResponse(ctx, tx, "x", 0, []byte("first"), now); err != nil {
+						return err
+					}
+					giveUp()
+					return nil
+				})
+			},
+			func() error { return db.SaveResponse(ctx, "x", []byte("again")) },
+			func() error {
+				return db.withTx(ctx, func(ctx context.Context, tx *txn, now time.Time) error {
+					_ = tx.exec(`ROLLBACK`)
+					return errFails
+				})
+			},
+		}
+		var wg sync.WaitGroup
+		for k, job := range jobs {
+			wg.Go(func() { errs[k] = job() })
+			waitQueued(t, db, k+1)
+		}
+		release()
+		wg.Wait()
+		if !errors.Is(errs[2], match.ErrDuplicate) {
+			t.Fatalf("the redelivery: %v, want ErrDuplicate (all: %v)", errs[2], errs)
+		}
+		if resp, err := db.Response(ctx, "x"); err != nil || string(resp) != "first" {
+			t.Fatalf("refused as a duplicate of an answer not saved: %q, %v (all: %v)", resp, err, errs)
+		}
+	})
 	t.Run("PanicFailsItsWriteAlone", func(t *testing.T) {
 		db := mustOpen(t)
 		a := mustCreate(t, db, newGame("a", [2]string{"alice", match.BotID}, 5))
