@@ -27,6 +27,7 @@ type Service interface {
 	BoardWanted(ctx context.Context, i *discordgo.Interaction, resp *discordgo.InteractionResponse) (bool, error)
 	// BoardSent reports the message that a response to i created, fetched
 	// from Discord (@original), so a board's message id can be recorded.
+	// Fetches may finish in any order; the newest board is kept.
 	BoardSent(ctx context.Context, i *discordgo.Interaction, m *discordgo.Message) error
 	// Expire ends the games whose turn deadline passed and returns the board
 	// edits that say so, each addressed by its Channel and ID, to send by

@@ -1097,6 +1097,41 @@ func TestBoardSentIgnoresOtherMessages(t *testing.T) {
 	}
 }
 
+// Two boards of one game (two /nim status) whose fetches of @original
+// finish out of order, the older board's last: the newer stays recorded,
+// so the deadline's edit goes to it, not to the board above it.
+func TestBoardSentOutOfOrder(t *testing.T) {
+	h := newHarness(t, 1)
+	ctx := context.Background()
+	h.command(alice, "start", "first", "me")
+	g := h.game()
+	status := func() (*discordgo.Interaction, *discordgo.Message) {
+		t.Helper()
+		i := h.interaction("application_command.json", fields{UserID: alice, Sub: "status", Type: 2})
+		resp := h.handle(i)
+		if resp.Type != discordgo.InteractionResponseChannelMessageWithSource || isEphemeral(resp) {
+			t.Fatalf("/nim status: %d %s", resp.Type, text(resp))
+		}
+		return i, h.posted(resp, h.nextID())
+	}
+	i1, older := status()
+	i2, newer := status()
+	if err := h.svc.BoardSent(ctx, i2, newer); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.svc.BoardSent(ctx, i1, older); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.gameByID(g.ID).MessageID; got != newer.ID {
+		t.Fatalf("board %q recorded, want the newest, %q (the older was %q)", got, newer.ID, older.ID)
+	}
+	h.now = h.now.Add(DefaultBotTurn)
+	edits, err := h.svc.Expire(ctx)
+	if err != nil || len(edits) != 1 || edits[0].ID != newer.ID {
+		t.Fatalf("the deadline's edit: %+v %v; want one, of %q", edits, err, newer.ID)
+	}
+}
+
 // Answers that change nothing on replayable routes are not saved (each save
 // is a durable write); a redelivery of one is answered afresh, the same way.
 // Answers that change something are saved with the change, and a

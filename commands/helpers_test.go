@@ -287,6 +287,16 @@ func (h *harness) boardSent(resp *discordgo.InteractionResponse) {
 		return
 	}
 	id := h.nextID()
+	if err := h.svc.BoardSent(context.Background(), h.interaction("application_command.json", fields{UserID: alice, Sub: "status", Type: 2}), h.posted(resp, id)); err != nil {
+		h.t.Fatalf("BoardSent: %v", err)
+	}
+	h.message = id
+}
+
+// posted is the message resp created, with id, as a fetch of @original
+// returns it.
+func (h *harness) posted(resp *discordgo.InteractionResponse, id string) *discordgo.Message {
+	h.t.Helper()
 	m := &discordgo.Message{ID: id, ChannelID: h.channel, Embeds: resp.Data.Embeds}
 	// Round-trip the components through JSON, as a fetched message would be.
 	b, err := json.Marshal(resp.Data.Components)
@@ -302,10 +312,7 @@ func (h *harness) boardSent(resp *discordgo.InteractionResponse) {
 		}
 		m.Components = append(m.Components, c)
 	}
-	if err := h.svc.BoardSent(context.Background(), h.interaction("application_command.json", fields{UserID: alice, Sub: "status", Type: 2}), m); err != nil {
-		h.t.Fatalf("BoardSent: %v", err)
-	}
-	h.message = id
+	return m
 }
 
 // game is the channel's live game, or the latest one in it if none is live.

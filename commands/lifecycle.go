@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -16,7 +15,9 @@ import (
 // created a new board message (a start, a rematch, /nim status, a move made
 // by slash command); bot calls it after fetching @original. Messages that
 // are not boards (stats, rules) are ignored. Later edits go to the newest
-// board.
+// board: fetches may finish out of order (a retried one, another
+// instance's), so a board older than the one recorded is not recorded
+// (match.ReplacesBoard, which SetMessageID applies in its write).
 func (s *Service) BoardSent(ctx context.Context, i *discordgo.Interaction, m *discordgo.Message) error {
 	if m == nil || m.ID == "" || m.Flags&discordgo.MessageFlagsEphemeral != 0 {
 		// Hints and reviews are ephemeral and carry game controls too; they
@@ -34,7 +35,8 @@ func (s *Service) BoardSent(ctx context.Context, i *discordgo.Interaction, m *di
 	if err != nil {
 		return fmt.Errorf("board sent: load game %d: %w", gameID, err)
 	}
-	if g.MessageID == m.ID {
+	if !match.ReplacesBoard(g.MessageID, m.ID) {
+		// Recorded already, or a newer board is: spare the write.
 		return nil
 	}
 	if err := s.db.SetMessageID(ctx, g.ID, m.ID); err != nil {
@@ -77,19 +79,10 @@ func (s *Service) BoardWanted(ctx context.Context, i *discordgo.Interaction, res
 	if err != nil {
 		return true, fmt.Errorf("board wanted: load game %d: %w", gameID, err)
 	}
-	if g.Status.Finished() || snowflakeAfter(g.MessageID, i.ID) {
+	if g.Status.Finished() || match.SnowflakeAfter(g.MessageID, i.ID) {
 		return false, nil
 	}
 	return true, nil
-}
-
-// snowflakeAfter reports whether Discord id a was made after id b. A
-// snowflake's high bits are its creation time, so later ids are larger;
-// anything that is not a snowflake is after nothing.
-func snowflakeAfter(a, b string) bool {
-	x, errA := strconv.ParseUint(a, 10, 64)
-	y, errB := strconv.ParseUint(b, 10, 64)
-	return errA == nil && errB == nil && x > y
 }
 
 // boardGame finds the game a board message belongs to, from its first

@@ -51,7 +51,13 @@ type Storage interface {
 	// Due returns up to limit pending or active games whose deadline is at
 	// or before now, the most overdue first.
 	Due(ctx context.Context, now time.Time, limit int) ([]*Game, error)
-	// SetMessageID records the game's board message, or returns ErrNotFound.
+	// SetMessageID records messageID as the game's board message if it
+	// replaces the one recorded (ReplacesBoard: a later snowflake, or
+	// either not a snowflake), and otherwise leaves the game as it is,
+	// updated time included, returning nil. The check and the write are
+	// one atomic step, so of several snowflakes recorded at once, in any
+	// order, the game ends with the largest. ErrNotFound for an unknown
+	// game.
 	SetMessageID(ctx context.Context, gameID int64, messageID string) error
 	// Commit is the one write path for a turn (see Change). In one
 	// transaction it refuses an InteractionID already processed

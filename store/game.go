@@ -605,22 +605,22 @@ func (db *DB) Due(ctx context.Context, now time.Time, limit int) ([]*match.Game,
 		ORDER BY deadline, id LIMIT ?`, toMillis(now), limit)
 }
 
-// SetMessageID records the game's board message, or returns ErrNotFound.
-// (Its UPDATE with RETURNING id, one statement instead of the UPDATE and
-// the row count ExecContext reads, was slower: BenchmarkSetMessageIDWriter
-// 6.6 → 8.2 µs, SQLite buffers RETURNING's rows in a temporary table.)
+// SetMessageID records the game's board message if it replaces the one
+// recorded (match.ReplacesBoard), or returns ErrNotFound. The read and the
+// write are one transaction of the store's one writer, so no other write
+// comes between them.
 func (db *DB) SetMessageID(ctx context.Context, gameID int64, messageID string) error {
 	return db.withTx(ctx, func(ctx context.Context, tx *txn, now time.Time) error {
-		res, err := tx.ExecContext(ctx, `UPDATE games SET message_id = ?, updated_at = ? WHERE id = ?`,
-			messageID, toMillis(now), gameID)
-		if err != nil {
-			return err
-		}
-		if n, err := res.RowsAffected(); err != nil {
-			return err
-		} else if n == 0 {
+		var recorded sql.NullString
+		err := tx.QueryRowContext(ctx, `SELECT message_id FROM games WHERE id = ?`, gameID).Scan(&recorded)
+		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("game %d: %w", gameID, match.ErrNotFound)
 		}
-		return nil
+		if err != nil || !match.ReplacesBoard(recorded.String, messageID) {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE games SET message_id = ?, updated_at = ? WHERE id = ?`,
+			messageID, toMillis(now), gameID)
+		return err
 	})
 }

@@ -34,6 +34,8 @@ func RunContract(t *testing.T, open Opener) {
 	t.Run("Commit", func(t *testing.T) { testCommit(t, mustOpen) })
 	t.Run("CommitReturnsStored", func(t *testing.T) { testCommitReturnsStored(t, mustOpen(t)) })
 	t.Run("CommitRace", func(t *testing.T) { testCommitRace(t, mustOpen(t)) })
+	t.Run("BoardOrder", func(t *testing.T) { testBoardOrder(t, mustOpen(t)) })
+	t.Run("BoardRace", func(t *testing.T) { testBoardRace(t, mustOpen(t)) })
 	t.Run("RedeliveryRace", func(t *testing.T) { testRedeliveryRace(t, mustOpen(t)) })
 	t.Run("HintRace", func(t *testing.T) { testHintRace(t, mustOpen(t)) })
 	t.Run("CooldownRace", func(t *testing.T) { testCooldownRace(t, mustOpen(t)) })
@@ -230,8 +232,10 @@ func testCreateGame(t *testing.T, open func(*testing.T) match.Storage) {
 		if _, err := db.LastGameBy(ctx, "guild", "alice"); !errors.Is(err, match.ErrNotFound) {
 			t.Fatalf("LastGameBy: %v", err)
 		}
-		if err := db.SetMessageID(ctx, 42, "m"); !errors.Is(err, match.ErrNotFound) {
-			t.Fatalf("SetMessageID: %v", err)
+		for _, id := range []string{"m", "1300000000000000001"} {
+			if err := db.SetMessageID(ctx, 42, id); !errors.Is(err, match.ErrNotFound) {
+				t.Fatalf("SetMessageID %q: %v", id, err)
+			}
 		}
 		if ms, err := db.Moves(ctx, 42); err != nil || len(ms) != 0 {
 			t.Fatalf("Moves: %v, %v", ms, err)
@@ -640,6 +644,131 @@ func testCommitReturnsStored(t *testing.T, db match.Storage) {
 		MustCreate(t, db, h)
 		check(t, match.Change{GameID: h.ID, From: match.Pending, Status: match.Declined})
 	})
+}
+
+// testBoardOrder: SetMessageID records a board only over an older one
+// (match.ReplacesBoard), so boards whose ids are learnt out of order (a
+// slow fetch of @original) leave the newest recorded. A kept board writes
+// nothing, updated time included.
+func testBoardOrder(t *testing.T, db match.Storage) {
+	ctx := context.Background()
+	n := 0
+	// record sets first then second on a new game and returns the game
+	// before and after second.
+	record := func(t *testing.T, first, second string) (before, after *match.Game) {
+		t.Helper()
+		n++
+		g := MustCreate(t, db, NewGame(fmt.Sprint("board-", n), [2]string{"alice", "bob"}, 3))
+		if err := db.SetMessageID(ctx, g.ID, first); err != nil {
+			t.Fatalf("SetMessageID %q: %v", first, err)
+		}
+		before, err := db.Game(ctx, g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := db.SetMessageID(ctx, g.ID, second); err != nil {
+			t.Fatalf("SetMessageID %q after %q: %v", second, first, err)
+		}
+		if after, err = db.Game(ctx, g.ID); err != nil {
+			t.Fatal(err)
+		}
+		return before, after
+	}
+	check := func(t *testing.T, first, second, want string) {
+		t.Helper()
+		before, after := record(t, first, second)
+		switch {
+		case after.MessageID != want:
+			t.Fatalf("%q then %q recorded %q, want %q", first, second, after.MessageID, want)
+		case want == before.MessageID && !after.UpdatedAt.Equal(before.UpdatedAt):
+			t.Fatalf("%q then %q kept the board but wrote: updated %v, was %v", first, second, after.UpdatedAt, before.UpdatedAt)
+		case want != before.MessageID && !after.UpdatedAt.After(before.UpdatedAt):
+			t.Fatalf("%q then %q: updated %v, was %v", first, second, after.UpdatedAt, before.UpdatedAt)
+		}
+	}
+	const (
+		m1 = "1300000000000000001" // posted first
+		m2 = "1300000000000000002" // posted second
+	)
+	cases := []struct {
+		name                string
+		first, second, want string
+	}{
+		{"NewerReplaces", m1, m2, m2},
+		{"OlderKept", m2, m1, m2},
+		{"SameIsNoOp", m2, m2, m2},
+		{"NoBoardYet", "", m1, m1},
+		// Snowflakes compare as numbers, not as text.
+		{"MoreDigitsIsNewer", "999999999999999999", "1000000000000000000", "1000000000000000000"},
+		{"FewerDigitsIsOlder", "1000000000000000000", "999999999999999999", "1000000000000000000"},
+		{"NineAndTen", "9", "10", "10"},
+		{"LeadingZerosKeptNewer", "0200", "150", "0200"},
+		{"LeadingZerosSameValue", "150", "000150", "150"},
+		{"LargestKept", "18446744073709551615", "18446744073709551614", "18446744073709551615"},
+		{"Largest", "18446744073709551614", "18446744073709551615", "18446744073709551615"},
+		// Anything else has no order: it replaces and is replaced.
+		{"NotASnowflakeReplaces", m2, "board", "board"},
+		{"ReplacesNotASnowflake", "board", m1, m1},
+		{"EmptyReplaces", m2, "", ""},
+		{"BeyondUint64Replaced", "18446744073709551616", "5", "5"},
+		{"BeyondUint64Replaces", "5", "18446744073709551616", "18446744073709551616"},
+		{"TwentyNinesReplaced", "99999999999999999999", m1, m1},
+		{"TwentyOneDigitsReplaced", "100000000000000000000", m1, m1},
+		{"SignReplaced", "+1300000000000000009", m1, m1},
+		{"SpaceReplaced", " 1300000000000000009", m1, m1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := match.ReplacesBoard(c.first, c.second); got != (c.want != c.first) {
+				t.Fatalf("match.ReplacesBoard(%q, %q) = %v, the case disagrees", c.first, c.second, got)
+			}
+			check(t, c.first, c.second, c.want)
+		})
+	}
+	// Every ordered pair of these, against match.ReplacesBoard: the store's
+	// SQL and the rule agree.
+	t.Run("AsReplacesBoard", func(t *testing.T) {
+		ids := []string{"", "0", "00", "7", "07", "10", m1, m2, "18446744073709551615", "018446744073709551615",
+			"18446744073709551616", "x", "1e3", "٣"}
+		for _, a := range ids {
+			for _, b := range ids {
+				want := a
+				if match.ReplacesBoard(a, b) {
+					want = b
+				}
+				check(t, a, b, want)
+			}
+		}
+	})
+}
+
+// testBoardRace: of boards recorded at once in any order, the game ends
+// with the newest: the check is part of the write, not a read before it.
+func testBoardRace(t *testing.T, db match.Storage) {
+	ctx := context.Background()
+	const rounds, n = 10, 8
+	for r := range rounds {
+		g := MustCreate(t, db, NewGame(fmt.Sprint("board-race-", r), [2]string{"alice", "bob"}, 3))
+		errs := make([]error, n)
+		atOnce(n, func(i int) func() {
+			// Round r starts its ids at a different one, so the
+			// newest is sent by a different goroutine each round.
+			id := fmt.Sprint(uint64(1300000000000000000) + uint64((i+r)%n))
+			return func() { errs[i] = db.SetMessageID(ctx, g.ID, id) }
+		})
+		for _, err := range errs {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := db.Game(ctx, g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := fmt.Sprint(uint64(1300000000000000000) + n - 1); got.MessageID != want {
+			t.Fatalf("round %d: %d boards recorded at once left %q, want the newest, %q", r, n, got.MessageID, want)
+		}
+	}
 }
 
 // testCommitRace: 50 clicks on one board at once. Exactly one move lands;

@@ -435,16 +435,29 @@ func (db *DB) ClaimDue(ctx context.Context, now time.Time, lease time.Duration, 
 	return games, nil
 }
 
-// SetMessageID records the game's board message, or returns
-// match.ErrNotFound.
+// SetMessageID records the game's board message if it replaces the one
+// recorded (match.ReplacesBoard), or returns match.ErrNotFound. The
+// recorded one is read FOR UPDATE: concurrent records of one game take
+// turns, each deciding on what the one before it wrote.
 func (db *DB) SetMessageID(ctx context.Context, gameID int64, messageID string) error {
-	tag, err := db.pool.Exec(ctx, `UPDATE games SET message_id = $1, updated_at = $2 WHERE id = $3`,
-		messageID, toMillis(db.now()), gameID)
-	if err != nil {
+	return db.withTx(ctx, func(tx pgx.Tx, now time.Time) error {
+		var recorded *string
+		err := tx.QueryRow(ctx, `SELECT message_id FROM games WHERE id = $1 FOR UPDATE`, gameID).Scan(&recorded)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return fmt.Errorf("game %d: %w", gameID, match.ErrNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		old := ""
+		if recorded != nil {
+			old = *recorded
+		}
+		if !match.ReplacesBoard(old, messageID) {
+			return nil
+		}
+		_, err = tx.Exec(ctx, `UPDATE games SET message_id = $1, updated_at = $2 WHERE id = $3`,
+			messageID, toMillis(now), gameID)
 		return err
-	}
-	if tag.RowsAffected() == 0 {
-		return fmt.Errorf("game %d: %w", gameID, match.ErrNotFound)
-	}
-	return nil
+	})
 }
