@@ -30,12 +30,24 @@ const (
 // discordEpoch is the first millisecond of 2015, where snowflakes count from.
 const discordEpoch = 1420070400000
 
-var snowSeq atomic.Int64
+// lastSnowflake is the last id snowflake returned.
+var lastSnowflake atomic.Uint64
 
-// snowflake returns a new unique id in Discord's format.
+// snowflake returns a new unique id in Discord's format: the milliseconds
+// since discordEpoch in its high bits, and larger than every id returned
+// before it, as Discord's ids are in the order it makes them. The stores
+// keep the larger of two board ids (match.ReplacesBoard), so an id that
+// went back (the wall clock stepped back, or a 22-bit sequence wrapped
+// within a millisecond) would leave an older board recorded.
 func snowflake() string {
-	ms := time.Now().UnixMilli() - discordEpoch
-	return strconv.FormatInt(ms<<22|snowSeq.Add(1)&(1<<22-1), 10)
+	now := uint64(time.Now().UnixMilli()-discordEpoch) << 22
+	for {
+		last := lastSnowflake.Load()
+		next := max(now, last+1)
+		if lastSnowflake.CompareAndSwap(last, next) {
+			return strconv.FormatUint(next, 10)
+		}
+	}
 }
 
 // loader drives the channels against one endpoint.
