@@ -270,6 +270,14 @@ func (s *session) press(t typed) {
 	}
 	switch c := s.items[t.press-1].component.(type) {
 	case *discordgo.Button:
+		// Only a menu reads words after the number. Pressing anyway would
+		// drop them unread, and the button may be Resign, which asks for no
+		// confirmation: "4 2" meant as a menu pick must not end the game.
+		if len(t.picks) > 0 {
+			fmt.Fprintf(s.out, "! button %d (%s) takes nothing after its number, but %q followed it: type %d alone to press it. Nothing was pressed.\n",
+				t.press, buttonLabel(c), clip(strings.Join(t.picks, " ")), t.press)
+			return
+		}
 		if c.Disabled {
 			fmt.Fprintf(s.out, "! button %d (%s) is disabled\n", t.press, buttonLabel(c))
 			return

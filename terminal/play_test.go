@@ -493,3 +493,28 @@ func TestPlayLang(t *testing.T) {
 		t.Fatalf("Lang xx: %v, printed %q", err, out.String())
 	}
 }
+
+// TestPlayButtonWithExtraWords: words after a button's number are refused
+// and nothing is pressed. They used to be dropped, so "4 2" typed at the
+// Resign button (which asks for no confirmation) resigned the game.
+func TestPlayButtonWithExtraWords(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "nimbot.db")
+	tm := startTerminal(t, path)
+	out := tm.do("/nim start heaps:3 4 5 first:me")
+	resign := buttonNumber(t, out, "🏳️ Resign")
+	before := channelGame(t, path, 0)
+	for _, line := range []string{resign + " 2", resign + " x", "1 3", "1 1,2"} {
+		out := tm.do(line)
+		mustContain(t, out, "! button "+strings.Fields(line)[0]+" (", "takes nothing after its number", "Nothing was pressed.")
+		if strings.Contains(out, "nimbot") {
+			t.Errorf("%q reached the service:\n%s", line, out)
+		}
+		g := channelGame(t, path, before.ID)
+		if g.Status != match.Active || g.Ply != before.Ply {
+			t.Fatalf("%q changed the game: %s at ply %d, was %s at ply %d", line, g.Status, g.Ply, before.Status, before.Ply)
+		}
+	}
+	// The number alone still presses: heap A's button offers its takes.
+	mustContain(t, tm.do("1"), "Take 1")
+	tm.close()
+}
