@@ -66,6 +66,9 @@ func TestRun(t *testing.T) {
 		{"PlayGerman", []string{"play", "-lang", "de"}, "/nim start heaps:1 2 first:me\n", nil, 0, "In diesem Kanal läuft schon ein Spiel"},
 		{"PlayGermanEnv", []string{"play"}, "/nim start heaps:1 2 first:me\n", map[string]string{"NIMBOT_LANG": "de"}, 0, "In diesem Kanal läuft schon ein Spiel"},
 		{"PlayBadLang", []string{"play", "-lang", "xx"}, "", nil, 2, `unknown language "xx"`},
+		// Input cut short by a line past the reader's limit is an error,
+		// not a session that ran to the end.
+		{"PlayLineTooLong", []string{"play"}, strings.Repeat("x", 1<<20) + "\n/nim status\n", nil, 1, "nimbot: terminal: stopped reading input"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -58,8 +58,10 @@ func Lang(s string) (string, error) {
 // Play runs an interactive session: it reads typed commands from in, hands
 // each to the commands service as the interaction Discord would send, and
 // prints the responses to out. It returns nil at the end of input, on quit,
-// or when ctx is done, and an error only without a Service or with a
-// language it does not speak.
+// or when ctx is done, and an error without a Service, with a language it
+// does not speak, or when in could not be read to its end (a read error, or
+// a line of maxInput bytes or more): the lines after it were never played,
+// which must not pass for a session that ran to the end.
 func Play(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 	if cfg.Service == nil {
 		return errors.New("terminal: no commands.Service to play against")
@@ -80,7 +82,7 @@ func Play(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 		svc:  cfg.Service,
 		defs: commands.Definitions(),
 		out:  out,
-		in:   lines(ctx, in),
+		in:   readLines(ctx, in),
 		now:  cfg.Now,
 		lang: lang,
 		ids:  newIDs(cfg.Now),
@@ -101,7 +103,7 @@ type session struct {
 	svc  *commands.Service
 	defs []*discordgo.ApplicationCommand
 	out  io.Writer
-	in   <-chan string
+	in   *input
 	now  func() time.Time
 	lang string // the interactions' locale (Lang)
 	ids  *ids
@@ -124,7 +126,7 @@ func (s *session) run() error {
 		line, ok := s.read()
 		if !ok {
 			fmt.Fprintln(s.out)
-			return nil
+			return s.inputErr()
 		}
 		if !s.handle(line) {
 			return nil
@@ -138,9 +140,26 @@ func (s *session) read() (string, bool) {
 	select {
 	case <-s.ctx.Done():
 		return "", false
-	case l, ok := <-s.in:
+	case l, ok := <-s.in.lines:
 		return l, ok
 	}
+}
+
+// inputErr is why the input ended, nil at its true end or when the context
+// is done. Read only once read has said false.
+func (s *session) inputErr() error {
+	select {
+	case <-s.in.done:
+	default:
+		return nil // the context is done and the reader may still be running
+	}
+	switch {
+	case s.in.err == nil:
+		return nil
+	case errors.Is(s.in.err, bufio.ErrTooLong):
+		return fmt.Errorf("terminal: stopped reading input at a line of %d bytes or more (a command fits in %d): that line and every line after it were not played", maxInput, maxLine)
+	}
+	return fmt.Errorf("terminal: stopped reading input: %w; the lines after the error were not played", s.in.err)
 }
 
 // handle answers one typed line; false means quit.
@@ -664,13 +683,29 @@ func userJSON(p person) map[string]any {
 
 func ptr[T any](v T) *T { return &v }
 
-// lines feeds in's lines to a channel, so a read can give way to ctx.
-func lines(ctx context.Context, in io.Reader) <-chan string {
+// maxInput bounds a line read from the input, far past maxLine so that an
+// overlong command is still read and refused by parseLine with its length.
+const maxInput = 1 << 20
+
+// input is the typed lines, fed from a reader by a goroutine so a read can
+// give way to ctx.
+type input struct {
+	lines <-chan string
+	// done is closed when the reader stops, after err is set: err is why
+	// it stopped before the end of the input (the scanner's error), nil at
+	// the end or when ctx is done.
+	done chan struct{}
+	err  error
+}
+
+func readLines(ctx context.Context, in io.Reader) *input {
 	ch := make(chan string)
+	i := &input{lines: ch, done: make(chan struct{})}
 	go func() {
 		defer close(ch)
+		defer close(i.done)
 		sc := bufio.NewScanner(in)
-		sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+		sc.Buffer(make([]byte, 0, 64*1024), maxInput)
 		for sc.Scan() {
 			select {
 			case ch <- sc.Text():
@@ -678,8 +713,9 @@ func lines(ctx context.Context, in io.Reader) <-chan string {
 				return
 			}
 		}
+		i.err = sc.Err()
 	}()
-	return ch
+	return i
 }
 
 // ids hands out snowflake-like ids. The low bits start at a random offset

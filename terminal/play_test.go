@@ -3,6 +3,7 @@ package terminal
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"math/rand/v2"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"nimbot/commands"
@@ -379,6 +381,44 @@ func TestPlayEndOfInput(t *testing.T) {
 			t.Errorf("Play(%q): %v", in, err)
 		}
 	}
+}
+
+// TestPlayInputCutShort: input that cannot be read to its end (a line of
+// maxInput bytes or more, or a read error) ends Play with an error saying
+// so, and nothing after it is played. Play used to return nil there, so
+// `nimbot play < script` exited 0 having silently dropped the rest.
+func TestPlayInputCutShort(t *testing.T) {
+	diskGone := errors.New("disk gone")
+	start := "/nim start heaps:3 4 5 first:me\n"
+	later := "/nim move heap:A take:1\n"
+	for _, c := range []struct {
+		name string
+		in   io.Reader
+		want string
+	}{
+		{"a line too long", strings.NewReader(start + strings.Repeat("x", maxInput) + "\n" + later), "stopped reading input at a line of 1048576 bytes or more"},
+		{"a read error", io.MultiReader(strings.NewReader(start), iotest.ErrReader(diskGone), strings.NewReader(later)), "stopped reading input: disk gone"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "nimbot.db")
+			var out bytes.Buffer
+			err := playOn(context.Background(), newTestConfig(path), c.in, &out)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("Play = %v, want an error saying %q\n%s", err, c.want, out.String())
+			}
+			if c.name == "a read error" && !errors.Is(err, diskGone) {
+				t.Errorf("Play = %v, want it to wrap the reader's error", err)
+			}
+			if g := channelGame(t, path, 1); g.Ply != 0 {
+				t.Errorf("the game is at ply %d: a line after the cut was played", g.Ply)
+			}
+		})
+	}
+	// A line past maxLine but under maxInput is refused by itself, and the
+	// session goes on.
+	path := filepath.Join(t.TempDir(), "nimbot.db")
+	out := playScript(t, path, start, strings.Repeat("x", maxLine+1), later)
+	mustContain(t, out, "that line is 8001 bytes long", "@player1 takes 1 from A")
 }
 
 // TestPlayMenus picks from a select menu (a Kayles row's moves) both ways:
