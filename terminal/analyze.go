@@ -130,7 +130,13 @@ func Analyze(args []string, out, errOut io.Writer) int {
 		return ExitOK
 	}
 	if err != nil {
-		fmt.Fprintf(errOut, "analyze: %v\n", err)
+		fmt.Fprintf(errOut, "analyze: %s\n", clipWords(err.Error()))
+		// Too large first: the engine marks heaps past its limits in the
+		// text as invalid notation too, but they are positions beyond its
+		// published limits, which ExitRefused promises.
+		if errors.Is(err, engine.ErrTooLarge) {
+			return ExitRefused
+		}
 		var ue *usageError
 		if errors.As(err, &ue) || errors.Is(err, engine.ErrInvalid) {
 			fmt.Fprintln(errOut, "Run `analyze --help` for the flags and examples.")
@@ -200,7 +206,7 @@ func parseAnalyze(args []string) (analyzeRequest, error) {
 
 	v, ok := engine.Lookup(*variant)
 	if !ok {
-		return analyzeRequest{}, usagef("unknown variant %q: use one of %s", *variant, variantNames())
+		return analyzeRequest{}, usagef("unknown variant %q: use one of %s", clip(*variant), variantNames())
 	}
 	d, _ := engine.Describe(v)
 
@@ -261,8 +267,12 @@ func parseAnalyze(args []string) (analyzeRequest, error) {
 	if len(heapArgs) > 0 {
 		joined := strings.Join(heapArgs, " ")
 		heaps, err = engine.ParseHeaps(joined)
+		if errors.Is(err, engine.ErrTooLarge) {
+			// A heap, or a count of heaps, past the engine's limits.
+			return analyzeRequest{}, startError(r, err)
+		}
 		if err != nil {
-			return analyzeRequest{}, usagef("cannot read the heaps %q: %v", joined, err)
+			return analyzeRequest{}, usagef("cannot read the heaps %q: %v", clip(joined), err)
 		}
 	}
 	switch {
@@ -334,7 +344,7 @@ func parseSet(name, s string) ([]int64, error) {
 	for _, f := range fields {
 		n, err := strconv.ParseInt(f, 10, 64)
 		if err != nil || n < 1 {
-			return nil, usagef("--%s: %q is not a positive whole number (write --%s 1,3,4)", name, f, name)
+			return nil, usagef("--%s: %q is not a positive whole number (write --%s 1,3,4)", name, clip(f), name)
 		}
 		out = append(out, n)
 	}
@@ -533,6 +543,26 @@ func writeExplanation(w io.Writer, e engine.Explanation) {
 			fmt.Fprintln(w, "  "+line)
 		}
 	}
+}
+
+// clipWords clips each word of an error message far longer than clip
+// leaves one. The messages of the flag package and the engine quote the
+// argument they refuse whole, and one argument can be megabytes long; the
+// rest of the message, which says what to do, is kept, and so is input
+// this package already clipped.
+func clipWords(msg string) string {
+	words := strings.Split(msg, " ")
+	for i, w := range words {
+		if utf8.RuneCountInString(w) <= 2*clipRunes {
+			continue
+		}
+		c := clip(w)
+		if strings.HasPrefix(w, `"`) {
+			c += `"`
+		}
+		words[i] = c
+	}
+	return strings.Join(words, " ")
 }
 
 // pad widens s to width runes, on the left when right is set.

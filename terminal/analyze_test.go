@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -284,7 +285,11 @@ func TestAnalyzeBadInput(t *testing.T) {
 		{[]string{"3,-4"}, ExitUsage, `cannot read the heaps "3,-4": heaps cannot be negative`},
 		{[]string{"3 -4"}, ExitUsage, `cannot read the heaps "3 -4": heaps cannot be negative`},
 		{[]string{"5", "6,-3"}, ExitUsage, "heaps cannot be negative"},
-		{[]string{"3", "1000000000000000000000"}, ExitUsage, "cannot read the heaps"},
+		// Heaps past MaxHeapSize are positions beyond the published
+		// limits, refused as the other over-limit positions are (exit 1).
+		{[]string{"1000000000001"}, ExitRefused, "too large to solve perfectly: heap A: 1000000000001 is too large; heaps hold at most 1000000000000"},
+		{[]string{"3", "1000000000000000000000"}, ExitRefused, "heap B: 1000000000000000000000 is too large"},
+		{[]string{"--variant", "greedy", "3", "1000000000001"}, ExitRefused, "heaps hold at most 1000000000000"},
 		{[]string{"--k", "3", "3", "4"}, ExitUsage, "--k does not apply to nim"},
 		{[]string{"--variant", "subtraction", "--k", "0", "3"}, ExitUsage, "--k must be at least 1"},
 		{[]string{"--variant", "subtraction", "--k", "x", "3"}, ExitUsage, "invalid value"},
@@ -314,6 +319,15 @@ func TestAnalyzeBadInput(t *testing.T) {
 		code int
 		want string
 	}{manyHeaps, ExitRefused, "too large to solve perfectly"})
+	var tooManyHeaps []string // more than any variant takes
+	for i := range 10001 {
+		tooManyHeaps = append(tooManyHeaps, strconv.Itoa(i+1))
+	}
+	tests = append(tests, struct {
+		args []string
+		code int
+		want string
+	}{tooManyHeaps, ExitRefused, "too large to solve perfectly: at most 10000 heaps, not 10001"})
 	for _, tt := range tests {
 		name := strings.Join(tt.args, " ")
 		if len(name) > 60 {
@@ -329,6 +343,41 @@ func TestAnalyzeBadInput(t *testing.T) {
 			}
 			if !strings.HasPrefix(errOut, "analyze: ") || !strings.Contains(errOut, tt.want) {
 				t.Errorf("stderr %q lacks %q", errOut, tt.want)
+			}
+		})
+	}
+}
+
+// TestAnalyzeEchoShort: a refusal quotes what it refuses shortened, however
+// long the argument. The heaps were quoted whole: analyze $(seq 1 9000) x
+// wrote a 40 KB line.
+func TestAnalyzeEchoShort(t *testing.T) {
+	long := strings.Repeat("7", 50000)
+	var heaps []string
+	for i := range 9000 {
+		heaps = append(heaps, strconv.Itoa(i+1))
+	}
+	for _, c := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"many heaps, one bad", append(heaps, "x"), ExitUsage, `cannot read the heaps "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 1…": heap MHE: "x" is not a heap size`},
+		{"one long bad heap", []string{"3", long + "x"}, ExitUsage, `cannot read the heaps "3 77777777777777777777777777777777777777…": heap B: "777777777777777777777777777777777777777…" is not a heap size`},
+		{"one long heap", []string{"3", long}, ExitRefused, "heap B: 7777777777777777777777777777777777777777… is too large"},
+		{"a long variant", []string{"--variant", long, "3"}, ExitUsage, `unknown variant "7777777777777777777777777777777777777777…"`},
+		{"a long set amount", []string{"--variant", "subtraction", "--set", "1," + long + "x", "3"}, ExitUsage, `--set: "7777777777777777777777777777777777777777…" is not a positive whole number`},
+		{"a long flag value", []string{"--variant", "subtraction", "--k", long, "3"}, ExitUsage, `invalid value "777777777777777777777777777777777777777…" for flag -k`},
+		{"a long flag name", []string{"--" + long, "3"}, ExitUsage, "flag provided but not defined: -777777777777777777777777777777777777777…"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errOut := runAnalyze(c.args...)
+			if code != c.code || out != "" {
+				t.Errorf("exit %d, want %d; stdout %q", code, c.code, out)
+			}
+			if len(errOut) > 400 || !strings.Contains(errOut, c.want) {
+				t.Errorf("stderr (%d bytes) lacks %q or is too long:\n%.600s", len(errOut), c.want, errOut)
 			}
 		})
 	}

@@ -450,10 +450,13 @@ func peopleList(people []person) string {
 	return strings.Join(names, ", ")
 }
 
+// clipRunes is how much of a piece of input an error message echoes.
+const clipRunes = 40
+
 // clip keeps echoed input short in error messages.
 func clip(s string) string {
-	if utf8.RuneCountInString(s) <= 40 {
+	if utf8.RuneCountInString(s) <= clipRunes {
 		return s
 	}
-	return string([]rune(s)[:40]) + "…"
+	return string([]rune(s)[:clipRunes]) + "…"
 }
