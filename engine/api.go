@@ -120,6 +120,10 @@ func (r Rules) Normalize() (Rules, error) {
 			if len(r.Set) == 0 {
 				continue
 			}
+			// A set is its distinct amounts: 1,1,1 is {1}, so the limit
+			// counts them after duplicates are gone.
+			slices.Sort(r.Set)
+			r.Set = slices.Compact(r.Set)
 			if len(r.Set) > s.MaxLen {
 				return r, invalidf("%s: a %s has at most %d amounts, this one has %d", d.Title, s.Name, s.MaxLen, len(r.Set))
 			}
@@ -128,8 +132,6 @@ func (r Rules) Normalize() (Rules, error) {
 					return r, invalidf("%s: %s amounts run from %d to %d, not %d", d.Title, s.Name, s.Min, s.Max, v)
 				}
 			}
-			slices.Sort(r.Set)
-			r.Set = slices.Compact(r.Set)
 		}
 	}
 	if d.validate != nil {

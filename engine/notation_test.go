@@ -22,6 +22,10 @@ func TestParseGameRoundTrip(t *testing.T) {
 		{"subtraction 10 12", "subtraction k=3 10 12", Rules{Variant: Subtraction, K: 3}, []int64{10, 12}, 0},
 		{"subtraction set=1,3,4 7 9", "subtraction set=1,3,4 7 9", Rules{Variant: Subtraction, Set: []int{1, 3, 4}}, []int64{7, 9}, 0},
 		{"subtraction set=4,1,3,1 7 9", "subtraction set=1,3,4 7 9", Rules{Variant: Subtraction, Set: []int{1, 3, 4}}, []int64{7, 9}, 0},
+		// The limit of 8 amounts counts distinct ones: these are {1} and
+		// {1..8}, once refused as 9 and 10 amounts.
+		{"subtraction set=1,1,1,1,1,1,1,1,1 5", "subtraction set=1 5", Rules{Variant: Subtraction, Set: []int{1}}, []int64{5}, 0},
+		{"subtraction set=8,7,6,5,4,3,2,1,2,1 9", "subtraction set=1,2,3,4,5,6,7,8 9", Rules{Variant: Subtraction, Set: []int{1, 2, 3, 4, 5, 6, 7, 8}}, []int64{9}, 0},
 		{"21", "21", Rules{Variant: TwentyOne, Misere: true, K: 3, Target: 21}, []int64{21}, 0},
 		{"21 k=3 target=21 count=5", "21 k=3 target=21 count=5", Rules{Variant: TwentyOne, Misere: true, K: 3, Target: 21}, []int64{16}, 0},
 		{"21 normal target=10", "21 normal k=3 target=10 count=0", Rules{Variant: TwentyOne, K: 3, Target: 10}, []int64{10}, 0},
@@ -68,6 +72,8 @@ func TestParseGameErrors(t *testing.T) {
 		{"nim k=3 4 5", "Nim takes no k"},
 		{"subtraction k=2 set=1,2 4", "give k or a set, not both"},
 		{"subtraction set=0,2 4", "set amounts run from 1 to 64, not 0"},
+		{"subtraction set=1,2,3,4,5,6,7,8,9 4", "a set has at most 8 amounts, this one has 9"},
+		{"subtraction set=9,1,2,3,4,5,6,7,8,9,1 4", "a set has at most 8 amounts, this one has 9"},
 		{"nim misere normal 3", "say normal or misere once"},
 		{"nim color=red 3", "unknown setting color="},
 		{"21 count=22", "the count runs from 0 to 21, not 22"},
