@@ -319,7 +319,8 @@ func heapIndex(p Position, label, move string) (int, error) {
 
 // ParseMove reads a move in the notation above for position p: "B3", "AB3"
 // (Wythoff), "A2 C1" (Moore), "B=2+3" (Lasker), "B4" or "B4-5" (Kayles),
-// "+3" or "3" (the 21 game; a bare amount works in any one-heap game).
+// "+3" or "3" (the 21 game; a bare amount works in any one-heap game, and
+// bare pins, "4" or "4-5", in one-row Kayles).
 // It checks the notation and that the heaps and pins exist; whether the move
 // is legal is Apply's to say. Errors wrap ErrInvalid.
 func (r Rules) ParseMove(p Position, s string) (Move, error) {
@@ -340,7 +341,7 @@ func (r Rules) ParseMove(p Position, s string) (Move, error) {
 		return parseMulti(p, tokens, s)
 	}
 	tok := tokens[0]
-	if rest, ok := strings.CutPrefix(tok, "+"); ok || isDigits(tok) {
+	if rest, ok := strings.CutPrefix(tok, "+"); ok || isDigits(tok) || (r.Variant == Kayles && isPinPair(tok)) {
 		if len(p.Heaps) != 1 {
 			return Move{}, invalid(pErrMoveNameHeap, "Move", quoted(s), "Example", moveExample(r))
 		}
@@ -391,6 +392,13 @@ func (r Rules) ParseMove(p Position, s string) (Move, error) {
 		return Move{}, err
 	}
 	return Move{Kind: Take, Heap: i, Take: t}, nil
+}
+
+// isPinPair reports whether s is two pin numbers joined by a dash, "4-5":
+// bare like "4", it knocks pins of the only row, as "+4-5" does.
+func isPinPair(s string) bool {
+	a, b, ok := strings.Cut(s, "-")
+	return ok && isDigits(a) && isDigits(b)
 }
 
 // parseKnock reads Kayles pins: "4" or "4-5", counting from 1 in row i.

@@ -163,6 +163,10 @@ func TestParseMoveRoundTrip(t *testing.T) {
 		{"kayles 5 8", "B4", "B4", Move{Kind: Knock, Heap: 1, Take: 1, Parts: [2]int64{3, 4}}},
 		{"kayles 5 8", "B4-5", "B4-5", Move{Kind: Knock, Heap: 1, Take: 2, Parts: [2]int64{3, 3}}},
 		{"kayles 5 8", "A1", "A1", Move{Kind: Knock, Heap: 0, Take: 1, Parts: [2]int64{0, 4}}},
+		// One row: its pins alone name the move, one pin or two.
+		{"kayles 8", "4", "A4", Move{Kind: Knock, Heap: 0, Take: 1, Parts: [2]int64{3, 4}}},
+		{"kayles 8", "4-5", "A4-5", Move{Kind: Knock, Heap: 0, Take: 2, Parts: [2]int64{3, 3}}},
+		{"kayles 8", "+4-5", "A4-5", Move{Kind: Knock, Heap: 0, Take: 2, Parts: [2]int64{3, 3}}},
 		{"21", "+3", "+3", Move{Kind: Take, Heap: 0, Take: 3}},
 		{"21", "2", "+2", Move{Kind: Take, Heap: 0, Take: 2}},
 		{"fibonacci 20", "A3", "A3", Move{Kind: Take, Heap: 0, Take: 3}},
@@ -202,6 +206,11 @@ func TestParseMoveErrors(t *testing.T) {
 		{"moore 3 4 5", "A1 B0", "take at least 1 from each heap you name"},
 		{"kayles 5 8", "A7", "row A has pins 1 to 5, not 7"},
 		{"kayles 5 8", "A2-4", "knock down one pin or two side by side"},
+		{"kayles 5 8", "4-5", `"4-5": name the heap too, like B4 or B4-5`},
+		{"kayles 8", "4-6", "knock down one pin or two side by side, like A4 or A4-5"},
+		{"kayles 8", "8-9", "row A has pins 1 to 8, not 8-9"},
+		{"kayles 8", "4-", "is not a move"},
+		{"nim 8", "4-5", "is not a move"},
 		{"lasker 4 7", "B=2", "write a split like B=2+3"},
 	}
 	for _, tt := range tests {
