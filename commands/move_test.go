@@ -171,3 +171,38 @@ func growTo28Heaps(t *testing.T, h *harness, variant string) (*match.Game, strin
 	}
 	return g, players[g.Ply%2]
 }
+
+// TestMoveSplitForm: /nim move's split option takes two numbers joined by a
+// plus, with or without spaces around them; any other shape is refused with
+// the right form and nothing changed. "2 + 3" and "2, 3" used to be joined
+// into "C=2 + 3" and "C=2, 3", which the engine read as a move in several
+// heaps and answered with advice about that ("write each heap and amount,
+// like A2 C1").
+func TestMoveSplitForm(t *testing.T) {
+	lasker := []any{"variant", "lasker", "heaps", "3 4 5"}
+	for _, split := range []string{"2 + 3", " 2 +3", "2+ 3", "2\u00a0+\u00a03"} {
+		t.Run("plays "+split, func(t *testing.T) {
+			h := newHarness(t, 1)
+			if resp := h.command(alice, "start", append([]any{"first", "me", "difficulty", "easy"}, lasker...)...); isEphemeral(resp) {
+				t.Fatalf("start: %s", text(resp))
+			}
+			g := h.game()
+			if resp := h.command(alice, "move", "heap", "C", "split", split); isEphemeral(resp) {
+				t.Fatalf("split %q refused: %s", split, text(resp))
+			}
+			ms := h.moves(g.ID)
+			want := engine.Move{Kind: engine.Split, Heap: 2, Parts: [2]int64{2, 3}}
+			if len(ms) == 0 || !reflect.DeepEqual(ms[0].Move, want) {
+				t.Fatalf("split %q played %+v, want %+v", split, ms, want)
+			}
+		})
+	}
+	for _, text := range []string{"2, 3", "2 3", "2,3", "2+3+0", "+5", "2+", "two+three", "2x3", "2-3", "C=2+3"} {
+		// The text is echoed escaped for Markdown ("2\-3").
+		c := moveCase{"refuses " + text, lasker, []any{"heap", "C", "split", text},
+			`"` + escapeMarkdown(text) + `" is not a split: write the two parts of heap C joined by a plus sign, like split:2+3.`}
+		t.Run(c.name, c.run)
+	}
+	// The engine still judges the parts.
+	moveCase{"parts that do not add up", lasker, []any{"heap", "C", "split", "1 + 3"}, "add up to 5"}.run(t)
+}

@@ -320,16 +320,32 @@ func (s *Service) amountSubmit(r *request, c AmountModal) (*answer, error) {
 // isPins reports whether s names pins of a row as the amount form asks:
 // one pin number ("4") or two joined by a dash ("4-5").
 func isPins(s string) bool {
-	digits := func(s string) bool {
-		for _, c := range s {
-			if c < '0' || c > '9' {
-				return false
-			}
-		}
-		return s != ""
-	}
 	a, b, two := strings.Cut(s, "-")
-	return digits(a) && (!two || digits(b))
+	return isDigits(a) && (!two || isDigits(b))
+}
+
+// isDigits reports whether s is one or more ASCII digits.
+func isDigits(s string) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// splitParts reads the split option as the engine's "2+3": two numbers
+// joined by a plus, spaces around either allowed ("2 + 3"). Any other shape
+// is not ok. The text is joined to the heap's label, and "B=2 + 3" or
+// "B=2, 3" read as another kind of move, refused with advice about that
+// one instead of about splits.
+func splitParts(s string) (string, bool) {
+	a, b, ok := strings.Cut(s, "+")
+	a, b = strings.TrimSpace(a), strings.TrimSpace(b)
+	if !ok || !isDigits(a) || !isDigits(b) {
+		return "", false
+	}
+	return a + "+" + b, true
 }
 
 // askMove opens a modal where any move can be typed in the engine's notation.
@@ -459,7 +475,12 @@ func moveNotation(g *match.Game, o options) (string, error) {
 	}
 	switch {
 	case given(optSplit):
-		return heap + "=" + strings.TrimSpace(o.str(optSplit)), nil
+		text := strings.TrimSpace(o.str(optSplit))
+		parts, ok := splitParts(text)
+		if !ok {
+			return "", userErr("play.err.split_form", "Text", quote(text, 40), "Heap", heap, "Option", optionName(optSplit))
+		}
+		return heap + "=" + parts, nil
 	case d.Has(engine.Knock) && !given(optPin):
 		return "", userErr("play.err.say_pin", "Row", heap)
 	case given(optPin):
