@@ -458,12 +458,7 @@ func TestHeapsMultiplyThroughTheService(t *testing.T) {
 			players := []string{alice, bob}
 			for k := 0; k < c.moves; k++ {
 				g = h.game()
-				big := 0
-				for i, n := range g.Position.Heaps {
-					if n > g.Position.Heaps[big] {
-						big = i
-					}
-				}
+				big := largestHeap(g.Position.Heaps)
 				n := g.Position.Heaps[big]
 				if n < 3 {
 					break

@@ -498,3 +498,14 @@ func deref(c discordgo.MessageComponent) discordgo.MessageComponent {
 	}
 	return c
 }
+
+// largestHeap returns the index of the first of the largest heaps.
+func largestHeap(heaps []int64) int {
+	big := 0
+	for i, n := range heaps {
+		if n > heaps[big] {
+			big = i
+		}
+	}
+	return big
+}

@@ -149,12 +149,7 @@ func growTo28Heaps(t *testing.T, h *harness, variant string) (*match.Game, strin
 	players := []string{alice, bob}
 	for k := 0; len(h.game().Position.Heaps) < 28; k++ {
 		g = h.game()
-		big := 0
-		for i, n := range g.Position.Heaps {
-			if n > g.Position.Heaps[big] {
-				big = i
-			}
-		}
+		big := largestHeap(g.Position.Heaps)
 		n := g.Position.Heaps[big]
 		// Halves: a split in Lasker's Nim, a knock in the middle in Kayles.
 		move := fmt.Sprintf("%s=%d+%d", engine.HeapLabel(big), n/2, n-n/2)
