@@ -530,11 +530,7 @@ func (s *Service) play(r *request, b *match.Board, m engine.Move) (*answer, erro
 	g := b.Game
 	next, err := g.Play(m, r.now, s.timing)
 	if errors.Is(err, match.ErrOverdue) {
-		next, err := g.Expire()
-		if err != nil {
-			return nil, err
-		}
-		return s.commitBoard(r, b, next, nil, updateOrNew(r))
+		return s.expireOn(r, b, updateOrNew(r))
 	}
 	if err != nil {
 		return nil, moveInputError(err, g.Rules.FormatMove(g.Position, m))
@@ -697,11 +693,20 @@ func (s *Service) end(r *request) (*answer, error) {
 // snowflake): a click delivered late (a gateway resume) would otherwise undo
 // a result the sweep may already have shown on the board.
 func (s *Service) expireNow(r *request, g *match.Game, t discordgo.InteractionResponseType) (*answer, error) {
-	next, err := g.Expire()
+	b, err := s.boardOf(r, g, false)
 	if err != nil {
 		return nil, err
 	}
-	return s.commitTurn(r, g, next, t)
+	return s.expireOn(r, b, t)
+}
+
+// expireOn is expireNow on a board already loaded (a move's).
+func (s *Service) expireOn(r *request, b *match.Board, t discordgo.InteractionResponseType) (*answer, error) {
+	next, err := b.Game.Expire()
+	if err != nil {
+		return nil, err
+	}
+	return s.commitBoard(r, b, next, nil, t)
 }
 
 // status posts the channel's board again, as a new message that becomes the
