@@ -22,7 +22,13 @@ func TestStartKeepsLocale(t *testing.T) {
 		{"de", "de"},
 		{"pt-BR", "pt-BR"},
 		{"", ""},
+		{"es-419", "es-419"},
 		{strings.Repeat("x", match.MaxLocale+1), ""},
+		// PostgreSQL's text refuses a NUL (SQLite stores it): the stores
+		// must never be asked to keep one.
+		{"de\x00", ""},
+		{"de'--", ""},
+		{"日本", ""},
 	} {
 		t.Run(tc.sent, func(t *testing.T) {
 			h := newHarness(t, 1)

@@ -447,10 +447,11 @@ func (s *Service) rematch(r *request, c RematchControl) (*answer, error) {
 }
 
 // gameLocale is the language a new game's public messages speak: the
-// challenger's Discord locale. The client sends it, so one longer than any
-// Discord locale is not kept (the game speaks English) rather than refused.
+// challenger's Discord locale. The client sends it, so one that is not of a
+// locale's shape (match.ValidLocale: too long, or a byte no locale has) is
+// not kept (the game speaks English) rather than refused.
 func gameLocale(i *discordgo.Interaction) string {
-	if l := string(i.Locale); len(l) <= match.MaxLocale {
+	if l := string(i.Locale); match.ValidLocale(l) {
 		return l
 	}
 	return ""

@@ -56,3 +56,15 @@ func FuzzReplacesBoard(f *testing.F) {
 		}
 	})
 }
+
+func TestValidLocale(t *testing.T) {
+	for l, want := range map[string]bool{
+		"": true, "de": true, "pt-BR": true, "es-419": true, "zh-TW": true,
+		"abcdefghijklmnop": true, "abcdefghijklmnopq": false,
+		"de\x00": false, "de_DE": false, "de ": false, "日本": false, "de\n": false,
+	} {
+		if got := match.ValidLocale(l); got != want {
+			t.Errorf("ValidLocale(%q) = %v, want %v", l, got, want)
+		}
+	}
+}

@@ -75,7 +75,7 @@ type Game struct {
 	Hints bool
 	// Locale is the language the game's public messages (its board, what is
 	// posted about it) speak: the challenger's Discord locale at /nim start
-	// ("de", "pt-BR"); "" is English. At most MaxLocale bytes.
+	// ("de", "pt-BR"); "" is English. Of a locale's shape (ValidLocale).
 	Locale string
 	// InteractionOnly says nimbot is no member of the game's channel (it is
 	// installed to a user's account and used in a group DM or a DM between
@@ -99,6 +99,24 @@ type Game struct {
 // ("es-419"), but the value comes from the client, so it is bounded before
 // it is stored.
 const MaxLocale = 16
+
+// ValidLocale reports whether l may be a Game's Locale: "" or at most
+// MaxLocale ASCII letters, digits and hyphens, the shape of every locale
+// Discord has ("de", "pt-BR", "es-419"). The value comes from the client;
+// a byte outside that set (a NUL, which PostgreSQL's text refuses while
+// SQLite stores it) would make the stores disagree.
+func ValidLocale(l string) bool {
+	if len(l) > MaxLocale {
+		return false
+	}
+	for i := 0; i < len(l); i++ {
+		c := l[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // ToMove returns the player whose turn it is.
 func (g *Game) ToMove() string { return g.Players[g.Ply%2] }

@@ -285,7 +285,7 @@ func (g *Game) Result() Result {
 
 // CheckNew refuses a game Storage.CreateGame must not insert: one that is
 // not Pending or Active at ply 0, has no channel, already has a winner, or
-// has a locale longer than MaxLocale.
+// has a locale not of a locale's shape (ValidLocale).
 // A zero Position becomes a copy of Start. Storage calls it before its
 // transaction.
 func (g *Game) CheckNew() error {
@@ -298,8 +298,8 @@ func (g *Game) CheckNew() error {
 		return fmt.Errorf("%w: a game needs a channel", ErrInvalid)
 	case g.Winner != "":
 		return fmt.Errorf("%w: a new game has no winner", ErrInvalid)
-	case len(g.Locale) > MaxLocale:
-		return fmt.Errorf("%w: locale longer than %d bytes", ErrInvalid, MaxLocale)
+	case !ValidLocale(g.Locale):
+		return fmt.Errorf("%w: locale %.*q is not a locale's shape (at most %d letters, digits and hyphens)", ErrInvalid, MaxLocale, g.Locale, MaxLocale)
 	}
 	if g.Position.Heaps == nil {
 		g.Position = engine.Position{Heaps: append([]int64(nil), g.Start.Heaps...), Limit: g.Start.Limit}

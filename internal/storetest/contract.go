@@ -391,6 +391,7 @@ func testCreateGame(t *testing.T, open func(*testing.T) match.Storage) {
 			"NoChannel": {Status: match.Active, Start: engine.Position{Heaps: []int64{1}}},
 			"Winner":    {ChannelID: "c", Status: match.Active, Winner: "alice", Start: engine.Position{Heaps: []int64{1}}},
 			"Locale":    {ChannelID: "c", Status: match.Active, Locale: strings.Repeat("x", match.MaxLocale+1), Start: engine.Position{Heaps: []int64{1}}},
+			"LocaleNUL": {ChannelID: "c", Status: match.Active, Locale: "de\x00", Start: engine.Position{Heaps: []int64{1}}},
 		} {
 			t.Run(name, func(t *testing.T) {
 				if err := db.CreateGame(ctx, g); !errors.Is(err, match.ErrInvalid) {
