@@ -242,6 +242,11 @@ func (g *Game) Rematch(user, guildID, channelID string, now time.Time, t Timing)
 	if n.TurnTimeout == 0 {
 		n.TurnTimeout = t.Turn(g)
 	}
+	if !ValidLocale(n.Locale) {
+		// A game stored before CheckNew asked for a locale's shape: its
+		// rematch speaks English rather than fail.
+		n.Locale = ""
+	}
 	if g.VsBot() {
 		n.Status = Active
 		n.Deadline = now.Add(n.TurnTimeout)

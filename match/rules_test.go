@@ -240,6 +240,10 @@ func TestRematch(t *testing.T) {
 			GuildID: "g2", ChannelID: "c2", Rules: bot.Rules, Start: bot.Start, Position: bot.Start,
 			Players: [2]string{match.BotID, "alice"}, Status: match.Active, Difficulty: engine.Hard, Hints: true, Locale: "de", InteractionOnly: true,
 			TurnTimeout: time.Minute, Deadline: now.Add(time.Minute), CreatedBy: "alice"}},
+		{name: "StoredLocaleNotOfShape", g: with(bot, func(g *match.Game) { g.Locale = "de\x00" }), user: "alice", want: &match.Game{
+			GuildID: "g2", ChannelID: "c2", Rules: bot.Rules, Start: bot.Start, Position: bot.Start,
+			Players: [2]string{match.BotID, "alice"}, Status: match.Active, Difficulty: engine.Hard,
+			TurnTimeout: time.Hour, Deadline: now.Add(time.Hour), CreatedBy: "alice"}},
 		{name: "ErrNotOver", g: game("bob", false, 3), user: "alice", err: match.ErrNotOver},
 		{name: "ErrNeverStartedDeclined", g: with(people, func(g *match.Game) { g.Status, g.Winner = match.Declined, "" }), user: "alice", err: match.ErrNeverStarted},
 		{name: "ErrNeverStartedExpired", g: with(people, func(g *match.Game) { g.Status, g.Winner = match.Expired, "" }), user: "alice", err: match.ErrNeverStarted},
