@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,6 +10,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -32,11 +35,17 @@ type fakeDiscord struct {
 	token string // the bot token; REST routes outside webhooks require it
 	appID string
 
-	mu           sync.Mutex
-	calls        []restCall
-	messages     map[string]*discordgo.Message // by message id
-	original     map[string]string             // interaction token → @original message id
-	interactions map[string]json.RawMessage    // interaction token → the payload sent
+	mu       sync.Mutex
+	calls    []restCall
+	messages map[string]*discordgo.Message // by message id
+	original map[string]string             // interaction token → @original message id
+	// shown is every version of every message anyone was shown, in order:
+	// as created, and after each edit.
+	shown []shownMessage
+	// pings is everyone a message notified. Only a message's creation
+	// notifies; an edit never does.
+	pings        []ping
+	interactions map[string]json.RawMessage // interaction token → the payload sent
 	nextID       int64
 	commands     []*discordgo.ApplicationCommand
 	identify     *identifyPayload // the last one accepted
@@ -86,6 +95,19 @@ type restCall struct {
 	Auth         string
 	Body         []byte
 	At           time.Time // when the stand-in received it
+}
+
+// shownMessage is one version of a message: its id, its flags (ephemeral:
+// its user alone saw it) and the message as Discord sent it.
+type shownMessage struct {
+	ID    string
+	Flags discordgo.MessageFlags
+	JSON  json.RawMessage
+}
+
+// ping is one user notified by a new message.
+type ping struct {
+	MessageID, UserID string
 }
 
 type identifyPayload struct {
@@ -644,9 +666,10 @@ func decodeResponse(body []byte) (*discordgo.InteractionResponse, error) {
 			return nil, err
 		}
 		var extra struct {
-			Choices  []*discordgo.ApplicationCommandOptionChoice `json:"choices"`
-			CustomID string                                      `json:"custom_id"`
-			Title    string                                      `json:"title"`
+			Choices         []*discordgo.ApplicationCommandOptionChoice `json:"choices"`
+			CustomID        string                                      `json:"custom_id"`
+			Title           string                                      `json:"title"`
+			AllowedMentions *discordgo.MessageAllowedMentions           `json:"allowed_mentions"`
 		}
 		if err := json.Unmarshal(raw.Data, &extra); err != nil {
 			return nil, err
@@ -654,6 +677,7 @@ func decodeResponse(body []byte) (*discordgo.InteractionResponse, error) {
 		resp.Data = &discordgo.InteractionResponseData{
 			Content: m.Content, Embeds: m.Embeds, Components: m.Components, Flags: m.Flags,
 			Choices: extra.Choices, CustomID: extra.CustomID, Title: extra.Title,
+			AllowedMentions: extra.AllowedMentions,
 		}
 	}
 	return resp, nil
@@ -668,7 +692,8 @@ func decodeMessage(b []byte) (*discordgo.Message, error) {
 }
 
 // editMessage applies a message edit body (PATCH) to m: only the fields the
-// body names change.
+// body names change. An edit resolves a deferral's loading state; the
+// ephemeral flag, as every flag of an existing message, stays as it was.
 func editMessage(m *discordgo.Message, body io.Reader) error {
 	b, err := io.ReadAll(body)
 	if err != nil {
@@ -691,7 +716,64 @@ func editMessage(m *discordgo.Message, body io.Reader) error {
 	if _, ok := present["components"]; ok {
 		m.Components = e.Components
 	}
+	m.Flags &^= discordgo.MessageFlagsLoading
 	return nil
+}
+
+// userMention is a user mention in message content: <@id>, or <@!id> as
+// older clients write it.
+var userMention = regexp.MustCompile(`<@!?([0-9]+)>`)
+
+// notified is who a new message with content notifies under allowed, as
+// Discord's Allowed Mentions Object documents it: each user mentioned in
+// the content whom allowed lets through, by "users" in parse or by id in
+// users. Without allowed, interactions and webhooks parse user mentions.
+// (nimbot sends no role or @everyone mention, so they are not followed.)
+func notified(content string, allowed *discordgo.MessageAllowedMentions) []string {
+	parseUsers := allowed == nil || slices.Contains(allowed.Parse, discordgo.AllowedMentionTypeUsers)
+	var users []string
+	for _, sm := range userMention.FindAllStringSubmatch(content, -1) {
+		if id := sm[1]; (parseUsers || slices.Contains(allowed.Users, id)) && !slices.Contains(users, id) {
+			users = append(users, id)
+		}
+	}
+	return users
+}
+
+// showLocked records m as it is now among the versions anyone was shown.
+// fd.mu is held.
+func (fd *fakeDiscord) showLocked(m *discordgo.Message) {
+	b, err := messageJSON(m)
+	if err != nil {
+		fd.t.Errorf("fake discord: message %s: %v", m.ID, err)
+		return
+	}
+	fd.shown = append(fd.shown, shownMessage{ID: m.ID, Flags: m.Flags, JSON: b})
+}
+
+// createdLocked stores a new message m, shows it, and notifies the users
+// its content mentions that allowed lets through: only a message's creation
+// notifies, an edit never does. fd.mu is held.
+func (fd *fakeDiscord) createdLocked(m *discordgo.Message, allowed *discordgo.MessageAllowedMentions) {
+	fd.messages[m.ID] = m
+	fd.showLocked(m)
+	for _, u := range notified(m.Content, allowed) {
+		fd.pings = append(fd.pings, ping{MessageID: m.ID, UserID: u})
+	}
+}
+
+// Shown returns every version of every message anyone was shown, in order.
+func (fd *fakeDiscord) Shown() []shownMessage {
+	fd.mu.Lock()
+	defer fd.mu.Unlock()
+	return append([]shownMessage(nil), fd.shown...)
+}
+
+// Pings returns everyone a new message notified, in order.
+func (fd *fakeDiscord) Pings() []ping {
+	fd.mu.Lock()
+	defer fd.mu.Unlock()
+	return append([]ping(nil), fd.pings...)
 }
 
 // apply does to the stored messages what Discord does with a response.
@@ -700,22 +782,31 @@ func (fd *fakeDiscord) apply(token string, resp *discordgo.InteractionResponse) 
 	switch resp.Type {
 	case discordgo.InteractionResponseChannelMessageWithSource, discordgo.InteractionResponseDeferredChannelMessageWithSource:
 		m := &discordgo.Message{ID: fd.newID(), ChannelID: channelID, Author: &discordgo.User{ID: "1170000000000000002", Username: "nimbot", Bot: true}}
-		if resp.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource {
-			m.Content = "nimbot is thinking..."
-		}
-		if d := resp.Data; d != nil && resp.Type == discordgo.InteractionResponseChannelMessageWithSource {
-			m.Content, m.Embeds, m.Components, m.Flags = d.Content, d.Embeds, d.Components, d.Flags
+		d := resp.Data
+		if d == nil {
+			d = &discordgo.InteractionResponseData{}
 		}
 		fd.mu.Lock()
-		fd.messages[m.ID] = m
+		defer fd.mu.Unlock()
 		fd.original[token] = m.ID
-		fd.mu.Unlock()
+		if resp.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource {
+			// The loading message: "nimbot is thinking…", flagged LOADING,
+			// ephemeral if the deferral said so (the only flag it may set);
+			// it says nothing, so it notifies nobody.
+			m.Flags = discordgo.MessageFlagsLoading | d.Flags&discordgo.MessageFlagsEphemeral
+			fd.messages[m.ID] = m
+			fd.showLocked(m)
+			return
+		}
+		m.Content, m.Embeds, m.Components, m.Flags = d.Content, d.Embeds, d.Components, d.Flags
+		fd.createdLocked(m, d.AllowedMentions)
 	case discordgo.InteractionResponseUpdateMessage, discordgo.InteractionResponseDeferredMessageUpdate:
 		fd.mu.Lock()
 		defer fd.mu.Unlock()
 		fd.original[token] = messageID
 		if m := fd.messages[messageID]; m != nil && resp.Type == discordgo.InteractionResponseUpdateMessage && resp.Data != nil {
 			m.Content, m.Embeds, m.Components = resp.Data.Content, resp.Data.Embeds, resp.Data.Components
+			fd.showLocked(m)
 		}
 	}
 }
@@ -757,6 +848,14 @@ func messageJSON(m *discordgo.Message) (json.RawMessage, error) {
 	return json.Marshal(fields)
 }
 
+// Exists reports whether message id is there still (not deleted).
+func (fd *fakeDiscord) Exists(id string) bool {
+	fd.mu.Lock()
+	defer fd.mu.Unlock()
+	_, ok := fd.messages[id]
+	return ok
+}
+
 // Original returns the id of an interaction's @original message.
 func (fd *fakeDiscord) Original(token string) string {
 	fd.mu.Lock()
@@ -792,27 +891,52 @@ func (fd *fakeDiscord) webhookMessage(w http.ResponseWriter, r *http.Request) {
 			writeDiscordError(w, http.StatusBadRequest, 50035, "Invalid Form Body")
 			return
 		}
+		fd.showLocked(m)
 		writeJSONBody(w, http.StatusOK, m)
 	}
 }
 
-// followup is POST /webhooks/{app}/{token}: a follow-up message.
+// followup is POST /webhooks/{app}/{token}: a follow-up message. As
+// Discord documents it (Create Followup Message), a follow-up sent while
+// @original is still a deferral's loading message creates nothing: it
+// edits the loading message, whose ephemeral state (the deferral's) stays
+// whatever flags the follow-up asks for, and an edit notifies nobody.
+// Later follow-ups are new messages.
 func (fd *fakeDiscord) followup(w http.ResponseWriter, r *http.Request) {
-	channelID, _, ok := fd.interactionOf(r.PathValue("token"))
+	token := r.PathValue("token")
+	channelID, _, ok := fd.interactionOf(token)
 	if r.PathValue("app") != fd.appID || !ok {
 		writeDiscordError(w, http.StatusNotFound, 10015, "Unknown Webhook")
 		return
 	}
 	b, _ := io.ReadAll(r.Body)
 	m, err := decodeMessage(b)
+	var params struct {
+		AllowedMentions *discordgo.MessageAllowedMentions `json:"allowed_mentions"`
+	}
+	if err == nil {
+		err = json.Unmarshal(b, &params)
+	}
 	if err != nil {
 		writeDiscordError(w, http.StatusBadRequest, 50035, "Invalid Form Body")
 		return
 	}
-	m.ID, m.ChannelID = fd.newID(), channelID
+	id := fd.newID()
 	fd.mu.Lock()
-	fd.messages[m.ID] = m
-	fd.mu.Unlock()
+	defer fd.mu.Unlock()
+	if orig := fd.messages[fd.original[token]]; orig != nil && orig.Flags&discordgo.MessageFlagsLoading != 0 {
+		// Its flags stay the deferral's: editMessage changes no flag but
+		// LOADING.
+		if err := editMessage(orig, bytes.NewReader(b)); err != nil {
+			writeDiscordError(w, http.StatusBadRequest, 50035, "Invalid Form Body")
+			return
+		}
+		fd.showLocked(orig)
+		m = orig
+	} else {
+		m.ID, m.ChannelID = id, channelID
+		fd.createdLocked(m, params.AllowedMentions)
+	}
 	if r.URL.Query().Get("wait") == "true" {
 		writeJSONBody(w, http.StatusOK, m)
 		return
@@ -860,6 +984,7 @@ func (fd *fakeDiscord) editChannelMessage(w http.ResponseWriter, r *http.Request
 		writeDiscordError(w, http.StatusBadRequest, 50035, "Invalid Form Body")
 		return
 	}
+	fd.showLocked(m)
 	writeJSONBody(w, http.StatusOK, m)
 }
 
