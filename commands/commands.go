@@ -120,6 +120,21 @@ func (s *Service) Handle(ctx context.Context, i *discordgo.Interaction) (resp *d
 	return resp, encoded
 }
 
+// Private reports whether every answer to i is ephemeral, so that its
+// deferral can be: a transport that cannot answer in time defers first, and
+// Discord keeps the deferral's ephemeral state for the answer that replaces
+// its loading message. It is true for the routes marked private in the
+// routing table (/nim hint, /nim rules, /nim analyze unless public), false
+// for every other interaction; it reads nothing but i, so a transport may
+// ask it while Handle runs.
+func (s *Service) Private(i *discordgo.Interaction) bool {
+	if i == nil {
+		return false
+	}
+	r, ok := s.mux[i.Type].route(interactionPath(i))
+	return ok && r.answeredPrivately != nil && r.answeredPrivately(i)
+}
+
 // handle is Handle before the answer is encoded; encoded is the answer's
 // JSON when it has it already (saved with a change, or a redelivery's).
 func (s *Service) handle(ctx context.Context, i *discordgo.Interaction) (resp *discordgo.InteractionResponse, encoded []byte) {

@@ -1311,3 +1311,62 @@ func TestStatusOfAChallengePingsNoOne(t *testing.T) {
 		t.Fatalf("status changed the challenge: %s", g.Status)
 	}
 }
+
+// TestPrivate: the routes marked private are those whose every answer is
+// ephemeral, so a transport may defer them ephemerally: /nim hint (a
+// refusal or the hint), /nim rules, /nim analyze unless public. Everything
+// else may answer in public (a board, stats, the leaderboard) and is not
+// private. Each private case's answer is checked to be ephemeral, so a
+// handler that starts answering in public shows up here.
+func TestPrivate(t *testing.T) {
+	h := newHarness(t, 1)
+	cmd := func(sub string, kv ...any) func() *discordgo.Interaction {
+		return func() *discordgo.Interaction {
+			return h.interaction("application_command.json", fields{UserID: alice, Sub: sub, Options: opts(kv...), Type: 2})
+		}
+	}
+	cases := []struct {
+		name    string
+		i       func() *discordgo.Interaction
+		private bool
+		public  bool // its answer is public (checked for the cases not private)
+	}{
+		{"hint with no game", cmd("hint"), true, false},
+		{"start", cmd("start", "first", "me"), false, true},
+		{"hint", cmd("hint", "level", 2), true, false},
+		{"hint refused", cmd("hint", "level", 7), true, false},
+		{"rules", cmd("rules", "variant", "wythoff"), true, false},
+		{"analyze", cmd("analyze", "position", "3 4 5"), true, false},
+		{"analyze, public false", cmd("analyze", "position", "3 4 5", "public", false), true, false},
+		{"analyze unreadable", cmd("analyze", "position", "nim 3 x"), true, false},
+		{"analyze in public", cmd("analyze", "position", "wythoff 3 5", "public", true), false, true},
+		{"stats", cmd("stats"), false, true},
+		{"leaderboard", cmd("leaderboard"), false, true},
+		{"status", cmd("status"), false, true},
+		{"autocomplete", func() *discordgo.Interaction {
+			return h.interaction("application_command.json", fields{UserID: alice, Sub: "analyze", Options: `[{"name":"position","type":3,"value":"kay","focused":true}]`, Type: 4})
+		}, false, false},
+		{"click", func() *discordgo.Interaction {
+			g := h.game()
+			return h.interaction("message_component.json", fields{UserID: alice, CustomID: HintControl{Game: g.ID, Ply: g.Ply}.CustomID(), ComponentType: 2, MessageID: h.message})
+		}, false, false},
+		{"ping", func() *discordgo.Interaction { return h.interaction("ping.json", fields{}) }, false, false},
+	}
+	for _, c := range cases {
+		i := c.i()
+		if got := h.svc.Private(i); got != c.private {
+			t.Errorf("%s: Private = %v, want %v", c.name, got, c.private)
+		}
+		resp := h.handle(i)
+		h.boardSent(resp)
+		switch {
+		case c.private && !isEphemeral(resp):
+			t.Errorf("%s: private, yet answered in public: %s", c.name, text(resp))
+		case c.public && isEphemeral(resp):
+			t.Errorf("%s: want a public answer, got: %s", c.name, text(resp))
+		}
+	}
+	if h.svc.Private(nil) {
+		t.Error("Private(nil) = true")
+	}
+}

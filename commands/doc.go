@@ -41,7 +41,11 @@
 //
 // Each interaction type has its own routing table, and an interaction is
 // routed by its type first: a custom_id naming another type's route (a
-// command's path on a button, a modal's on a menu) is a bad request.
+// command's path on a button, a modal's on a menu) is a bad request. A route
+// whose every answer is ephemeral (/nim hint, /nim rules, /nim analyze
+// unless public) is marked private in the table, and Service.Private tells
+// a transport so: one too slow to answer in time defers it ephemerally, as
+// Discord keeps a deferral's ephemeral state for its answer.
 //
 // Before routing, Handle checks the fields Discord always sends, since a
 // validly signed request may omit or forge any of them: a snowflake

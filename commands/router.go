@@ -70,18 +70,19 @@ func AnswerKey(i *discordgo.Interaction) string {
 // type: slash commands and autocomplete by path, board controls by their kind
 // (controls.go). Each route also says how its answers are kept (answers.go):
 // once, or replay for board controls pinned to their ply and for read-only
-// views. Autocomplete suggestions are never kept.
+// views. Autocomplete suggestions are never kept. A route whose every answer
+// is ephemeral says so (private; see Service.Private).
 func (s *Service) routes() mux {
 	once, replay := s.answers.once, s.answers.replay
 	return mux{
 		discordgo.InteractionApplicationCommand: {
 			command("nim/start", once(s.start)),
 			command("nim/move", once(s.moveCommand)),
-			command("nim/hint", once(s.hintCommand)),
+			command("nim/hint", once(s.hintCommand)).private(always),
 			command("nim/resign", once(s.resignCommand)),
 			command("nim/status", once(s.status)),
-			command("nim/rules", replay(view(s.rules))),
-			command("nim/analyze", replay(view(s.analyze))),
+			command("nim/rules", replay(view(s.rules))).private(always),
+			command("nim/analyze", replay(view(s.analyze))).private(unlessPublic),
 			command("nim/stats", replay(view(s.stats))),
 			command("nim/leaderboard", replay(view(s.leaderboard))),
 			command("nim/end", once(s.end)),
@@ -113,14 +114,34 @@ func (s *Service) routes() mux {
 }
 
 // route matches a path, and gives the handler for it.
-type route func(path string) (handler, bool)
+type route struct {
+	match func(path string) (handler, bool)
+	// answeredPrivately reports whether every answer to i, an interaction
+	// the route matched, is ephemeral; nil when some may not be.
+	answeredPrivately func(i *discordgo.Interaction) bool
+}
+
+// private marks the route's answers as all ephemeral for the interactions
+// for which only reports true: its refusals are anyway (renderError), so
+// only reports what the route's handler answers.
+func (rt route) private(only func(i *discordgo.Interaction) bool) route {
+	rt.answeredPrivately = only
+	return rt
+}
+
+// always is private's mark for a route whose every answer is ephemeral.
+func always(*discordgo.Interaction) bool { return true }
+
+// unlessPublic is private's mark for /nim analyze: ephemeral unless its
+// public option asks for the channel to see it.
+func unlessPublic(i *discordgo.Interaction) bool { return !subOptions(i).bool(optPublic) }
 
 // router is one interaction type's routes.
 type router []route
 
 // command routes the slash command (or autocomplete) path to h.
 func command(path string, h handler) route {
-	return func(p string) (handler, bool) { return h, p == path }
+	return route{match: func(p string) (handler, bool) { return h, p == path }}
 }
 
 // on routes the custom_ids of kind k to h, which gets the control parsed,
@@ -128,7 +149,7 @@ func command(path string, h handler) route {
 // kind's shape whose fields do not read (a forged or corrupted id) is the
 // user's error, answered under the same policy.
 func on[C Control](k controlKind[C], keep func(handler) handler, h func(*request, C) (*answer, error)) route {
-	return func(p string) (handler, bool) {
+	return route{match: func(p string) (handler, bool) {
 		c, ok, err := k.readID(p)
 		if !ok {
 			return nil, false
@@ -139,18 +160,28 @@ func on[C Control](k controlKind[C], keep func(handler) handler, h func(*request
 			}
 			return h(r, c)
 		}), true
-	}
+	}}
 }
 
 // match returns the handler of the route that matches path, nil if none
 // does.
 func (rt router) match(path string) handler {
 	for _, r := range rt {
-		if h, ok := r(path); ok {
+		if h, ok := r.match(path); ok {
 			return h
 		}
 	}
 	return nil
+}
+
+// route returns the route that matches path.
+func (rt router) route(path string) (route, bool) {
+	for _, r := range rt {
+		if _, ok := r.match(path); ok {
+			return r, true
+		}
+	}
+	return route{}, false
 }
 
 // mux holds one routing table per interaction type. An interaction is routed
