@@ -18,9 +18,11 @@
 //     instances can share one database behind a load balancer.
 //
 // Both share one rule for Discord's 3-second deadline: when Handle has not
-// answered within DeferAfter, Discord gets a deferred response at once and the
-// real answer follows through the interaction's webhook (edit of @original or
-// a follow-up message). After a response that created a public message, bot
+// answered within DeferAfter, Discord gets a deferred response at once
+// (ephemeral when Service.Private says every answer is) and the real answer
+// follows through the interaction's webhook: an edit of @original when the
+// loading message can become exactly that answer, else a follow-up message
+// in its place. After a response that created a public message, bot
 // fetches @original and reports it with Service.BoardSent, so the board's
 // message id can be stored for later edits; that fetch waits FetchDelay
 // (15 s, a quarter of the shortest timeout at most) in one bounded queue,

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -289,4 +290,59 @@ func (e *env) waitBoardRecorded(id int64, boardID string) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// messageText is what a message shows: its content, and its embeds' titles
+// and descriptions.
+func messageText(t *testing.T, raw json.RawMessage) string {
+	t.Helper()
+	m, err := decodeMessage(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := m.Content
+	for _, e := range m.Embeds {
+		text += "\n" + e.Title + "\n" + e.Description
+	}
+	return text
+}
+
+// left returns the messages shown after the first since versions that are
+// still there, each once, in the order they were first shown.
+func (e *env) left(since int) []string {
+	e.t.Helper()
+	var ids []string
+	for _, v := range e.fd.Shown()[since:] {
+		if !slices.Contains(ids, v.ID) && e.fd.Exists(v.ID) {
+			ids = append(ids, v.ID)
+		}
+	}
+	return ids
+}
+
+// privateAnswer checks that the answer to a deferred interaction reached
+// its user privately: of the messages shown after the first since
+// versions, exactly one is left, ephemeral and showing want; and want was
+// never shown in public, not even for a moment. It returns the answer's
+// message id.
+func (e *env) privateAnswer(since int, want string) string {
+	e.t.Helper()
+	for _, v := range e.fd.Shown()[since:] {
+		if v.Flags&discordgo.MessageFlagsEphemeral == 0 && strings.Contains(messageText(e.t, v.JSON), want) {
+			e.t.Errorf("the private answer was shown in public (message %s): %s", v.ID, v.JSON)
+		}
+	}
+	left := e.left(since)
+	if len(left) != 1 {
+		e.t.Fatalf("%d messages left of the answer (%v), want 1: the answer alone", len(left), left)
+	}
+	raw := e.fd.Message(e.t, left[0])
+	m, err := decodeMessage(raw)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if m.Flags&discordgo.MessageFlagsEphemeral == 0 || !strings.Contains(messageText(e.t, raw), want) {
+		e.t.Fatalf("want an ephemeral message showing %q, got %s", want, raw)
+	}
+	return left[0]
 }

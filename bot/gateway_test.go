@@ -229,6 +229,29 @@ func TestGatewayDeferred(t *testing.T) {
 	t.Fatal("no move control reached")
 }
 
+// TestGatewayDeferredHint: through the gateway too, a slow /nim hint is
+// deferred ephemerally by callback, and the hint reaches its user alone.
+func TestGatewayDeferredHint(t *testing.T) {
+	e := newEnv(t)
+	g := openGateway(t, e, bot.GatewayConfig{AppID: fakeAppID, DeferAfter: time.Second})
+	e.start(alice, opt{"heaps", "3 4 5"}, opt{"first", "me"})
+	since := len(e.fd.Shown())
+	release := lockDatabase(t, e.path)
+	resp := e.deliver(e.p.command(alice, "hint", opt{"level", 2}))
+	if resp.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource {
+		t.Fatalf("want a deferral while the store is locked, got %s", describe(resp))
+	}
+	if !ephemeral(resp) {
+		t.Errorf("want the deferral ephemeral, got %s", describe(resp))
+	}
+	release()
+	// Close waits for the answer's REST calls.
+	if err := g.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	e.privateAnswer(since, "Try **")
+}
+
 // fastBackoff makes the retries of a test wait milliseconds, not seconds.
 func fastBackoff(t *testing.T) {
 	minWait, maxWait := bot.BackoffMin, bot.BackoffMax

@@ -668,6 +668,84 @@ func TestHTTPDeferredStart(t *testing.T) {
 	if g := he.channelGame(); g.MessageID != boardID {
 		t.Errorf("stored board %q, want %q", g.MessageID, boardID)
 	}
+	// The board names nobody to notify, so the placeholder can be it:
+	// nothing else is sent.
+	if n, d := len(he.fd.Calls("POST", "/webhooks/")), len(he.fd.Calls("DELETE", "/webhooks/")); n+d != 0 {
+		t.Errorf("%d follow-ups and %d deletes, want none", n, d)
+	}
+}
+
+// TestHTTPDeferredHint: a slow /nim hint is deferred ephemerally (Discord
+// keeps a deferral's ephemeral state for the answer that replaces it), and
+// the hint, the winning move, reaches its user alone: it is never shown in
+// public, not even for a moment.
+func TestHTTPDeferredHint(t *testing.T) {
+	he := newHTTPEnv(t, func(c *bot.HTTPConfig) { c.DeferAfter = time.Second })
+	he.start(alice, opt{"heaps", "3 4 5"}, opt{"first", "me"})
+	since := len(he.fd.Shown())
+	release := lockDatabase(t, he.path)
+	resp := he.deliver(he.p.command(alice, "hint", opt{"level", 2}))
+	if resp.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource {
+		t.Fatalf("want a deferral while the store is locked, got %s", describe(resp))
+	}
+	if !ephemeral(resp) {
+		t.Errorf("want the deferral ephemeral, got %s", describe(resp))
+	}
+	release()
+	he.h.Wait(context.Background())
+	he.privateAnswer(since, "Try **")
+}
+
+// TestHTTPDeferredRefusal: a slow /nim start refused because the channel
+// has a game is deferred in public (a start may post a board), yet the
+// refusal reaches its user alone, as a message of its own: an ephemeral
+// follow-up sent straight after the deferral would have edited the public
+// placeholder instead.
+func TestHTTPDeferredRefusal(t *testing.T) {
+	he := newHTTPEnv(t, func(c *bot.HTTPConfig) { c.DeferAfter = time.Second })
+	he.start(alice, opt{"heaps", "3 4 5"})
+	since := len(he.fd.Shown())
+	release := lockDatabase(t, he.path)
+	resp := he.deliver(he.p.command(bob, "start", opt{"heaps", "3 4 5"}))
+	if resp.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource || ephemeral(resp) {
+		t.Fatalf("want a public deferral while the store is locked, got %s", describe(resp))
+	}
+	release()
+	he.h.Wait(context.Background())
+	he.privateAnswer(since, "already has a game")
+}
+
+// TestHTTPDeferredChallenge: a slow challenge still pings the challenged
+// player, which an edit of the placeholder never does: it comes as a
+// message of its own, the one public message the command leaves, recorded
+// as the game's board.
+func TestHTTPDeferredChallenge(t *testing.T) {
+	he := newHTTPEnv(t, func(c *bot.HTTPConfig) { c.DeferAfter = time.Second })
+	since := len(he.fd.Shown())
+	release := lockDatabase(t, he.path)
+	resp := he.deliver(he.p.command(alice, "start", opt{"opponent", bob}, opt{"heaps", "3 4 5"}))
+	if resp.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource || ephemeral(resp) {
+		t.Fatalf("want a public deferral while the store is locked, got %s", describe(resp))
+	}
+	release()
+	he.h.Wait(context.Background())
+	left := he.left(since)
+	if len(left) != 1 {
+		t.Fatalf("%d messages left (%v), want 1: the challenge", len(left), left)
+	}
+	challenge := he.fd.Message(t, left[0])
+	if _, _, ok := findControl(t, challenge, is[commands.AcceptControl]); !ok {
+		t.Fatalf("the message left is not the challenge: %s", challenge)
+	}
+	if m, _ := decodeMessage(challenge); m.Flags&discordgo.MessageFlagsEphemeral != 0 {
+		t.Errorf("the challenge is ephemeral: %s", challenge)
+	}
+	if pings := he.fd.Pings(); len(pings) != 1 || pings[0] != (ping{MessageID: left[0], UserID: bob.ID}) {
+		t.Errorf("pings %v, want bob's, by the challenge %s", pings, left[0])
+	}
+	if g := he.channelGame(); g.MessageID != left[0] {
+		t.Errorf("stored board %q, want the challenge %q", g.MessageID, left[0])
+	}
 }
 
 // TestHTTPDeferredConnection: while a deferred interaction's Handle is

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"regexp"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -143,7 +144,7 @@ func (r *responder) answer(i *discordgo.Interaction) (first reply, late <-chan r
 		return rep, nil
 	case <-t.C:
 		r.log.Warn("deferring slow interaction", "interaction", i.ID, "after", r.deferAfter)
-		return reply{resp: deferral(i)}, done
+		return reply{resp: r.deferral(i)}, done
 	}
 }
 
@@ -226,7 +227,7 @@ func (a *answering) deferNow() {
 	}
 	r := a.r
 	r.log.Warn("deferring slow interaction", "interaction", a.i.ID, "after", r.deferAfter)
-	first := deferral(a.i)
+	first := r.deferral(a.i)
 	a.late = make(chan reply, 1)
 	r.after(a.i, first, a.late)
 	a.deliver(a.w, reply{resp: first}, true)
@@ -394,58 +395,144 @@ func (r *responder) original(ctx context.Context, i *discordgo.Interaction) (*di
 // finish delivers a response that came after its deferral, through the
 // interaction's webhook.
 func (r *responder) finish(ctx context.Context, i *discordgo.Interaction, first, late *discordgo.InteractionResponse) {
-	opt := discordgo.WithContext(ctx)
 	data := late.Data
 	if data == nil {
 		data = &discordgo.InteractionResponseData{}
 	}
-	ephemeral := data.Flags&discordgo.MessageFlagsEphemeral != 0
 	var err error
-	switch {
-	case late.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource,
-		late.Type == discordgo.InteractionResponseDeferredMessageUpdate:
+	switch late.Type {
+	case discordgo.InteractionResponseDeferredChannelMessageWithSource, discordgo.InteractionResponseDeferredMessageUpdate:
 		// Handle itself asked for a deferral; it finishes the answer its own way.
-	case late.Type == discordgo.InteractionResponseUpdateMessage:
+	case discordgo.InteractionResponseUpdateMessage:
 		// After a deferred update, @original is the message the component is on.
-		_, err = r.rest.InteractionResponseEdit(i, webhookEdit(data), opt)
-	case late.Type == discordgo.InteractionResponseChannelMessageWithSource &&
-		first.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource && !ephemeral:
-		// The "thinking…" placeholder becomes the message.
-		var m *discordgo.Message
-		if m, err = r.rest.InteractionResponseEdit(i, webhookEdit(data), opt); err == nil {
-			r.boardSent(ctx, i, m)
-		}
-	case late.Type == discordgo.InteractionResponseChannelMessageWithSource:
-		// A placeholder cannot turn ephemeral, and a deferred update has none:
-		// the answer goes out as a follow-up message.
-		var m *discordgo.Message
-		if m, err = followupMessageCreate(r.rest, i, followup(data), opt); err == nil && !ephemeral {
-			r.boardSent(ctx, i, m)
-		}
-		if err == nil && first.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource {
-			err = interactionResponseDelete(r.rest, i, opt)
-		}
+		_, err = r.rest.InteractionResponseEdit(i, webhookEdit(data), discordgo.WithContext(ctx))
+	case discordgo.InteractionResponseChannelMessageWithSource:
+		err = r.message(ctx, i, first, data)
 	default:
 		// A modal or choices cannot follow a deferral; say so instead of
 		// leaving the user waiting.
 		r.log.Warn("response type cannot follow a deferral", "interaction", i.ID, "type", int(late.Type))
-		_, err = followupMessageCreate(r.rest, i, &discordgo.WebhookParams{
+		err = r.message(ctx, i, first, &discordgo.InteractionResponseData{
 			Content: "That took longer than Discord allows. Please try again.",
 			Flags:   discordgo.MessageFlagsEphemeral,
-		}, opt)
+		})
 	}
 	if err != nil {
 		r.log.Error("finishing a deferred interaction", "interaction", i.ID, "err", safeErr(err))
 	}
 }
 
+// replacedLine is what a deferral's loading message says for the moment
+// between its edit and its delete, when the answer comes as a message of its
+// own (see message): no words, so it needs no translation, and nothing
+// that pretends the answer is there.
+const replacedLine = "↓"
+
+// message delivers data, a new message that came after the deferral first,
+// and reports it with BoardSent when it is public.
+//
+// After a deferred update there is no loading message: a follow-up is a
+// new message. After a "thinking…" deferral the loading message becomes the
+// answer (an edit of @original) only when it can be exactly that answer:
+//   - Its ephemeral state is the deferral's and cannot change (Discord's
+//     "Create Followup Message": "an existing message's ephemeral state
+//     cannot be changed").
+//   - An edit never notifies anyone its content mentions (editing "does
+//     not actually produce any notifications", discord/discord-api-docs#1419),
+//     so a challenge edited into place would never reach the player it
+//     names.
+//
+// Otherwise the answer is a follow-up message, and the loading message is
+// edited first: per "Create Followup Message", a follow-up sent directly
+// after a deferral "will function as Edit Original Interaction Response":
+// no new message, the loading message edited, "the ephemeral flag will be
+// ignored": a hint would be shown to the whole channel, and then deleted
+// with the placeholder before its user could read it. Once edited, the
+// loading message is resolved, and a follow-up is a new message with its
+// own flags and allowed mentions (a follow-up "without resolving the
+// loading state" is what Discord takes for resolving it,
+// discord/discord-api-docs#2742); then the placeholder goes. If that edit
+// fails, nothing more is sent: the follow-up might still take the loading
+// message's place, in public.
+func (r *responder) message(ctx context.Context, i *discordgo.Interaction, first *discordgo.InteractionResponse, data *discordgo.InteractionResponseData) error {
+	opt := discordgo.WithContext(ctx)
+	ephemeral := isEphemeral(data)
+	placeholder := first.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource
+	if placeholder && isEphemeral(first.Data) == ephemeral && !notifies(data) {
+		m, err := r.rest.InteractionResponseEdit(i, webhookEdit(data), opt)
+		if err == nil && !ephemeral {
+			r.boardSent(ctx, i, m)
+		}
+		return err
+	}
+	if placeholder {
+		line := replacedLine
+		if _, err := r.rest.InteractionResponseEdit(i, &discordgo.WebhookEdit{Content: &line}, opt); err != nil {
+			return err
+		}
+	}
+	m, err := followupMessageCreate(r.rest, i, followup(data), opt)
+	if err != nil {
+		return err
+	}
+	if !ephemeral {
+		r.boardSent(ctx, i, m)
+	}
+	if placeholder {
+		return interactionResponseDelete(r.rest, i, opt)
+	}
+	return nil
+}
+
+// isEphemeral reports whether response data d makes an ephemeral message.
+func isEphemeral(d *discordgo.InteractionResponseData) bool {
+	return d != nil && d.Flags&discordgo.MessageFlagsEphemeral != 0
+}
+
+// mention is a mention in message content that can notify: a user (<@id>,
+// <@!id>), a role (<@&id>), @everyone or @here.
+var mention = regexp.MustCompile(`<@[!&]?[0-9]+>|@everyone|@here`)
+
+// notifies reports whether a new message with d's content may notify
+// someone it mentions: it has a mention, and d's allowed mentions let
+// some mention through (none given: Discord's default for interactions
+// parses users). It may say yes where Discord would notify nobody (a role
+// allowed, a user mentioned); that costs a follow-up where an edit would
+// have done, never a lost ping. Every message nimbot means to be silent
+// allows no mention at all.
+func notifies(d *discordgo.InteractionResponseData) bool {
+	if !mention.MatchString(d.Content) {
+		return false
+	}
+	am := d.AllowedMentions
+	return am == nil || len(am.Parse) > 0 || len(am.Users) > 0 || len(am.Roles) > 0
+}
+
 // deferral is the immediate answer for a slow interaction: an update with no
-// visible change for a click on a message, a "thinking…" message otherwise.
-func deferral(i *discordgo.Interaction) *discordgo.InteractionResponse {
+// visible change for a click on a message, a "thinking…" message otherwise,
+// ephemeral when every answer to i is (Service.Private), as then the answer
+// can take its place (see message).
+func (r *responder) deferral(i *discordgo.Interaction) *discordgo.InteractionResponse {
 	if i.Type == discordgo.InteractionMessageComponent || (i.Type == discordgo.InteractionModalSubmit && i.Message != nil) {
 		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}
 	}
-	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}
+	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}
+	if r.private(i) {
+		resp.Data = &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsEphemeral}
+	}
+	return resp
+}
+
+// private asks Service.Private about i; a panic there is a "no", logged:
+// a public deferral is still answered correctly, if less neatly (message).
+func (r *responder) private(i *discordgo.Interaction) (private bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.log.Error("Private panicked", "interaction", i.ID, "panic", fmt.Sprint(p))
+			private = false
+		}
+	}()
+	return r.svc.Private(i)
 }
 
 // apology answers when the product failed to: short, ephemeral, and with

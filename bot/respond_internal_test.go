@@ -27,6 +27,8 @@ func (sleepyService) Handle(_ context.Context, i *discordgo.Interaction) (*disco
 	}, nil
 }
 
+func (sleepyService) Private(*discordgo.Interaction) bool { return false }
+
 func (sleepyService) BoardWanted(context.Context, *discordgo.Interaction, *discordgo.InteractionResponse) (bool, error) {
 	return false, nil
 }

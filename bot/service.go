@@ -9,7 +9,7 @@ import (
 )
 
 // Service is what bot needs from the product. *commands.Service implements it;
-// bot declares only these four methods so that the transports depend on the
+// bot declares only these five methods so that the transports depend on the
 // shape of the product, not on its internals.
 type Service interface {
 	// Handle answers one interaction. It never returns a nil resp and
@@ -17,6 +17,12 @@ type Service interface {
 	// is resp in JSON, or nil when the service has none: the HTTP endpoint
 	// writes it as it is rather than encode resp a second time.
 	Handle(ctx context.Context, i *discordgo.Interaction) (resp *discordgo.InteractionResponse, encoded []byte)
+	// Private reports whether every answer to i is ephemeral, so its
+	// deferral can be: Discord keeps a deferral's ephemeral state for the
+	// message that replaces its loading message (see responder.finish).
+	// bot asks it only when Handle is slow, on another goroutine while
+	// Handle runs.
+	Private(i *discordgo.Interaction) bool
 	// BoardWanted reports whether the public message that resp, the
 	// answer to i, created is still worth fetching from Discord and
 	// reporting with BoardSent. bot asks it FetchDelay after the answer
