@@ -13,9 +13,10 @@ import (
 
 // decodeInteraction decodes an interaction as discordgo.Interaction's own
 // UnmarshalJSON does (the data by the interaction's type), except that the
-// attached message keeps only its id, channel and flags: building the
-// board's embeds and components into discordgo types was the largest part
-// of decoding a click, for fields nothing reads.
+// attached message keeps only its id, channel, flags and its components'
+// custom ids (messageRef): building the board's embeds and components into
+// discordgo types was the largest part of decoding a click, for fields
+// nothing reads.
 //
 // A request goes through decodeFast, which reads the interaction in one
 // pass; whatever it leaves (invalid JSON, a key spelt with escapes or
@@ -34,15 +35,51 @@ func decodeInteraction(body []byte, i *discordgo.Interaction) error {
 type plainInteraction discordgo.Interaction
 
 // messageRef is what nimbot reads of the message a component was clicked on
-// (or a modal opened from): that there is one, its id, its channel and its
+// (or a modal opened from): that there is one, its id, its channel, its
 // flags (a click on an ephemeral hint's own buttons updates the hint; on
-// any other message it must not). The rest of it, the whole board with its
-// embeds and components, Discord sends back with every click and the
-// product never reads.
+// any other message it must not) and its components' custom ids, which say
+// whose board it is (a click may carry any custom_id, but the message's
+// components are Discord's: the product redraws a message only if it is a
+// board of the clicked game). The rest of it, the board's embeds and its
+// components' labels and options, Discord sends back with every click and
+// the product never reads.
 type messageRef struct {
-	ID        string                 `json:"id"`
-	ChannelID string                 `json:"channel_id"`
-	Flags     discordgo.MessageFlags `json:"flags"`
+	ID         string                 `json:"id"`
+	ChannelID  string                 `json:"channel_id"`
+	Flags      discordgo.MessageFlags `json:"flags"`
+	Components []componentRef         `json:"components"`
+}
+
+// componentRef is what nimbot reads of a message's component: its type, its
+// custom id, and the components an action row holds.
+type componentRef struct {
+	Type       discordgo.ComponentType `json:"type"`
+	CustomID   string                  `json:"custom_id"`
+	Components []componentRef          `json:"components"`
+}
+
+// messageComponents is refs as discordgo components: the action rows, each
+// with its buttons and select menus carrying only their custom ids (and a
+// menu its type). Any other component is left out.
+func messageComponents(refs []componentRef) []discordgo.MessageComponent {
+	var rows []discordgo.MessageComponent
+	for _, row := range refs {
+		if row.Type != discordgo.ActionsRowComponent {
+			continue
+		}
+		var cs []discordgo.MessageComponent
+		for _, c := range row.Components {
+			switch c.Type {
+			case discordgo.ButtonComponent:
+				cs = append(cs, &discordgo.Button{CustomID: c.CustomID})
+			case discordgo.SelectMenuComponent, discordgo.UserSelectMenuComponent, discordgo.RoleSelectMenuComponent,
+				discordgo.MentionableSelectMenuComponent, discordgo.ChannelSelectMenuComponent:
+				cs = append(cs, &discordgo.SelectMenu{MenuType: discordgo.SelectMenuType(c.Type), CustomID: c.CustomID})
+			}
+		}
+		rows = append(rows, &discordgo.ActionsRow{Components: cs})
+	}
+	return rows
 }
 
 // decodeStd is decodeInteraction through encoding/json: the reference
@@ -59,7 +96,8 @@ func decodeStd(body []byte, i *discordgo.Interaction) error {
 	}
 	*i = discordgo.Interaction(v.plainInteraction)
 	if v.Message != nil {
-		i.Message = &discordgo.Message{ID: v.Message.ID, ChannelID: v.Message.ChannelID, Flags: v.Message.Flags}
+		i.Message = &discordgo.Message{ID: v.Message.ID, ChannelID: v.Message.ChannelID, Flags: v.Message.Flags,
+			Components: messageComponents(v.Message.Components)}
 	}
 	return decodeData(i, v.Data)
 }
@@ -113,13 +151,14 @@ func decodeFast(body []byte, i *discordgo.Interaction) bool {
 	var v discordgo.Interaction
 	var data []byte
 	var strs strArena
+	sawComponents := false
 	s := scanner{b: body}
 	ok := s.object(0, func(key []byte) bool {
 		var buf fieldName
 		name := buf.fold(key)
 		switch string(name) {
 		case "message":
-			return s.message(&strs, &v.Message)
+			return s.message(&strs, &v.Message, &sawComponents)
 		case "member":
 			return s.member(&strs, 1, &v.Member)
 		case "user":
@@ -480,9 +519,12 @@ func plainStrings(strs *strArena, val []byte) ([]string, bool) {
 }
 
 // message decodes the message object or null at s.p into *m as decodeStd's
-// *messageRef: null sets it nil, an object sets id, channel_id and flags
-// in the message there is (or a new one) and skips the rest.
-func (s *scanner) message(strs *strArena, m **discordgo.Message) bool {
+// *messageRef: null sets it nil, an object sets id, channel_id, flags and
+// components in the message there is (or a new one) and skips the rest.
+// Components a second time in one interaction (*sawComponents) are left to
+// encoding/json, which decodes them into the slice it has, element by
+// element.
+func (s *scanner) message(strs *strArena, m **discordgo.Message, sawComponents *bool) bool {
 	if s.p < len(s.b) && s.b[s.p] == 'n' {
 		*m = nil
 		return s.skip(1)
@@ -492,6 +534,18 @@ func (s *scanner) message(strs *strArena, m **discordgo.Message) bool {
 	}
 	msg := *m
 	return s.object(1, func(key []byte) bool {
+		if asciiEqualFold(key, "components") {
+			if *sawComponents {
+				return false
+			}
+			*sawComponents = true
+			var refs []componentRef
+			if !s.components(strs, 0, &refs) {
+				return false
+			}
+			msg.Components = messageComponents(refs)
+			return true
+		}
 		start := s.p
 		if !s.skip(2) {
 			return false
@@ -507,6 +561,77 @@ func (s *scanner) message(strs *strArena, m **discordgo.Message) bool {
 		}
 		return true
 	})
+}
+
+// maxComponentDepth is how deep decodeFast follows a message's components
+// (an action row's components are the second level); deeper is left to
+// encoding/json.
+const maxComponentDepth = 4
+
+// components decodes the components array or null at s.p as encoding/json
+// decodes it into a new []componentRef, or reports false to leave it to
+// encoding/json: anything but an array of objects and nulls, a "components"
+// key repeated in one object (encoding/json decodes the second into the
+// slice the first made), nesting deeper than maxComponentDepth.
+func (s *scanner) components(strs *strArena, depth int, dst *[]componentRef) bool {
+	s.ws()
+	if s.p < len(s.b) && s.b[s.p] == 'n' {
+		*dst = nil
+		return s.literal("null")
+	}
+	if depth >= maxComponentDepth || !s.next('[') {
+		return false
+	}
+	refs := []componentRef{}
+	s.ws()
+	if s.next(']') {
+		*dst = refs
+		return true
+	}
+	for {
+		s.ws()
+		var c componentRef
+		if s.p < len(s.b) && s.b[s.p] == 'n' {
+			if !s.literal("null") { // null leaves the element zero
+				return false
+			}
+		} else {
+			nested := false
+			ok := s.object(2+2*depth, func(key []byte) bool {
+				if asciiEqualFold(key, "components") {
+					if nested {
+						return false
+					}
+					nested = true
+					return s.components(strs, depth+1, &c.Components)
+				}
+				start := s.p
+				if !s.skip(3 + 2*depth) {
+					return false
+				}
+				val := s.b[start:s.p]
+				switch {
+				case asciiEqualFold(key, "type"):
+					return setUint(val, math.MaxInt, &c.Type)
+				case asciiEqualFold(key, "custom_id"):
+					return setString(strs, val, &c.CustomID)
+				}
+				return true
+			})
+			if !ok {
+				return false
+			}
+		}
+		refs = append(refs, c)
+		s.ws()
+		if s.next(']') {
+			*dst = refs
+			return true
+		}
+		if !s.next(',') {
+			return false
+		}
+	}
 }
 
 // maxDepth is how deep decodeFast follows arrays and objects; deeper is

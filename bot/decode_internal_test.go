@@ -37,7 +37,7 @@ const boardClick = `{"app_permissions":"562949953601536","application_id":"11700
 // TestDecodeInteraction: decodeInteraction gives what discordgo's own
 // decoding gives for every fixture (Discord's documented payloads) and a
 // board click, except the attached message, of which it keeps the id,
-// channel and flags only.
+// channel, flags and its components' custom ids only.
 func TestDecodeInteraction(t *testing.T) {
 	files, _ := filepath.Glob("testdata/*.json")
 	if len(files) < 3 {
@@ -65,7 +65,11 @@ func TestDecodeInteraction(t *testing.T) {
 					got.Message.Flags != want.Message.Flags {
 					t.Fatalf("message %+v, want id %q channel %q flags %d", got.Message, want.Message.ID, want.Message.ChannelID, want.Message.Flags)
 				}
-				want.Message = &discordgo.Message{ID: want.Message.ID, ChannelID: want.Message.ChannelID, Flags: want.Message.Flags}
+				if g, w := customIDs(got.Message.Components), customIDs(want.Message.Components); !reflect.DeepEqual(g, w) {
+					t.Fatalf("message components' custom ids %q, want %q", g, w)
+				}
+				want.Message = &discordgo.Message{ID: want.Message.ID, ChannelID: want.Message.ChannelID, Flags: want.Message.Flags,
+					Components: got.Message.Components}
 			} else if got.Message != nil {
 				t.Fatalf("a message where there is none: %+v", got.Message)
 			}
@@ -169,4 +173,28 @@ func BenchmarkVerify(b *testing.B) {
 			}
 		}
 	})
+}
+
+// customIDs is the custom ids of the buttons and select menus in each
+// action row of cs, as discordgo decodes them or messageComponents makes
+// them.
+func customIDs(cs []discordgo.MessageComponent) [][]string {
+	var rows [][]string
+	for _, c := range cs {
+		row, ok := c.(*discordgo.ActionsRow)
+		if !ok {
+			continue
+		}
+		ids := []string{}
+		for _, cc := range row.Components {
+			switch v := cc.(type) {
+			case *discordgo.Button:
+				ids = append(ids, v.CustomID)
+			case *discordgo.SelectMenu:
+				ids = append(ids, v.CustomID)
+			}
+		}
+		rows = append(rows, ids)
+	}
+	return rows
 }
