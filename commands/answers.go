@@ -99,8 +99,9 @@ func (a answers) once(next handler) handler {
 //   - if the first delivery's change is committed when the redelivery reads
 //     the game, the redelivery finds it moved on (its control is drawn for
 //     an earlier ply, the game is over, it is the other player's turn) and
-//     is refused, or answered with the settled board; then the saved answer,
-//     committed with the change, is found here;
+//     is refused, or answered with a board drawn over the clicked one (the
+//     settled board, or a newer board's pointer: redrawError); then the
+//     saved answer, committed with the change, is found here;
 //   - if not, the redelivery runs alongside the first and its own commit
 //     finds the interaction answered (match.ErrDuplicate) or the game moved
 //     on (match.ErrStale): commit answers from the saved answer, or refuses
@@ -117,7 +118,7 @@ func (a answers) replay(next handler) handler {
 			return ans, err
 		}
 		msg, refused := isUserError(err, r.lang)
-		if !refused && settledAnswer(err) == nil {
+		if !refused && redrawn(err) == nil {
 			return nil, err
 		}
 		// A refusal may be a redelivery's, the first delivery having changed

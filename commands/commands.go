@@ -160,7 +160,7 @@ func (s *Service) handle(ctx context.Context, i *discordgo.Interaction) (resp *d
 
 // renderError is the one error handler.
 func (s *Service) renderError(r *request, err error) *discordgo.InteractionResponse {
-	if resp := settledAnswer(err); resp != nil {
+	if resp := redrawn(err); resp != nil {
 		return resp
 	}
 	if msg, ok := isUserError(err, r.lang); ok {

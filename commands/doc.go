@@ -78,6 +78,15 @@
 // state: no game lives in memory, so a restart, or several processes over
 // one database, change nothing.
 //
+// # One board per game
+//
+// A game's board is the message BoardSent recorded last: the newest, as
+// /nim status and /nim move post the board again. Play and the deadline's
+// edit stay on it. A click on an older board of a live game changes
+// nothing and turns that board into a link to the newest
+// (supersededBoard), judged by the clicked message's own components, which
+// Discord fills in, never by the custom_id alone.
+//
 // # Errors
 //
 // A user's mistake (a malformed heap list, an illegal move with the engine's

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"text/template"
 	"time"
@@ -50,6 +51,10 @@ type fields struct {
 	ComponentType                                                int
 	MessageID                                                    string
 	MessageFlags                                                 int
+	// MessageComponents is the clicked message's components as Discord
+	// sends them (JSON); when empty, render fills in those the harness saw
+	// the message get (harness.shown).
+	MessageComponents string
 }
 
 // harness is a Service over a real SQLite file, a fixed clock and a seeded
@@ -67,6 +72,12 @@ type harness struct {
 	// message is the id the "bot" gave the last new board message.
 	message string
 	sync    string // store.Config.Synchronous
+	// shown is what each message nimbot posted shows now, by id: its
+	// components in JSON, as Discord fills them into the message of a
+	// click on it. Posting a board sets them, and a click answered with
+	// UPDATE_MESSAGE replaces them.
+	shownMu sync.Mutex
+	shown   map[string]string
 }
 
 func newHarness(t testing.TB, seed uint64) *harness {
@@ -144,6 +155,9 @@ func (h *harness) render(fixture string, f fields) []byte {
 	if f.Value == "" {
 		f.Value = `""`
 	}
+	if f.MessageComponents == "" {
+		f.MessageComponents = h.shownOf(f.MessageID)
+	}
 	var buf bytes.Buffer
 	if err := fixtures.ExecuteTemplate(&buf, fixture, f); err != nil {
 		h.t.Fatalf("fixture %s: %v", fixture, err)
@@ -177,7 +191,33 @@ func (h *harness) handle(i *discordgo.Interaction) *discordgo.InteractionRespons
 	if enc, _ := encodeResponse(resp); !bytes.Equal(encoded, enc) {
 		h.t.Fatalf("Handle's JSON is not its response:\n%s\n%s", encoded, enc)
 	}
+	if resp.Type == discordgo.InteractionResponseUpdateMessage && i.Message != nil && resp.Data != nil && resp.Data.Components != nil {
+		h.show(i.Message.ID, resp.Data.Components)
+	}
 	return resp
+}
+
+// show records that message id now shows components.
+func (h *harness) show(id string, components []discordgo.MessageComponent) {
+	h.t.Helper()
+	b, err := json.Marshal(components)
+	if err != nil {
+		h.t.Fatalf("marshal components: %v", err)
+	}
+	h.shownMu.Lock()
+	defer h.shownMu.Unlock()
+	if h.shown == nil {
+		h.shown = map[string]string{}
+	}
+	h.shown[id] = string(b)
+}
+
+// shownOf is the components message id shows, in JSON; "" for a message
+// the harness did not see posted.
+func (h *harness) shownOf(id string) string {
+	h.shownMu.Lock()
+	defer h.shownMu.Unlock()
+	return h.shown[id]
 }
 
 // opts renders slash-command options: name, value pairs; values typed by Go type.
@@ -287,6 +327,7 @@ func (h *harness) boardSent(resp *discordgo.InteractionResponse) {
 		return
 	}
 	id := h.nextID()
+	h.show(id, resp.Data.Components)
 	if err := h.svc.BoardSent(context.Background(), h.interaction("application_command.json", fields{UserID: alice, Sub: "status", Type: 2}), h.posted(resp, id)); err != nil {
 		h.t.Fatalf("BoardSent: %v", err)
 	}

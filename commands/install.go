@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/bwmarrin/discordgo"
@@ -23,16 +22,7 @@ import (
 //     (settledBoard), instead of "this game is over" under a board that
 //     still shows the turn.
 
-// settledError carries the answer to a click on the board of a game that
-// was settled without its board being edited: the board as it is now, drawn
-// over the clicked message.
-type settledError struct {
-	resp *discordgo.InteractionResponse
-}
-
-func (e *settledError) Error() string { return "the game was settled since its board was drawn" }
-
-// settledBoard returns a *settledError when the click r is on the recorded
+// settledBoard returns a *redrawError when the click r is on the recorded
 // board of an interaction-only game that is over (its deadline passed, or it
 // was ended or resigned by command), and nil otherwise.
 func (s *Service) settledBoard(r *request, g *match.Game) error {
@@ -45,13 +35,5 @@ func (s *Service) settledBoard(r *request, g *match.Game) error {
 		return fmt.Errorf("settled board of game %d: moves: %w", g.ID, err)
 	}
 	b := board{g: g, moves: moves, selected: -1}
-	return &settledError{resp: b.response(discordgo.InteractionResponseUpdateMessage)}
-}
-
-// settledAnswer is the board a *settledError in err carries, else nil.
-func settledAnswer(err error) *discordgo.InteractionResponse {
-	if settled, ok := errors.AsType[*settledError](err); ok {
-		return settled.resp
-	}
-	return nil
+	return &redrawError{resp: b.response(discordgo.InteractionResponseUpdateMessage)}
 }

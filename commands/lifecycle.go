@@ -15,9 +15,10 @@ import (
 // created a new board message (a start, a rematch, /nim status, a move made
 // by slash command); bot calls it after fetching @original. Messages that
 // are not boards (stats, rules) are ignored. Later edits go to the newest
-// board: fetches may finish out of order (a retried one, another
-// instance's), so a board older than the one recorded is not recorded
-// (match.ReplacesBoard, which SetMessageID applies in its write).
+// board, and clicks on an older board of a live game are turned away to it
+// (supersededBoard): fetches may finish out of order (a retried one,
+// another instance's), so a board older than the one recorded is not
+// recorded (match.ReplacesBoard, which SetMessageID applies in its write).
 func (s *Service) BoardSent(ctx context.Context, i *discordgo.Interaction, m *discordgo.Message) error {
 	if m == nil || m.ID == "" || m.Flags&discordgo.MessageFlagsEphemeral != 0 {
 		// Hints and reviews are ephemeral and carry game controls too; they
@@ -51,8 +52,9 @@ func (s *Service) BoardSent(ctx context.Context, i *discordgo.Interaction, m *di
 // that most games cost neither that fetch nor the write that records it: a
 // game against nimbot is often over within seconds.
 //
-// The id serves a live game only: the deadline edits of Expire and the link
-// in the "channel busy" answer (busyError) are for games still running.
+// The id serves a live game only: the deadline edits of Expire, the link
+// in the "channel busy" answer (busyError) and the retiring of older boards
+// (supersededBoard) are for games still running.
 // settledBoard, which redraws the board of a finished interaction-only game
 // when it is clicked, needs it too, but only for a board posted before the
 // game ended without that board being clicked; a game ended so soon after
@@ -130,6 +132,74 @@ func componentGame(c discordgo.MessageComponent) (int64, bool) {
 	}
 	game, _ := ctl.Target()
 	return game, true
+}
+
+// redrawError carries the answer to a click that is answered by drawing a
+// board over the clicked message instead of acting on it: the settled board
+// of a game that ended without its board being edited (settledBoard), or a
+// board replaced by a newer one (supersededBoard). It changes nothing, so it
+// is never saved.
+type redrawError struct {
+	resp *discordgo.InteractionResponse
+}
+
+func (e *redrawError) Error() string { return "the clicked board is drawn again" }
+
+// redrawn is the board a *redrawError in err carries, else nil.
+func redrawn(err error) *discordgo.InteractionResponse {
+	if re, ok := errors.AsType[*redrawError](err); ok {
+		return re.resp
+	}
+	return nil
+}
+
+// clickedBoard reports whether r is a click, by a control of a kind that
+// marks a board, on a message that is a board of g. A client may send any
+// custom_id on any message, so only the message's own components, which
+// Discord fills in, say what it is: a board of g carries a board control
+// of g. Ephemeral messages are never boards (a hint's buttons live on one),
+// and neither is a message r.i does not include (a modal submit's may be
+// missing).
+func clickedBoard(r *request, g *match.Game) bool {
+	m := r.i.Message
+	if r.i.Type != discordgo.InteractionMessageComponent || m == nil || m.Flags&discordgo.MessageFlagsEphemeral != 0 {
+		return false
+	}
+	if c, err := ParseControl(r.path); err != nil || !controlKinds[c.kindName()].marksBoard() {
+		return false
+	}
+	game, ok := componentsGame(m.Components)
+	return ok && game == g.ID
+}
+
+// supersededBoard returns a *redrawError when the click r is on a board of
+// the live game g that a newer board replaced (posted again by /nim status,
+// or by a move made with /nim move), and nil otherwise. The game has one
+// live board, the one recorded (BoardSent): the deadline's edit goes there,
+// and so must the play, or the board people use would keep a turn and
+// controls the game has left behind. The older board's controls may still
+// be valid at the game's ply, so instead of acting, the click turns that
+// board into a pointer to the newest: the game as it is now, without
+// controls, linking to the recorded board.
+//
+// Older means an older snowflake (match.SnowflakeAfter): a board posted
+// after the recorded one, whose id BoardSent has not recorded yet, is the
+// newest and plays.
+func (s *Service) supersededBoard(r *request, g *match.Game) error {
+	if g.Status.Finished() || r.i.Message == nil || !match.SnowflakeAfter(g.MessageID, r.i.Message.ID) || !clickedBoard(r, g) {
+		return nil
+	}
+	moves, err := s.db.Moves(r.ctx, g.ID)
+	if err != nil {
+		return fmt.Errorf("superseded board of game %d: moves: %w", g.ID, err)
+	}
+	b := board{g: g, moves: moves, selected: -1}
+	resp := b.response(discordgo.InteractionResponseUpdateMessage)
+	// The challenge's own line (a pending board's content) gives way to the
+	// pointer, and no control is left to click.
+	resp.Data.Content = b.p().T("board.superseded", "Link", messageLink(g))
+	resp.Data.Components = []discordgo.MessageComponent{}
+	return &redrawError{resp: resp}
 }
 
 // expireBatch bounds the due games one store call returns, and expireMax

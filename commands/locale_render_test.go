@@ -330,6 +330,14 @@ func (s speaker) people(t *testing.T) {
 		other.lang = "de"
 	}
 	s.speaksGame(t, other.click(bob, AcceptControl{Game: g.ID}.CustomID()), "control.resign")
+	// Posted again, the board the players were using points at the newest,
+	// in the game's language whoever clicks.
+	before := s.message
+	s.command(carol, "status")
+	pointer := other.send("message_component.json", fields{UserID: alice, CustomID: HeapControl{Game: g.ID, Ply: 0, Heap: 0}.CustomID(), ComponentType: 2, MessageID: before})
+	if want := locale.For(s.lang).T("board.superseded", "Link", messageLink(s.gameByID(g.ID))); pointer.Data == nil || pointer.Data.Content != want {
+		t.Errorf("%s: a click on the board posted before /nim status: %q", s.lang, text(pointer))
+	}
 	s.command(bob, "move", "notation", "A1") // alice's turn
 	s.command(bob, "hint")
 	s.command(carol, "end")

@@ -25,13 +25,17 @@ const (
 // controlGame loads the game a board control names, and only if it is the
 // game of the channel (and server) the control was clicked in: custom_ids
 // come from the client, and a control naming another channel's game would
-// act on that game and draw its board over this channel's.
+// act on that game and draw its board over this channel's. A click on a
+// board that a newer one replaced is answered there (supersededBoard).
 func (s *Service) controlGame(r *request, id int64) (*match.Game, error) {
 	g, err := s.anyGame(r, id)
 	if err != nil {
 		return nil, err
 	}
 	if err := inChannel(r, g); err != nil {
+		return nil, err
+	}
+	if err := s.supersededBoard(r, g); err != nil {
 		return nil, err
 	}
 	return g, nil
@@ -95,6 +99,9 @@ func (s *Service) turnBoard(r *request, id int64, ply int) (*match.Board, error)
 		return nil, fmt.Errorf("load game %d: %w", id, err)
 	}
 	if err := inChannel(r, b.Game); err != nil {
+		return nil, err
+	}
+	if err := s.supersededBoard(r, b.Game); err != nil {
 		return nil, err
 	}
 	if err := s.checkControl(r, b.Game, ply); err != nil {

@@ -1,0 +1,171 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+
+	"nimbot/commands/locale"
+	"nimbot/match"
+)
+
+// clickOn clicks control c by who on message msg; components, when not "",
+// are the message's components as the client sent them (else those the
+// harness saw the message get).
+func (h *harness) clickOn(who string, c Control, msg, components string, flags int) *discordgo.InteractionResponse {
+	h.t.Helper()
+	return h.handle(h.interaction("message_component.json", fields{UserID: who, CustomID: c.CustomID(), ComponentType: 2,
+		MessageID: msg, MessageComponents: components, MessageFlags: flags}))
+}
+
+// wantSuperseded checks that resp turns the clicked board into a pointer to
+// g's recorded board: the same message updated, public, without controls.
+func wantSuperseded(t *testing.T, resp *discordgo.InteractionResponse, g *match.Game) {
+	t.Helper()
+	want := locale.For(g.Locale).T("board.superseded", "Link", messageLink(g))
+	if resp.Type != discordgo.InteractionResponseUpdateMessage || isEphemeral(resp) || resp.Data.Content != want {
+		t.Fatalf("want the board updated to point at %s, got type %d: %s", g.MessageID, resp.Type, text(resp))
+	}
+	if resp.Data.Components == nil || len(resp.Data.Components) != 0 {
+		t.Fatalf("the superseded board keeps controls: %v", resp.Data.Components)
+	}
+	if !strings.Contains(resp.Data.Content, "/"+g.ChannelID+"/"+g.MessageID) {
+		t.Fatalf("the link does not name the recorded board %s: %q", g.MessageID, resp.Data.Content)
+	}
+}
+
+// TestSupersededBoard: once /nim status posts the board again, the board
+// the players were using is no longer the game's; a click there changes
+// nothing and turns it into a pointer to the newest, so that play, and the
+// deadline's edit, stay on one board.
+func TestSupersededBoard(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t, 1)
+	h.command(alice, "start", "first", "me", "heaps", "7 9 11")
+	g := h.game()
+	m1 := h.message
+	// Clicks on m1 carry the controls it was posted with: the pointer a
+	// first click draws has none, so Discord would take no second one on
+	// a client that shows the pointer.
+	m1Board := h.shownOf(m1)
+	h.command(carol, "status") // anyone may post the board again
+	m2 := h.message
+	if g = h.gameByID(g.ID); g.MessageID != m2 || m2 == m1 {
+		t.Fatalf("/nim status did not become the board: recorded %s, posted %s", g.MessageID, m2)
+	}
+
+	t.Run("OlderBoard", func(t *testing.T) {
+		for _, c := range []Control{
+			MoveControl{Game: g.ID, Ply: 0, Heap: 0, Take: 1},
+			HeapControl{Game: g.ID, Ply: 0, Heap: 1},
+			HeapMenuControl{Game: g.ID, Ply: 0},
+			TypeControl{Game: g.ID, Ply: 0},
+			AskControl{Game: g.ID, Ply: 0, Heap: 2},
+			ResignControl{Game: g.ID, Ply: 0},
+		} {
+			for _, who := range []string{alice, carol} {
+				id := h.nextID()
+				resp := h.handle(h.interaction("message_component.json", fields{ID: id, UserID: who, CustomID: c.CustomID(), ComponentType: 2, MessageID: m1, MessageComponents: m1Board}))
+				wantSuperseded(t, resp, g)
+				// Changing nothing, it is not saved: a redelivery is answered
+				// afresh, as the click would be.
+				if _, err := h.db.Response(ctx, h.clickKey(who, id)); !errors.Is(err, match.ErrNotFound) {
+					t.Fatalf("%s: the pointer was saved as the click's answer: %v", c.CustomID(), err)
+				}
+			}
+		}
+		if now := h.gameByID(g.ID); now.Ply != 0 || now.Status != match.Active || len(h.moves(g.ID)) != 0 {
+			t.Fatalf("a click on the older board changed the game: %+v", now)
+		}
+	})
+
+	t.Run("NotBoardControls", func(t *testing.T) {
+		// The 💡 button marks no board (hint messages carry it too): it
+		// answers as ever, on any message.
+		resp := h.clickOn(alice, HintControl{Game: g.ID, Ply: 0}, m1, m1Board, 0)
+		if !isEphemeral(resp) || strings.Contains(text(resp), messageLink(g)) {
+			t.Fatalf("the hint button on the older board: %s", text(resp))
+		}
+	})
+
+	t.Run("NotThisGamesBoard", func(t *testing.T) {
+		// A client may send any custom_id on any message: only a message
+		// that is a board of this game, by its own components, is turned
+		// into a pointer. Anything else is answered as before (a heap pick
+		// redraws the message with the heap's amounts).
+		other := fmt.Sprintf(`[{"type":1,"components":[{"type":2,"style":2,"label":"A","custom_id":%q}]}]`, HeapControl{Game: g.ID + 1, Ply: 0, Heap: 0}.CustomID())
+		for name, c := range map[string]struct {
+			components string
+			flags      int
+		}{
+			"NoComponents":    {`[]`, 0},
+			"AnotherGame":     {other, 0},
+			"EphemeralCopy":   {m1Board, int(discordgo.MessageFlagsEphemeral)},
+			"OnlyHintButtons": {fmt.Sprintf(`[{"type":1,"components":[{"type":2,"style":1,"label":"Show","custom_id":%q}]}]`, HintControl{Game: g.ID, Ply: 0, Level: 2}.CustomID()), 0},
+		} {
+			resp := h.clickOn(alice, HeapControl{Game: g.ID, Ply: 0, Heap: 1}, m1, c.components, c.flags)
+			if resp.Type != discordgo.InteractionResponseUpdateMessage || !hasKind(resp, moveMenuKind) && !hasKind(resp, moveKind) {
+				t.Errorf("%s: want the heap's amounts as before, got type %d: %s", name, resp.Type, text(resp))
+			}
+		}
+	})
+
+	t.Run("NewestBoardPlays", func(t *testing.T) {
+		if resp := h.clickOn(alice, HeapControl{Game: g.ID, Ply: 0, Heap: 1}, m2, "", 0); resp.Type != discordgo.InteractionResponseUpdateMessage || !hasKind(resp, moveKind) && !hasKind(resp, moveMenuKind) {
+			t.Fatalf("heap pick on the newest board: %s", text(resp))
+		}
+		if resp := h.clickOn(alice, MoveControl{Game: g.ID, Ply: 0, Heap: 0, Take: 1}, m2, "", 0); resp.Type != discordgo.InteractionResponseUpdateMessage || isEphemeral(resp) {
+			t.Fatalf("move on the newest board: %s", text(resp))
+		}
+		if now := h.gameByID(g.ID); now.Ply != 2 {
+			t.Fatalf("the move and nimbot's reply: ply %d", now.Ply)
+		}
+		// A board posted after the recorded one, whose id is not recorded
+		// yet (its fetch still to come), is the newest: it plays.
+		i := h.interaction("application_command.json", fields{UserID: carol, Sub: "status", Type: 2})
+		resp := h.handle(i)
+		m3 := h.nextID()
+		h.show(m3, resp.Data.Components)
+		if resp := h.clickOn(alice, HeapControl{Game: g.ID, Ply: 2, Heap: 1}, m3, "", 0); resp.Type != discordgo.InteractionResponseUpdateMessage || !hasKind(resp, moveKind) && !hasKind(resp, moveMenuKind) {
+			t.Fatalf("heap pick on a board newer than the recorded one: %s", text(resp))
+		}
+		if err := h.svc.BoardSent(ctx, i, h.posted(resp, m3)); err != nil {
+			t.Fatal(err)
+		}
+		g = h.gameByID(g.ID)
+		wantSuperseded(t, h.clickOn(alice, HeapControl{Game: g.ID, Ply: 2, Heap: 1}, m2, "", 0), g)
+		// And the first board still points at a board, the newest.
+		wantSuperseded(t, h.clickOn(alice, MoveControl{Game: g.ID, Ply: 2, Heap: 0, Take: 1}, m1, m1Board, 0), g)
+		// The deadline's edit goes to the board in use.
+		h.now = h.now.Add(DefaultBotTurn + 1)
+		edits, err := h.svc.Expire(ctx)
+		if err != nil || len(edits) != 1 || edits[0].ID != m3 {
+			t.Fatalf("deadline edits: %v %v", edits, err)
+		}
+	})
+}
+
+// TestSupersededChallenge: a challenge posted again is answered on the
+// newest board only.
+func TestSupersededChallenge(t *testing.T) {
+	h := newHarness(t, 1)
+	h.command(alice, "start", "opponent", user(bob))
+	g := h.game()
+	m1 := h.message
+	m1Board := h.shownOf(m1)
+	h.command(alice, "status")
+	g = h.gameByID(g.ID)
+	for _, c := range []Control{AcceptControl{Game: g.ID}, DeclineControl{Game: g.ID}} {
+		wantSuperseded(t, h.clickOn(bob, c, m1, m1Board, 0), g)
+	}
+	if st := h.gameByID(g.ID).Status; st != match.Pending {
+		t.Fatalf("a click on the older challenge changed it: %s", st)
+	}
+	if resp := h.clickOn(bob, AcceptControl{Game: g.ID}, h.message, "", 0); resp.Type != discordgo.InteractionResponseUpdateMessage || h.gameByID(g.ID).Status != match.Active {
+		t.Fatalf("accept on the newest board: %s", text(resp))
+	}
+}
