@@ -169,3 +169,86 @@ func TestSupersededChallenge(t *testing.T) {
 		t.Fatalf("accept on the newest board: %s", text(resp))
 	}
 }
+
+// wantSettled checks that resp redraws the clicked board as g ended: the
+// result, Rematch, and no control of a game in play.
+func wantSettled(t *testing.T, resp *discordgo.InteractionResponse, g *match.Game) {
+	t.Helper()
+	say := result(locale.For(g.Locale), g)
+	if resp.Type != discordgo.InteractionResponseUpdateMessage || isEphemeral(resp) || !strings.Contains(text(resp), say) {
+		t.Fatalf("want the board redrawn with %q, got type %d: %s", say, resp.Type, text(resp))
+	}
+	for _, k := range []anyKind{heapKind, moveKind, moveMenuKind, resignKind, acceptKind, declineKind, typeKind} {
+		if hasKind(resp, k) {
+			t.Fatalf("the settled board still offers %s: %v", k.kindName(), customIDs(resp))
+		}
+	}
+}
+
+// TestSettledBoard: /nim resign and /nim end sent as commands answer with a
+// new message and leave the board they ended as it was, turn and controls;
+// the next click on that board, in a server as in a group DM, redraws it
+// with the result instead of answering "this game is over" under a board
+// without the Rematch button that answer names.
+func TestSettledBoard(t *testing.T) {
+	ctx := context.Background()
+	t.Run("ResignedAgainstNimbot", func(t *testing.T) {
+		h := newHarness(t, 1)
+		h.command(alice, "start", "first", "me", "heaps", "3 4 5")
+		g := h.game()
+		m1, m1Board := h.message, h.shownOf(h.message)
+		if resp := h.command(alice, "resign"); resp.Type != discordgo.InteractionResponseChannelMessageWithSource || isEphemeral(resp) {
+			t.Fatalf("/nim resign: %s", text(resp))
+		}
+		if g = h.gameByID(g.ID); g.Status != match.Resigned || g.MessageID != m1 {
+			t.Fatalf("after /nim resign: %s, board %s (want %s)", g.Status, g.MessageID, m1)
+		}
+		for _, c := range []Control{HeapControl{Game: g.ID, Ply: 0, Heap: 1}, MoveControl{Game: g.ID, Ply: 0, Heap: 0, Take: 1}, ResignControl{Game: g.ID, Ply: 0}} {
+			wantSettled(t, h.clickOn(alice, c, m1, m1Board, 0), g)
+		}
+		// A spectator's click draws the same board.
+		wantSettled(t, h.clickOn(carol, HeapControl{Game: g.ID, Ply: 0, Heap: 0}, m1, m1Board, 0), g)
+		// The Rematch the redrawn board offers plays.
+		if resp := h.clickOn(alice, RematchControl{Game: g.ID}, m1, "", 0); isEphemeral(resp) || h.game().ID == g.ID {
+			t.Fatalf("rematch from the redrawn board: %s", text(resp))
+		}
+		if edits, err := h.svc.Expire(ctx); err != nil || len(edits) != 0 {
+			t.Fatalf("Expire: %v %v", edits, err)
+		}
+	})
+
+	t.Run("EndedBetweenPeople", func(t *testing.T) {
+		h := newHarness(t, 1)
+		h.command(alice, "start", "opponent", user(bob), "first", "me")
+		g := h.game()
+		h.click(bob, AcceptControl{Game: g.ID}.CustomID())
+		m1, m1Board := h.message, h.shownOf(h.message)
+		h.command(bob, "end")
+		if g = h.gameByID(g.ID); g.Status != match.Ended || g.MessageID != m1 {
+			t.Fatalf("after /nim end: %s, board %s (want %s)", g.Status, g.MessageID, m1)
+		}
+		wantSettled(t, h.clickOn(alice, MoveControl{Game: g.ID, Ply: 0, Heap: 0, Take: 1}, m1, m1Board, 0), g)
+
+		// Anywhere but the recorded board, and on a message that is no
+		// board of this game, the click is told.
+		wantUserError(t, h.clickOn(alice, MoveControl{Game: g.ID, Ply: 0, Heap: 0, Take: 1}, "1250000000000000077", m1Board, 0), "over")
+		wantUserError(t, h.clickOn(alice, MoveControl{Game: g.ID, Ply: 0, Heap: 0, Take: 1}, m1, "[]", 0), "over")
+		wantUserError(t, h.clickOn(alice, ResignControl{Game: g.ID, Ply: 0}, m1, m1Board, int(discordgo.MessageFlagsEphemeral)), "over")
+	})
+
+	t.Run("ChallengeCalledOff", func(t *testing.T) {
+		h := newHarness(t, 1)
+		h.command(alice, "start", "opponent", user(bob))
+		g := h.game()
+		m1, m1Board := h.message, h.shownOf(h.message)
+		h.command(alice, "end")
+		g = h.gameByID(g.ID)
+		for _, c := range []Control{AcceptControl{Game: g.ID}, DeclineControl{Game: g.ID}} {
+			wantSettled(t, h.clickOn(bob, c, m1, m1Board, 0), g)
+		}
+		wantUserError(t, h.clickOn(bob, AcceptControl{Game: g.ID}, m1, "[]", 0), "called off")
+		if st := h.gameByID(g.ID).Status; st != match.Ended {
+			t.Fatalf("the click changed the ended challenge: %s", st)
+		}
+	})
+}

@@ -85,7 +85,10 @@
 // edit stay on it. A click on an older board of a live game changes
 // nothing and turns that board into a link to the newest
 // (supersededBoard), judged by the clicked message's own components, which
-// Discord fills in, never by the custom_id alone.
+// Discord fills in, never by the custom_id alone. A click on the board of a
+// game that ended without that board being edited (by /nim end or /nim
+// resign sent as commands, or at the deadline of a game where nimbot may
+// not edit messages) redraws it with the result (settledBoard).
 //
 // # Errors
 //

@@ -321,6 +321,7 @@ func (h *harness) submit(who, customID, value string) *discordgo.InteractionResp
 
 // boardSent plays the bot's part after a response that created a message:
 // it fetches @original (here: builds it from the response) and reports it.
+// h.message is that message, recorded or not.
 func (h *harness) boardSent(resp *discordgo.InteractionResponse) {
 	h.t.Helper()
 	if resp.Type != discordgo.InteractionResponseChannelMessageWithSource || resp.Data == nil || resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0 {
@@ -328,10 +329,20 @@ func (h *harness) boardSent(resp *discordgo.InteractionResponse) {
 	}
 	id := h.nextID()
 	h.show(id, resp.Data.Components)
-	if err := h.svc.BoardSent(context.Background(), h.interaction("application_command.json", fields{UserID: alice, Sub: "status", Type: 2}), h.posted(resp, id)); err != nil {
+	h.message = id
+	i := h.interaction("application_command.json", fields{UserID: alice, Sub: "status", Type: 2})
+	// As bot does: only a message BoardWanted asks for is fetched and
+	// recorded (not the result a finished game's /nim end posts).
+	wanted, err := h.svc.BoardWanted(context.Background(), i, resp)
+	if err != nil {
+		h.t.Fatalf("BoardWanted: %v", err)
+	}
+	if !wanted {
+		return
+	}
+	if err := h.svc.BoardSent(context.Background(), i, h.posted(resp, id)); err != nil {
 		h.t.Fatalf("BoardSent: %v", err)
 	}
-	h.message = id
 }
 
 // posted is the message resp created, with id, as a fetch of @original

@@ -21,13 +21,22 @@ import (
 //   - the next click on the board answers with the settled board in place
 //     (settledBoard), instead of "this game is over" under a board that
 //     still shows the turn.
+//
+// settledBoard serves every game, not only these: /nim end and /nim resign
+// sent as commands answer with a new message and leave the board they ended
+// as it was, in a server too.
 
 // settledBoard returns a *redrawError when the click r is on the recorded
-// board of an interaction-only game that is over (its deadline passed, or it
-// was ended or resigned by command), and nil otherwise.
+// board of a game that is over, and nil otherwise: a board nobody edited
+// when the game ended (an interaction-only game's deadline; /nim end or
+// /nim resign by command) still shows the turn and its controls, and is
+// redrawn with the result, Rematch and Review. Where the board was edited
+// already, drawing it again changes nothing. As for a superseded board
+// (supersededBoard), only a message that is a board of g by its own
+// components is redrawn (clickedBoard); a click anywhere else is told the
+// game is over.
 func (s *Service) settledBoard(r *request, g *match.Game) error {
-	if !g.InteractionOnly || !g.Status.Finished() || r.i.Type != discordgo.InteractionMessageComponent ||
-		r.i.Message == nil || g.MessageID == "" || r.i.Message.ID != g.MessageID {
+	if !g.Status.Finished() || g.MessageID == "" || r.i.Message == nil || r.i.Message.ID != g.MessageID || !clickedBoard(r, g) {
 		return nil
 	}
 	moves, err := s.db.Moves(r.ctx, g.ID)

@@ -54,9 +54,10 @@ func (s *Service) BoardSent(ctx context.Context, i *discordgo.Interaction, m *di
 //
 // The id serves a live game only: the deadline edits of Expire, the link
 // in the "channel busy" answer (busyError) and the retiring of older boards
-// (supersededBoard) are for games still running.
-// settledBoard, which redraws the board of a finished interaction-only game
-// when it is clicked, needs it too, but only for a board posted before the
+// (supersededBoard) are for games still running. settledBoard, which
+// redraws the board of a finished game when it is clicked (one nobody
+// edited at the end: an interaction-only game's deadline, /nim end or /nim
+// resign by command), needs it too, but only for a board posted before the
 // game ended without that board being clicked; a game ended so soon after
 // its board was posted (by /nim end or /nim resign within the delay) gets
 // the plain "this game is over" answer on a click of the old board instead.

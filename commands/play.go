@@ -624,10 +624,14 @@ func playersChange(g, next *match.Game) *[2]string {
 	return &p
 }
 
-// resignButton resigns from the board.
+// resignButton resigns from the board; on the board of a game over, left
+// as it was at the end, it redraws that board (settledBoard).
 func (s *Service) resignButton(r *request, c ResignControl) (*answer, error) {
 	g, err := s.controlGame(r, c.Game)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.settledBoard(r, g); err != nil {
 		return nil, err
 	}
 	if g.Ply != c.Ply && !g.Status.Finished() {

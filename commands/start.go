@@ -410,6 +410,9 @@ func (s *Service) challenge(r *request, id int64) (*match.Game, error) {
 	case g.Status == match.Active:
 		return nil, userErr("start.err.accepted")
 	case g.Status.Finished():
+		if err := s.settledBoard(r, g); err != nil {
+			return nil, err
+		}
 		return nil, challengeOver(g.Status)
 	case r.userID() == g.CreatedBy:
 		return nil, userErr("start.err.own_challenge", "Challenged", name(challenged))
