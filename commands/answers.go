@@ -190,9 +190,53 @@ func (a answers) commit(r *request, gameID int64, w write) (*answer, error) {
 func (a answers) stale(r *request, gameID int64) error {
 	g, err := a.db.Game(r.ctx, gameID)
 	if err == nil && g.Status.Finished() {
-		return userErr(msgOver)
+		return &staleError{refusal: userErr(msgOver)}
 	}
-	return userErr(msgStale)
+	return &staleError{refusal: userErr(msgStale)}
+}
+
+// staleError is a write refused because another interaction changed the
+// game between the handler's read and its write (match.ErrStale). To the
+// user of a board control it is refusal, the user's error: their board is
+// out of date, or the game is over. A handler whose action holds at any ply
+// tells it apart and tries again on the game as it now is (retryStale).
+type staleError struct{ refusal error }
+
+func (e *staleError) Error() string { return e.refusal.Error() }
+func (e *staleError) Unwrap() error { return e.refusal }
+
+// staleAttempts bounds the attempts of retryStale: a change between one
+// read and its write is rare, and one at every attempt means the game is
+// moving faster than the action can land; that is said, not tried for ever.
+const staleAttempts = 3
+
+// retryStale runs act, which reads the game and writes a change that does
+// not depend on the ply, and runs it again when another interaction changed
+// the game between its read and its write (a *staleError), at most
+// staleAttempts times in all. It returns the last attempt's answer: the
+// change made on the game as it then was, or the refusal that game earns
+// (for an Accept that lost to /nim end, that the challenge was called off,
+// not that a board is out of date). act must read everything afresh.
+func retryStale(act func() (*answer, error)) (ans *answer, err error) {
+	for range staleAttempts {
+		ans, err = act()
+		if _, stale := errors.AsType[*staleError](err); !stale {
+			break
+		}
+	}
+	return ans, err
+}
+
+// retryCommand is retryStale for a slash command that acts on the channel's
+// game at any ply (/nim end, /nim resign): the user sent it whatever move
+// came in meanwhile. Should every attempt meet a change, the answer says so
+// in words of its own, not a board's "out of date": a command has no board.
+func retryCommand(act func() (*answer, error)) (*answer, error) {
+	ans, err := retryStale(act)
+	if _, stale := errors.AsType[*staleError](err); stale {
+		return nil, userErr("play.err.command_raced")
+	}
+	return ans, err
 }
 
 // lookup returns the answer saved for r's interaction, nil if none is.

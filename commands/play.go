@@ -640,13 +640,17 @@ func (s *Service) resignButton(r *request, c ResignControl) (*answer, error) {
 	return s.resign(r, g)
 }
 
-// resignCommand resigns the channel's game.
+// resignCommand resigns the channel's game: at any ply, so a move that
+// lands between the read and the write is no reason to refuse
+// (retryCommand).
 func (s *Service) resignCommand(r *request) (*answer, error) {
-	g, err := s.channelGame(r)
-	if err != nil {
-		return nil, err
-	}
-	return s.resign(r, g)
+	return retryCommand(func() (*answer, error) {
+		g, err := s.channelGame(r)
+		if err != nil {
+			return nil, err
+		}
+		return s.resign(r, g)
+	})
 }
 
 // resign ends g with the other player as the winner. A player may resign on
@@ -669,8 +673,15 @@ func (s *Service) resign(r *request, g *match.Game) (*answer, error) {
 }
 
 // end stops the channel's game without a winner: a player may, and so may a
-// member who can manage messages (a moderator clearing a stuck channel).
+// member who can manage messages (a moderator clearing a stuck channel). It
+// holds at any ply, so a move that lands between the read and the write is
+// no reason to refuse (retryCommand).
 func (s *Service) end(r *request) (*answer, error) {
+	return retryCommand(func() (*answer, error) { return s.endGame(r) })
+}
+
+// endGame is one attempt of end, on the channel's game as it is read.
+func (s *Service) endGame(r *request) (*answer, error) {
 	g, err := s.channelGame(r)
 	if err != nil {
 		return nil, err

@@ -366,8 +366,15 @@ func (s *Service) randomHeaps(rules engine.Rules, count int) ([]int64, error) {
 	return heaps, nil
 }
 
-// accept starts a challenged game.
+// accept starts a challenged game. A challenge answered, called off or
+// expired between the read and the write is read again, and the answer says
+// which (retryStale).
 func (s *Service) accept(r *request, c AcceptControl) (*answer, error) {
+	return retryStale(func() (*answer, error) { return s.acceptOnce(r, c) })
+}
+
+// acceptOnce is one attempt of accept.
+func (s *Service) acceptOnce(r *request, c AcceptControl) (*answer, error) {
 	g, err := s.challenge(r, c.Game)
 	if err != nil {
 		return nil, err
@@ -382,8 +389,14 @@ func (s *Service) accept(r *request, c AcceptControl) (*answer, error) {
 	return s.commitTurn(r, g, next, discordgo.InteractionResponseUpdateMessage)
 }
 
-// decline turns a challenge down.
+// decline turns a challenge down; like accept, it reads a challenge that
+// changed under its write again (retryStale).
 func (s *Service) decline(r *request, c DeclineControl) (*answer, error) {
+	return retryStale(func() (*answer, error) { return s.declineOnce(r, c) })
+}
+
+// declineOnce is one attempt of decline.
+func (s *Service) declineOnce(r *request, c DeclineControl) (*answer, error) {
 	g, err := s.challenge(r, c.Game)
 	if err != nil {
 		return nil, err
