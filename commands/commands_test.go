@@ -398,6 +398,16 @@ func TestBadInput(t *testing.T) {
 		{"no game here: status", func() *discordgo.InteractionResponse { return h.command(alice, "status") }, "There is no game in this channel"},
 		{"no game here: end", func() *discordgo.InteractionResponse { return h.command(alice, "end") }, "There is no game in this channel"},
 		{"unknown custom_id", func() *discordgo.InteractionResponse { return h.click(alice, "bogus/1/2") }, "does not know that control"},
+		// A client's cached list of commands may still offer a subcommand
+		// or a command nimbot no longer has.
+		{"retired subcommand", func() *discordgo.InteractionResponse { return h.command(alice, "challenge") }, "does not know that command (any more)"},
+		{"retired command", func() *discordgo.InteractionResponse {
+			i := h.interaction("application_command.json", fields{UserID: alice, Sub: "start", Type: 2})
+			d := i.ApplicationCommandData()
+			d.Name = "nimbot"
+			i.Data = d
+			return h.handle(i)
+		}, "does not know that command (any more)"},
 		{"forged custom_id", func() *discordgo.InteractionResponse { return h.click(alice, "move/x/0/0/1") }, "not one nimbot understands"},
 		{"unknown game", func() *discordgo.InteractionResponse { return h.click(alice, "move/999/0/0/1") }, "no longer exists"},
 		{"bad analyze", func() *discordgo.InteractionResponse { return h.command(alice, "analyze", "position", "nim 3 x") }, "cannot read the position"},

@@ -206,6 +206,11 @@ func (m mux) serve(r *request) (*answer, error) {
 				return nil, userErr("play.err.wrong_kind", "Path", quote(r.path, 100), "Owner", interactionKind(t), "Kind", interactionKind(r.i.Type))
 			}
 		}
+		if r.i.Type == discordgo.InteractionApplicationCommand {
+			// A command nimbot dropped or renamed: clients keep the old
+			// list of commands for a while after an update.
+			return nil, userErr("play.err.unknown_command")
+		}
 		return nil, userErr("play.err.unknown_control")
 	}
 	return h(r)
