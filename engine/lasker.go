@@ -246,18 +246,23 @@ func laskerSplits(h, w int64, max int) ([]int64, int64) {
 var (
 	pVerdictLaskerXOR  = def("verdict.lasker.xor", "", "Winning: the heaps' Grundy values XOR to {{.XOR}}, not 0, so a take or a split can make it 0.")
 	pVerdictLaskerZero = def("verdict.lasker.zero", "", "Losing: the heaps' Grundy values XOR to 0, so every take or split makes it non-zero for your opponent.")
-	pLaskerWorth       = def("explain.lasker.worth", "", "Each heap is worth a Nim heap of its Grundy value: g(h) = h, except that heaps of 4m+3 and 4m+4 swap values (3 ↔ 4, 7 ↔ 8, …), because a split adds options a plain Nim heap does not have.")
-	pColMod4           = def("table.size_mod_4", "", "size mod 4")
-	pLaskerXOR         = def("explain.lasker.xor", "", "The XOR of the Grundy values is {{.XOR}}.")
-	pLaskerOnesEven    = def("explain.lasker.ones_even", "", "Misère play: no heap has 2 or more, so the XOR no longer decides; the player who takes the last token loses. With {{.Count}} heaps of 1, the player to move wins (an even number: take one and leave an odd number).")
-	pLaskerOnesOdd     = def("explain.lasker.ones_odd", "", "Misère play: no heap has 2 or more, so the XOR no longer decides; the player who takes the last token loses. With {{.Count}} heaps of 1, the player to move loses (an odd number: the last one will be theirs).")
-	pLaskerTame        = def("explain.lasker.tame", "", "Misère Lasker's Nim is tame: while some heap has 2 or more, play by the XOR as in normal play; the move that would leave only 0s and 1s must leave an odd number of 1-heaps instead.")
-	pLaskerZero        = def("explain.lasker.zero", "", "The XOR is 0, so the player to move loses: every take or split changes one heap's value and makes the XOR non-zero, and the opponent can always bring it back to 0.")
-	pLaskerNonZero     = def("explain.lasker.nonzero", "", "The XOR is not 0, so the player to move wins by making it 0: change one heap (by a take, or a split whose two parts' values XOR to the needed value).")
-	pLaskerSplitOnes   = def("explain.lasker.split_ones", "", "Split heap {{.Heap}} into 1 and 1: only heaps of 0 and 1 remain, an odd number of them 1s.")
-	pLaskerSplit       = def("explain.lasker.split", "", "Split heap {{.Heap}} into {{.A}} and {{.B}}: g({{.A}}) ⊕ g({{.B}}) = {{.GA}} ⊕ {{.GB}} = {{.G}}, what the other heaps XOR to.")
-	pLaskerTakeOnes    = def("explain.lasker.take_ones", "", "Take {{.Take}} from heap {{.Heap}}, leaving {{.Left}}: only heaps of 0 and 1 remain, an odd number of them 1s.")
-	pLaskerTake        = def("explain.lasker.take", "", "Take {{.Take}} from heap {{.Heap}}, leaving {{.Left}} (Grundy value {{.G}}, what the other heaps XOR to).")
+	// With one heap of 2 or more, misère play turns on the switch: a move
+	// that makes the XOR 0 by leaving only 0s and 1s leaves an even number
+	// of 1s, and loses.
+	pVerdictLaskerSwitch = def("verdict.lasker.switch", "", "Winning: only one heap holds 2 or more; take it down to 0 or 1 so that an odd number of 1-heaps is left (the misère endgame switch).")
+	pLaskerWorth         = def("explain.lasker.worth", "", "Each heap is worth a Nim heap of its Grundy value: g(h) = h, except that heaps of 4m+3 and 4m+4 swap values (3 ↔ 4, 7 ↔ 8, …), because a split adds options a plain Nim heap does not have.")
+	pColMod4             = def("table.size_mod_4", "", "size mod 4")
+	pLaskerXOR           = def("explain.lasker.xor", "", "The XOR of the Grundy values is {{.XOR}}.")
+	pLaskerOnesEven      = def("explain.lasker.ones_even", "", "Misère play: no heap has 2 or more, so the XOR no longer decides; the player who takes the last token loses. With {{.Count}} heaps of 1, the player to move wins (an even number: take one and leave an odd number).")
+	pLaskerOnesOdd       = def("explain.lasker.ones_odd", "", "Misère play: no heap has 2 or more, so the XOR no longer decides; the player who takes the last token loses. With {{.Count}} heaps of 1, the player to move loses (an odd number: the last one will be theirs).")
+	pLaskerTame          = def("explain.lasker.tame", "", "Misère Lasker's Nim is tame: while some heap has 2 or more, play by the XOR as in normal play; the move that would leave only 0s and 1s must leave an odd number of 1-heaps instead.")
+	pLaskerZero          = def("explain.lasker.zero", "", "The XOR is 0, so the player to move loses: every take or split changes one heap's value and makes the XOR non-zero, and the opponent can always bring it back to 0.")
+	pLaskerNonZero       = def("explain.lasker.nonzero", "", "The XOR is not 0, so the player to move wins by making it 0: change one heap (by a take, or a split whose two parts' values XOR to the needed value).")
+	pLaskerSwitch        = def("explain.lasker.switch", "", "Only heap {{.Heap}} holds 2 or more, so the player to move wins by the endgame switch: leave only heaps of 0 and 1, an odd number of them 1s (take heap {{.Heap}} down to 0 or 1; a heap of 2 may also be split into 1 and 1). A split that keeps a part of 2 or more also wins if it makes the XOR 0; making the XOR 0 by leaving only 0s and 1s loses, as that leaves an even number of 1s.")
+	pLaskerSplitOnes     = def("explain.lasker.split_ones", "", "Split heap {{.Heap}} into 1 and 1: only heaps of 0 and 1 remain, an odd number of them 1s.")
+	pLaskerSplit         = def("explain.lasker.split", "", "Split heap {{.Heap}} into {{.A}} and {{.B}}: g({{.A}}) ⊕ g({{.B}}) = {{.GA}} ⊕ {{.GB}} = {{.G}}, what the other heaps XOR to.")
+	pLaskerTakeOnes      = def("explain.lasker.take_ones", "", "Take {{.Take}} from heap {{.Heap}}, leaving {{.Left}}: only heaps of 0 and 1 remain, an odd number of them 1s.")
+	pLaskerTake          = def("explain.lasker.take", "", "Take {{.Take}} from heap {{.Heap}}, leaving {{.Left}} (Grundy value {{.G}}, what the other heaps XOR to).")
 )
 
 func (g laskerGame) verdict(p Position) Phrase {
@@ -267,6 +272,9 @@ func (g laskerGame) verdict(p Position) Phrase {
 			return P(pVerdictOnesEven, "Count", s.ones)
 		}
 		return P(pVerdictOnesOdd, "Count", s.ones)
+	}
+	if g.misere && s.big == 1 {
+		return P(pVerdictLaskerSwitch)
 	}
 	if s.x != 0 {
 		return P(pVerdictLaskerXOR, "XOR", s.x)
@@ -303,7 +311,11 @@ func (g laskerGame) explain(p Position, a Analysis) Explanation {
 		step(pLaskerZero)
 		return ex
 	}
-	step(pLaskerNonZero)
+	if g.misere && s.big == 1 {
+		step(pLaskerSwitch, "Heap", HeapLabel(bigHeap(p.Heaps)))
+	} else {
+		step(pLaskerNonZero)
+	}
 	if ms, n := a.first(3); len(ms) > 0 {
 		for _, m := range ms {
 			switch m.Kind {
@@ -328,6 +340,16 @@ func (g laskerGame) explain(p Position, a Analysis) Explanation {
 		}
 	}
 	return ex
+}
+
+// bigHeap is the index of the first heap of 2 or more (-1 when none is).
+func bigHeap(heaps []int64) int {
+	for i, h := range heaps {
+		if h >= 2 {
+			return i
+		}
+	}
+	return -1
 }
 
 // btoi is 1 for true.
