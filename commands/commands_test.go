@@ -320,6 +320,37 @@ func TestHints(t *testing.T) {
 	})
 }
 
+// TestHintHoldOutWording: in a lost position the level-2 hint says its
+// move holds out longest only where the engine measured every move; where
+// the search gave up (Nim 6 27 29: the hinted move lasts 60 plies, the best
+// 62) it says what the fallback judged, the fewest winning replies; and
+// where only a sample of moves could be judged, it claims nothing of the
+// move.
+func TestHintHoldOutWording(t *testing.T) {
+	for _, c := range []struct {
+		heaps, says string
+		not         []string
+	}{
+		{"3 5 6", "It holds out longest", []string{"fewest"}},
+		{"6 27 29", "It leaves your opponent the fewest winning replies", []string{"longest"}},
+		{"5000 5000", "With perfect play from here your opponent wins.", []string{"longest", "fewest"}},
+	} {
+		t.Run(c.heaps, func(t *testing.T) {
+			h := newHarness(t, 1)
+			h.command(alice, "start", "first", "me", "heaps", c.heaps)
+			got := text(h.command(alice, "hint", "level", 2))
+			if !strings.Contains(got, "Try **") || !strings.Contains(got, c.says) {
+				t.Fatalf("hint lacks %q:\n%s", c.says, got)
+			}
+			for _, n := range c.not {
+				if strings.Contains(got, n) {
+					t.Errorf("hint says %q:\n%s", n, got)
+				}
+			}
+		})
+	}
+}
+
 func TestStaleAndDoubleClicks(t *testing.T) {
 	h := newHarness(t, 1)
 	h.command(alice, "start", "first", "me")

@@ -81,7 +81,7 @@ func (s *Service) hint(r *request, g *match.Game, level int, t discordgo.Interac
 	if level >= 2 {
 		d = append(d, r.t("hint.try", "Move", g.Rules.FormatMove(g.Position, h.Move), "Description", g.Rules.DescribeMove(g.Position, h.Move)))
 		if !h.MoverWins {
-			d[len(d)-1] += " " + r.t("hint.holds_out")
+			d[len(d)-1] += " " + r.t(holdOutNote(h.HoldOut))
 		}
 	}
 	if level >= 3 {
@@ -122,6 +122,19 @@ func (s *Service) hint(r *request, g *match.Game, level int, t discordgo.Interac
 		}
 		return recorded, nil
 	})
+}
+
+// holdOutNote is the message for a lost position's hinted move: it claims
+// what the engine's judging of the move backs, and no more ("holds out
+// longest" only when the search measured every move).
+func holdOutNote(h engine.HoldOut) string {
+	switch h {
+	case engine.HoldOutLongest:
+		return "hint.holds_out"
+	case engine.HoldOutFewestReplies:
+		return "hint.fewest_replies"
+	}
+	return "hint.lost"
 }
 
 // explanation renders the engine's reasoning: the theory, the steps, and

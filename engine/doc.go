@@ -59,8 +59,9 @@
 // Rules.Choose picks the bot's move. At Perfect it plays a winning move when
 // there is one, preferring the one that wins soonest when the game tree is
 // small enough to measure (remoteness by memoized search within a budget);
-// in a lost position it holds out longest and leaves the fewest winning
-// replies. Easy, Medium and Hard replace the move by a random legal one with
+// in a lost position it holds out longest where that search measures every
+// move, and leaves the fewest winning replies (Hint.HoldOut says which the
+// move was judged by). Easy, Medium and Hard replace the move by a random legal one with
 // a fixed probability drawn from the rng passed in. Rules.Hint gives the
 // verdict in one line, the move, and an Explanation (steps and a table) in
 // the variant's own theory; Rules.Review lists every move of a finished game

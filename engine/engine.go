@@ -172,11 +172,35 @@ type Hint struct {
 	// MoverWins is the verdict as a bool.
 	MoverWins bool
 	// Move is level 2: the move the engine would make (in a lost position,
-	// the one that holds out longest).
+	// the best hold-out it could find; HoldOut says how it was judged).
 	Move Move
+	// HoldOut says, in a lost position, what backs Move as a hold-out, so
+	// a hint claims no more than the engine knows.
+	HoldOut HoldOut
 	// Explanation is level 3: the reasoning in the variant's own theory.
 	Explanation Explanation
 }
+
+// HoldOut is how the move of a lost position was judged against the others.
+// A remoteness search that runs out of its budget leaves the engine with
+// weaker evidence than "it holds out longest", and a hint says only what
+// it has.
+type HoldOut uint8
+
+// The ways a hold-out is judged.
+const (
+	// HoldOutUnjudged: nothing compares the move with every other (a won
+	// position, or a lost one too large to judge every move, so only a
+	// sample of moves was compared).
+	HoldOutUnjudged HoldOut = iota
+	// HoldOutLongest: a finished remoteness search measured every move
+	// (or there was only one): none delays the loss longer.
+	HoldOutLongest
+	// HoldOutFewestReplies: the search could not measure every move, so
+	// they were compared by their opponent's winning replies: none leaves
+	// fewer.
+	HoldOutFewestReplies
+)
 
 // Explanation is the reasoning behind a verdict, as data for a renderer:
 // a titled sequence of steps with an optional table (the binary nim-sum

@@ -22,9 +22,9 @@ var (
 )
 
 // Hint gives the three levels of help for the player to move: the verdict,
-// the move the engine would play (in a lost position, the one that holds out
-// longest), and the explanation in the variant's theory. A finished game
-// gets ErrGameOver.
+// the move the engine would play (in a lost position, its best hold-out,
+// with how it was judged in HoldOut), and the explanation in the variant's
+// theory. A finished game gets ErrGameOver.
 func (r Rules) Hint(p Position) (Hint, error) {
 	r, g, err := r.game()
 	if err != nil {
@@ -37,8 +37,8 @@ func (r Rules) Hint(p Position) (Hint, error) {
 		return Hint{}, ErrGameOver
 	}
 	a := analyze(r, g, p)
-	m := best(r, g, p, a)
-	h := Hint{MoverWins: a.MoverWins, Move: m, Explanation: g.explain(p, a)}
+	m, hold := best(r, g, p, a)
+	h := Hint{MoverWins: a.MoverWins, Move: m, HoldOut: hold, Explanation: g.explain(p, a)}
 	if v, ok := g.(verdicter); ok {
 		h.Verdict = v.verdict(p)
 	} else if a.MoverWins {
@@ -67,8 +67,9 @@ func mistakeRate(d Difficulty) (float64, error) {
 
 // Choose picks the bot's move. At Perfect it plays a winning move whenever
 // there is one, the one that wins soonest where the game tree is small enough
-// to search; in a lost position it plays the move that holds out longest and
-// leaves the fewest winning replies. Easy, Medium and Hard play a random
+// to search; in a lost position it plays the move that holds out longest
+// (where the search can measure every move) and leaves the fewest winning
+// replies. Easy, Medium and Hard play a random
 // legal move instead with probability 0.6, 0.3 and 0.1, drawn from rng
 // (which Perfect never touches and may be nil).
 func (r Rules) Choose(p Position, d Difficulty, rng *rand.Rand) (Move, error) {
@@ -96,42 +97,52 @@ func (r Rules) Choose(p Position, d Difficulty, rng *rand.Rand) (Move, error) {
 			}
 		}
 	}
-	return best(r, g, p, analyze(r, g, p)), nil
+	return bestMove(r, g, p, analyze(r, g, p)), nil
 }
 
-// best is the perfect player's move (a is p's analysis).
-func best(r Rules, g game, p Position, a Analysis) Move {
+// bestMove is best without how it was judged.
+func bestMove(r Rules, g game, p Position, a Analysis) Move {
+	m, _ := best(r, g, p, a)
+	return m
+}
+
+// best is the perfect player's move (a is p's analysis) and, in a lost
+// position, how it was judged as a hold-out.
+func best(r Rules, g game, p Position, a Analysis) (Move, HoldOut) {
 	s := newSearcher(g, r.Misere, p)
 	if a.MoverWins && len(a.Winning) > 0 {
 		if s == nil {
-			return a.Winning[0]
+			return a.Winning[0], HoldOutUnjudged
 		}
 		bestM, bestR := a.Winning[0], math.MaxInt
 		for _, m := range a.Winning {
 			rem := s.remoteness(s.child(0, p, m))
 			if s.aborted {
-				return a.Winning[0]
+				return a.Winning[0], HoldOutUnjudged
 			}
 			if rem < bestR {
 				bestM, bestR = m, rem
 			}
 		}
-		return bestM
+		return bestM, HoldOutUnjudged
 	}
 	// Lost (or, with a broken rule, no listed win): hold out.
-	cands := holdoutCandidates(g, p)
+	cands, every := holdoutCandidates(g, p)
 	type score struct {
 		rem     int
 		replies int64
 	}
 	if len(cands) == 0 {
 		if len(a.Winning) > 0 {
-			return a.Winning[0]
+			return a.Winning[0], HoldOutUnjudged
 		}
-		return Move{} // unreachable for a game that is not over
+		return Move{}, HoldOutUnjudged // unreachable for a game that is not over
 	}
 	if len(cands) == 1 {
-		return cands[0] // nothing to compare (a large position: one candidate fits the budget)
+		if every {
+			return cands[0], HoldOutLongest // the only move
+		}
+		return cands[0], HoldOutUnjudged // a large position: one candidate fits the budget
 	}
 	scores := make([]score, len(cands))
 	for i, m := range cands {
@@ -147,9 +158,14 @@ func best(r Rules, g game, p Position, a Analysis) Move {
 		}
 		if !isOver(g, q) {
 			_, scores[i].replies = g.winning(q, 0)
+		} else if r.Misere {
+			// The opponent cannot move and has won: no hold-out at all,
+			// though it leaves no winning reply to count.
+			scores[i].replies = math.MaxInt64
 		}
 	}
-	if s != nil && s.aborted {
+	measured := s != nil && !s.aborted
+	if !measured {
 		// Remoteness known for only some candidates would bias the choice.
 		for i := range scores {
 			scores[i].rem = -1
@@ -161,7 +177,13 @@ func best(r Rules, g game, p Position, a Analysis) Move {
 			best = i
 		}
 	}
-	return cands[best]
+	switch {
+	case !every:
+		return cands[best], HoldOutUnjudged // the best of a sample
+	case measured:
+		return cands[best], HoldOutLongest
+	}
+	return cands[best], HoldOutFewestReplies
 }
 
 // maxHoldoutWork bounds the work of judging a lost position's candidate
@@ -172,12 +194,13 @@ func best(r Rules, g game, p Position, a Analysis) Move {
 const maxHoldoutWork = 1 << 14
 
 // holdoutCandidates are the moves judged in a lost position: every legal move
-// when there are few, else small takes from as many heaps as the budget allows.
+// when there are few (every is then true), else small takes from as many
+// heaps as the budget allows.
 // Judging a move costs a pass over the heaps, or the variant's cost where
 // it has one (Moore's Nim: every set of up to k heaps), and the budget
 // holds for both: 377 legal moves on 13 heaps of 1 at k = 3, each judged
 // at Moore's cost, took 90 ms.
-func holdoutCandidates(g game, p Position) []Move {
+func holdoutCandidates(g game, p Position) (ms []Move, every bool) {
 	perMove, cost := max(1, len(p.Heaps)), len(p.Heaps)+1
 	c, costly := g.(coster)
 	if costly {
@@ -185,17 +208,16 @@ func holdoutCandidates(g game, p Position) []Move {
 		perMove = cost
 	}
 	if legalIsSmall(g, p) {
-		ms := g.legal(p)
+		all := g.legal(p)
 		if costly {
 			// Many of them lead to the same heaps in another order (on
 			// heaps of 1 most do), the same game: one of each is judged.
-			ms = distinctResults(g, p, ms)
+			all = distinctResults(g, p, all)
 		}
-		if len(ms) > 0 && len(ms)*perMove <= maxHoldoutWork*4 {
-			return ms
+		if len(all) > 0 && len(all)*perMove <= maxHoldoutWork*4 {
+			return all, true
 		}
 	}
-	var ms []Move
 	limit := max(1, maxHoldoutWork/cost)
 	legal := legalTest(g, p)
 	// The moves tried carry no Takes, so these fields tell them apart.
@@ -241,7 +263,7 @@ func holdoutCandidates(g game, p Position) []Move {
 			try(Move{Kind: Take, Heap: i, Take: t})
 		}
 	}
-	return ms
+	return ms, false
 }
 
 // distinctResults keeps the first of ms that leads to each position, up to
@@ -310,7 +332,7 @@ func randomMove(g game, p Position, rng *rand.Rand) (Move, bool) {
 			return m, true
 		}
 	}
-	ms := holdoutCandidates(g, p)
+	ms, _ := holdoutCandidates(g, p)
 	if len(ms) == 0 {
 		return Move{}, false
 	}
@@ -530,7 +552,7 @@ func (r Rules) Review(start Position, moves []Move) ([]Mistake, error) {
 		a := analyze(r, g, p)
 		q := g.apply(clonePos(p), m)
 		if a.MoverWins && moverWinsAt(r, g, q) {
-			out = append(out, Mistake{Ply: i, Played: m, Better: best(r, g, p, a), Before: clonePos(p)})
+			out = append(out, Mistake{Ply: i, Played: m, Better: bestMove(r, g, p, a), Before: clonePos(p)})
 		}
 		p = q
 	}
