@@ -97,12 +97,34 @@ func (g fibonacciGame) validate(p Position, m Move) error {
 		return err
 	}
 	if m.Take > p.Limit {
-		if p.Limit == p.Heaps[0]-1 && m.Take == p.Heaps[0] {
-			return moveErr(m, "%s: at most %d this turn (the first move may not take the whole heap)", g.name(), p.Limit)
-		}
-		return moveErr(m, "%s: at most %d this turn (twice what was just taken)", g.name(), p.Limit)
+		return movePhrase(m, g.limitReason(p), "Game", Rules{Variant: Fibonacci, Misere: g.misere}.NamePhrase(), "Limit", p.Limit)
 	}
 	return nil
+}
+
+// Why a take over the limit is refused. The position does not record
+// whether a move has been made: the opening's limit is the heap less one,
+// a later one twice the last take, so only an odd limit tells them apart.
+var (
+	pErrFibFirst  = def("err.move.fibonacci.first", "", "{{.Game}}: at most {{.Limit}} this turn (the first move may not take the whole heap)")
+	pErrFibTwice  = def("err.move.fibonacci.twice", "", "{{.Game}}: at most {{.Limit}} this turn (twice what was just taken)")
+	pErrFibEither = def("err.move.fibonacci.either", "", "{{.Game}}: at most {{.Limit}} this turn (the first move may not take the whole heap, and each later one at most twice what was just taken)")
+	pErrFibLimit  = def("err.move.fibonacci.limit", "", "{{.Game}}: at most {{.Limit}} this turn")
+)
+
+// limitReason is the phrase that says why p's limit holds. A take over it
+// can only be the whole heap when the limit is the heap less one.
+func (g fibonacciGame) limitReason(p Position) string {
+	opening := p.Limit == p.Heaps[0]-1
+	switch {
+	case p.Limit%2 == 1 && opening:
+		return pErrFibFirst // no take doubles to an odd limit
+	case p.Limit%2 == 1:
+		return pErrFibLimit // a position set by hand, neither opening nor reply
+	case opening:
+		return pErrFibEither // the opening on an odd heap, or a reply that looks like it
+	}
+	return pErrFibTwice
 }
 
 func (g fibonacciGame) apply(p Position, m Move) Position {

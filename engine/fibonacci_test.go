@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -153,7 +154,11 @@ func TestFibonacciMoveErrors(t *testing.T) {
 		want string
 	}{
 		{"over the limit", Position{Heaps: []int64{20}, Limit: 6}, Move{Kind: Take, Take: 7}, "Fibonacci Nim: at most 6 this turn (twice what was just taken)"},
-		{"whole heap on the first move", Position{Heaps: []int64{7}, Limit: 6}, Move{Kind: Take, Take: 7}, "Fibonacci Nim: at most 6 this turn (the first move may not take the whole heap)"},
+		// An odd limit doubles no take: only the opening has it.
+		{"whole heap on the first move", Position{Heaps: []int64{8}, Limit: 7}, Move{Kind: Take, Take: 8}, "Fibonacci Nim: at most 7 this turn (the first move may not take the whole heap)"},
+		// 7 with a limit of 6 is the opening on 7, or 10 after a take of 3.
+		{"whole heap, opening or reply", Position{Heaps: []int64{7}, Limit: 6}, Move{Kind: Take, Take: 7}, "Fibonacci Nim: at most 6 this turn (the first move may not take the whole heap, and each later one at most twice what was just taken)"},
+		{"odd limit set by hand", Position{Heaps: []int64{20}, Limit: 5}, Move{Kind: Take, Take: 6}, "Fibonacci Nim: at most 5 this turn"},
 		{"more than the heap", Position{Heaps: []int64{5}, Limit: 10}, Move{Kind: Take, Take: 6}, "heap A has 5, you asked for 6"},
 		{"nothing", Position{Heaps: []int64{5}, Limit: 10}, Move{Kind: Take, Take: 0}, "take at least 1"},
 		{"another heap", Position{Heaps: []int64{5}, Limit: 10}, Move{Kind: Take, Heap: 1, Take: 1}, "no heap B: the only heap is A"},
@@ -165,8 +170,28 @@ func TestFibonacciMoveErrors(t *testing.T) {
 			if !errors.As(err, &me) || me.Reason != tc.want {
 				t.Fatalf("got %v, want %q", err, tc.want)
 			}
+			if me.Phrase().ID == "" {
+				t.Errorf("%q is a literal, not a phrase a player reads in their language", me.Reason)
+			}
 		})
 	}
+	// Mid-game, the limit may be the heap less one as at the start: from
+	// 7, take 2 (5 left, at most 4 now). Taking all 5 is refused for
+	// twice the last take; the reason must not be the first move's alone.
+	t.Run("mid-game limit that looks like the opening", func(t *testing.T) {
+		p, err := r.Start([]int64{7})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p, err = r.Apply(p, Move{Kind: Take, Take: 2}); err != nil {
+			t.Fatal(err)
+		}
+		_, err = r.Apply(p, Move{Kind: Take, Take: 5})
+		var me *MoveError
+		if !errors.As(err, &me) || !strings.Contains(me.Reason, "twice what was just taken") {
+			t.Fatalf("taking 5 of 5 after a take of 2: %v", err)
+		}
+	})
 	if _, err := r.Apply(Position{Heaps: []int64{1}, Limit: 0}, Move{Kind: Take, Take: 1}); !errors.Is(err, ErrGameOver) {
 		t.Errorf("a start on 1 is over, got %v", err)
 	}
