@@ -388,6 +388,35 @@ func TestStaleAndDoubleClicks(t *testing.T) {
 	})
 }
 
+// TestStartWithNoLegalMove: a start position that still holds stones but
+// allows no move is refused with the reason, not with "start with at least
+// one stone" (which it has), and no game is made.
+func TestStartWithNoLegalMove(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		opts []any
+		want string
+	}{
+		{"Fibonacci on 1", []any{"variant", "fibonacci", "heaps", "1"},
+			"That position has no legal move: the first move may not take the whole heap, and the heap holds only 1."},
+		{"subtraction {3} on 1 2", []any{"variant", "subtraction", "set", "3", "heaps", "1 2"},
+			"That position has no legal move: every heap holds less than 3, the least amount the set {3} lets you take."},
+		{"every heap empty", []any{"heaps", "0 0"}, "Start with at least one stone to take."},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t, 1)
+			resp := h.command(alice, "start", append(c.opts, "first", "me")...)
+			wantUserError(t, resp, c.want)
+			if c.name != "every heap empty" && strings.Contains(resp.Data.Content, "at least one stone") {
+				t.Errorf("a position with stones is told to start with one: %q", resp.Data.Content)
+			}
+			if _, err := h.db.ChannelGame(context.Background(), h.channel); !errors.Is(err, match.ErrNotFound) {
+				t.Errorf("the refused start made a game: %v", err)
+			}
+		})
+	}
+}
+
 func TestBadInput(t *testing.T) {
 	h := newHarness(t, 1)
 	h.channel = chanB

@@ -276,6 +276,12 @@ func (s *Service) startPosition(o options) (engine.Rules, engine.Position, error
 		return rules, pos, fmt.Errorf("start position: %w", err)
 	}
 	if rules.Over(pos) {
+		// Heaps that still hold something can allow no move (Fibonacci
+		// on 1, a set's least amount above every heap): say why, since
+		// "take at least one stone" would not help.
+		if why, ok := rules.WhyNoMove(pos); ok {
+			return rules, pos, userErr("start.err.no_legal_move", "Reason", escapePhrase(why))
+		}
 		return rules, pos, userErr("start.err.no_moves")
 	}
 	return rules, pos, nil

@@ -592,6 +592,32 @@ func (r Rules) Over(p Position) bool {
 	return isOver(g, p)
 }
 
+// noMoveExplainer is implemented by variants where a position can hold
+// pieces yet allow no move: it says why.
+type noMoveExplainer interface {
+	whyNoMove(p Position) Phrase
+}
+
+// pNoMoveRules is why a position holding pieces has no move, where the
+// variant has nothing more precise to say.
+var pNoMoveRules = def("nomove.rules", "", "the rules allow no move from here")
+
+// WhyNoMove says why the rules allow no move in p although some heap still
+// holds something (Fibonacci's opening on a heap of 1, heaps smaller than
+// every amount of a subtraction set), as a phrase a player can read. It is
+// false when p has a legal move, is invalid, or has every heap empty
+// (which says why by itself).
+func (r Rules) WhyNoMove(p Position) (Phrase, bool) {
+	_, g, err := r.game()
+	if err != nil || g.check(p) != nil || !isOver(g, p) || allZero(p.Heaps) {
+		return Phrase{}, false
+	}
+	if e, ok := g.(noMoveExplainer); ok {
+		return e.whyNoMove(p), true
+	}
+	return P(pNoMoveRules), true
+}
+
 // LastMoverWins reports who won a finished game: the player who made the last
 // move in normal play, the other one in misère play.
 func (r Rules) LastMoverWins() bool { return !r.Misere }

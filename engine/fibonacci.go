@@ -112,6 +112,21 @@ var (
 	pErrFibLimit  = def("err.move.fibonacci.limit", "", "{{.Game}}: at most {{.Limit}} this turn")
 )
 
+// Why a Fibonacci heap that is not empty has no move: the limit is 0, which
+// play reaches only at the opening on a heap of 1 (a later limit is twice
+// a take); a position set by hand may have it elsewhere.
+var (
+	pNoMoveFibFirst = def("nomove.fibonacci.first", "", "the first move may not take the whole heap, and the heap holds only 1")
+	pNoMoveFibLimit = def("nomove.fibonacci.limit", "", "the most that may be taken now is 0")
+)
+
+func (g fibonacciGame) whyNoMove(p Position) Phrase {
+	if p.Heaps[0] == 1 {
+		return P(pNoMoveFibFirst)
+	}
+	return P(pNoMoveFibLimit)
+}
+
 // limitReason is the phrase that says why p's limit holds. A take over it
 // can only be the whole heap when the limit is the heap less one.
 func (g fibonacciGame) limitReason(p Position) string {

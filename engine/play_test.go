@@ -914,3 +914,37 @@ func TestHintHoldOut(t *testing.T) {
 		}
 	})
 }
+
+// TestWhyNoMove: a position that holds something but allows no move says
+// why; one with a move, or with every heap empty, has nothing to say.
+func TestWhyNoMove(t *testing.T) {
+	fib, set3 := Rules{Variant: Fibonacci}, Rules{Variant: Subtraction, Set: []int{3, 5}}
+	opening1, err := fib.Start([]int64{1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		r    Rules
+		p    Position
+		want string // "" when there is nothing to say
+	}{
+		{fib, opening1, "the first move may not take the whole heap, and the heap holds only 1"},
+		{fib, Position{Heaps: []int64{5}, Limit: 0}, "the most that may be taken now is 0"},
+		{fib, Position{Heaps: []int64{5}, Limit: 2}, ""},
+		{fib, Position{Heaps: []int64{0}, Limit: 2}, ""},
+		{set3, Position{Heaps: []int64{1, 2}}, "every heap holds less than 3, the least amount the set {3,5} lets you take"},
+		{set3, Position{Heaps: []int64{1, 3}}, ""},
+		{set3, Position{Heaps: []int64{0, 0}}, ""},
+		{Rules{Variant: Nim}, Position{Heaps: []int64{0, 1}}, ""},
+		{Rules{Variant: Nim}, Position{Heaps: []int64{0, 0}}, ""},
+		{Rules{Variant: Nim}, Position{Heaps: []int64{-1}}, ""},
+	} {
+		why, ok := c.r.WhyNoMove(c.p)
+		if ok != (c.want != "") || why.String() != c.want {
+			t.Errorf("%s %v: WhyNoMove = %q, %v; want %q", c.r.Name(), c.p, why, ok, c.want)
+		}
+		if ok && !c.r.Over(c.p) {
+			t.Errorf("%s %v: a reason for no move, but the position has one", c.r.Name(), c.p)
+		}
+	}
+}

@@ -200,6 +200,17 @@ func (g *subGame) over(p Position) bool {
 	return true
 }
 
+// pNoMoveSet is why heaps that are not all empty allow no move: a set's
+// least amount is more than any heap holds (S(1..k) can always take 1).
+var pNoMoveSet = def("nomove.subtraction.set", "", "every heap holds less than {{.Least}}, the least amount the set {{.Set}} lets you take")
+
+func (g *subGame) whyNoMove(Position) Phrase {
+	if g.set == nil {
+		return P(pNoMoveRules) // unreachable: a non-empty heap can give 1
+	}
+	return P(pNoMoveSet, "Least", g.minTake(), "Set", Lit(setString(int64sToInts(g.set))))
+}
+
 // takes lists the amounts one may take from a heap of h, ascending.
 func (g *subGame) takes(h int64) []int64 {
 	var ts []int64
