@@ -467,7 +467,7 @@ func (g mooreGame) digitDP(p Position, S []int, need [mooreBits + 1]int, skipSma
 var (
 	pVerdictMooreOnesWin  = def("verdict.moore.ones_win", "", "Winning: only heaps of 1 are left, {{.Count}} of them; leave a number that is 1 mod {{.Mod}}.")
 	pVerdictMooreOnesLose = def("verdict.moore.ones_lose", "", "Losing: only heaps of 1 are left, {{.Count}} of them, which is 1 mod {{.Mod}}.")
-	pVerdictMooreBit      = def("verdict.moore.bit", "", "Winning: {{.Count}} heaps have the {{.Bit}}'s bit set, which is not 0 mod {{.Mod}}.")
+	pVerdictMooreBit      = def("verdict.moore.bit", "Winning: {{.Count}} heap has the {{.Bit}}'s bit set, which is not 0 mod {{.Mod}}.", "Winning: {{.Count}} heaps have the {{.Bit}}'s bit set, which is not 0 mod {{.Mod}}.")
 	pVerdictMooreZero     = def("verdict.moore.zero", "", "Losing: for every bit, the number of heaps with it set is 0 mod {{.Mod}}.")
 	pTheoryBitCounts      = def("explain.theory.bit_counts", "", "bit counts mod {{.Mod}}")
 	pColCountMod          = def("table.count_mod", "", "count mod {{.Mod}}")
