@@ -484,18 +484,23 @@ func analyze(args []string, out, errOut io.Writer) int {
 // errBackupPostgres: backup copies a SQLite file; PostgreSQL has its own tools.
 var errBackupPostgres = errors.New(`backup copies the SQLite file at DATABASE_PATH; with DATABASE_URL the games are in PostgreSQL: back it up with PostgreSQL's own tools, e.g. pg_dump --format=custom --file=nimbot.dump "$DATABASE_URL" (or continuous archiving / a replica)`)
 
+// backup copies the SQLite file without opening it as a store: it neither
+// migrates it nor takes its write lock, so a newer nimbot backing up beside
+// a running older one (before an upgrade) leaves that bot's file, and the
+// copy, at the schema it was.
 func backup(ctx context.Context, cfg config, dest string, out io.Writer) error {
 	if cfg.DatabaseURL != "" {
 		return errBackupPostgres
 	}
-	db, err := store.Open(ctx, store.Config{Path: cfg.DatabasePath, Synchronous: cfg.Synchronous})
+	version, err := store.Backup(ctx, cfg.DatabasePath, dest)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	if err := db.Backup(ctx, dest); err != nil {
-		return err
+	if latest := store.LatestSchemaVersion(); version < latest {
+		fmt.Fprintf(out, "backed up %s to %s at schema version %d, as it is (this nimbot knows versions up to %d and migrates a file when it opens it; the nimbot that wrote this one can restore the copy)\n",
+			cfg.DatabasePath, dest, version, latest)
+		return nil
 	}
-	fmt.Fprintf(out, "backed up %s to %s\n", cfg.DatabasePath, dest)
+	fmt.Fprintf(out, "backed up %s to %s (schema version %d)\n", cfg.DatabasePath, dest, version)
 	return nil
 }

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"crypto/ed25519"
+	"database/sql"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"net"
@@ -20,8 +22,11 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/pressly/goose/v3"
 
 	"nimbot/internal/pgtest"
+	"nimbot/migrations"
+	"nimbot/store"
 )
 
 // TestMain stops the throwaway PostgreSQL cluster some tests start.
@@ -60,12 +65,14 @@ func TestRun(t *testing.T) {
 		{"ServeKeyNotAPoint", []string{"serve"}, "", map[string]string{"DISCORD_PUBLIC_KEY": strings.Repeat("ab", 32)}, 1, "does not decode to a point"},
 		// The public key of RFC 8032's first test vector.
 		{"ServeNeedsToken", []string{"serve"}, "", map[string]string{"DISCORD_PUBLIC_KEY": "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a"}, 1, "DISCORD_TOKEN"},
-		{"Backup", []string{"backup", filepath.Join(dir, "copy.db")}, "", nil, 0, "backed up"},
 		{"Analyze", []string{"analyze", "3 4 5"}, "", nil, 0, "A2"},
 		{"Play", []string{"play"}, "/nim start heaps:1 2 first:me\n", nil, 0, "@player1 to move"},
 		{"PlayGerman", []string{"play", "-lang", "de"}, "/nim start heaps:1 2 first:me\n", nil, 0, "In diesem Kanal läuft schon ein Spiel"},
 		{"PlayGermanEnv", []string{"play"}, "/nim start heaps:1 2 first:me\n", map[string]string{"NIMBOT_LANG": "de"}, 0, "In diesem Kanal läuft schon ein Spiel"},
 		{"PlayBadLang", []string{"play", "-lang", "xx"}, "", nil, 2, `unknown language "xx"`},
+		// After Play, which made the database.
+		{"Backup", []string{"backup", filepath.Join(dir, "copy.db")}, "", nil, 0, "backed up"},
+		{"BackupNoDatabase", []string{"backup", filepath.Join(dir, "none-copy.db")}, "", map[string]string{"DATABASE_PATH": filepath.Join(dir, "none.db")}, 1, "no database file"},
 		// Input cut short by a line past the reader's limit is an error,
 		// not a session that ran to the end.
 		{"PlayLineTooLong", []string{"play"}, strings.Repeat("x", 1<<20) + "\n/nim status\n", nil, 1, "nimbot: terminal: stopped reading input"},
@@ -91,6 +98,70 @@ func TestRun(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "copy.db")); err != nil {
 		t.Errorf("backup wrote no file: %v", err)
 	}
+	// A backup of no database creates neither a database nor a copy.
+	for _, name := range []string{"none.db", "none-copy.db"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("backup of a missing database left %s: %v", name, err)
+		}
+	}
+}
+
+// TestBackupOlderSchema is the backup before an upgrade: a newer nimbot's
+// `backup` beside a file the previous release uses leaves the file at its
+// schema (the running bot's), and the copy is the database as it was, which
+// the previous release can restore.
+func TestBackupOlderSchema(t *testing.T) {
+	dir := t.TempDir()
+	live := filepath.Join(dir, "nimbot.db")
+	raw, err := sql.Open("sqlite3", "file:"+live+"?_foreign_keys=on&_journal_mode=WAL")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := goose.NewProvider(goose.DialectSQLite3, raw, migrations.FS, goose.WithDisableGlobalRegistry(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	previous := store.LatestSchemaVersion() - 1
+	if _, err := p.UpTo(context.Background(), previous); err != nil {
+		t.Fatal(err)
+	}
+	if err := raw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"DATABASE_URL", "DATABASE_SYNCHRONOUS", "LOG_LEVEL", "SHARD_COUNT", "SHARD_IDS"} {
+		t.Setenv(k, "")
+	}
+	t.Setenv("DATABASE_PATH", live)
+	dest := filepath.Join(dir, "before-upgrade.db")
+	var out bytes.Buffer
+	if code := run([]string{"backup", dest}, nil, &out, &out); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, out.String())
+	}
+	if want := fmt.Sprintf("at schema version %d, as it is", previous); !strings.Contains(out.String(), want) {
+		t.Errorf("the output should say %q:\n%s", want, out.String())
+	}
+	if v := schemaVersion(t, live); v != previous {
+		t.Errorf("backup migrated the live database from schema version %d to %d", previous, v)
+	}
+	if v := schemaVersion(t, dest); v != previous {
+		t.Errorf("the backup is at schema version %d, not the database's %d as it was", v, previous)
+	}
+}
+
+// schemaVersion reads the schema version of the SQLite file at path
+// read-only, as another program would.
+func schemaVersion(t *testing.T, path string) int64 {
+	t.Helper()
+	db, err := sql.Open("sqlite3", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var v int64
+	if err := db.QueryRow(`SELECT max(version_id) FROM goose_db_version`).Scan(&v); err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
 
 // TestDatabaseURL: DATABASE_URL puts the games in PostgreSQL instead of the

@@ -54,6 +54,12 @@
 // match.ErrInvalid; Open's failures are *OpenError wrapping ErrUnwritable,
 // ErrNotDatabase, migrations.ErrSchemaTooNew, ErrLocked or ErrCorrupt.
 //
+// Backups. (*DB).Backup copies an open store's database; Backup copies a
+// file without opening it as a store (no migration, no write lock: it only
+// reads), so a newer binary can back up the file an older one is running on
+// before an upgrade, at that one's schema. Both copy one snapshot while
+// writers carry on, check the copy and rename it into place.
+//
 // Checks at Open. An existing file is checked with PRAGMA quick_check before
 // anything uses it: whole when it is at most Config.FullCheckBytes (256 MiB
 // by default), else for at most Config.CheckTimeout (5 s), tables and

@@ -313,14 +313,11 @@ func checkFile(path string) (exists bool, err error) {
 		if err != nil {
 			return false, fmt.Errorf("%w: %v", ErrUnwritable, unwrapPath(err))
 		}
-		head := make([]byte, len(sqliteHeader))
-		n, err := io.ReadFull(f, head)
+		// An empty file is an empty database to SQLite.
+		_, err = readHeader(f)
 		f.Close()
-		switch {
-		case n == 0:
-			// An empty file is an empty database to SQLite.
-		case err != nil || !bytes.Equal(head, sqliteHeader):
-			return false, fmt.Errorf("%w: the file does not start with the SQLite header (it begins %q)", ErrNotDatabase, head[:n])
+		if err != nil {
+			return false, err
 		}
 		exists = true
 	case errors.Is(err, fs.ErrNotExist):
@@ -346,6 +343,21 @@ func checkFile(path string) (exists bool, err error) {
 	tmp.Close()
 	os.Remove(tmp.Name())
 	return exists, nil
+}
+
+// readHeader reads the start of a file: empty when it has no bytes at all,
+// an error wrapping ErrNotDatabase when it does not start as every SQLite
+// database does.
+func readHeader(r io.Reader) (empty bool, err error) {
+	head := make([]byte, len(sqliteHeader))
+	n, err := io.ReadFull(r, head)
+	switch {
+	case n == 0:
+		return true, nil
+	case err != nil || !bytes.Equal(head, sqliteHeader):
+		return false, fmt.Errorf("%w: the file does not start with the SQLite header (it begins %q)", ErrNotDatabase, head[:n])
+	}
+	return false, nil
 }
 
 // unwrapPath drops the *PathError's operation and path, which OpenError
@@ -402,41 +414,82 @@ func probe(ctx context.Context, path string, timeout time.Duration, latest int64
 	}
 	defer tx.Rollback()
 
-	rows, err := tx.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
+	s, err := readSchema(ctx, tx)
 	if err != nil {
 		return classify(err, timeout)
 	}
-	var tables []string
-	hasGoose := false
+	if err := s.check(latest, "run a newer nimbot, or restore a backup made for this version"); err != nil {
+		return err
+	}
+	return quickCheck(ctx, tx, checkFor)
+}
+
+// schema is what a database holds of nimbot's schema.
+type schema struct {
+	// version is the newest migration applied (0 when there is none).
+	version int64
+	// goose: the migrations' version table exists.
+	goose bool
+	// tables are the database's own tables, by name.
+	tables []string
+}
+
+// querier is what readSchema reads through: a transaction or a connection.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// readSchema reads the schema of the database q reads, returning SQLite's
+// errors as they are.
+func readSchema(ctx context.Context, q querier) (schema, error) {
+	var s schema
+	rows, err := q.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
+	if err != nil {
+		return s, err
+	}
 	for rows.Next() {
 		var name string
 		if err := rows.Scan(&name); err != nil {
 			rows.Close()
-			return err
+			return s, err
 		}
 		if name == goose.DefaultTablename {
-			hasGoose = true
+			s.goose = true
 		}
-		tables = append(tables, name)
+		s.tables = append(s.tables, name)
 	}
 	if err := rows.Close(); err != nil {
-		return classify(err, timeout)
+		return s, err
 	}
-	switch {
-	case hasGoose:
+	if s.goose {
 		var version sql.NullInt64
-		if err := tx.QueryRowContext(ctx, `SELECT MAX(version_id) FROM `+goose.DefaultTablename).Scan(&version); err != nil {
-			return classify(err, timeout)
+		if err := q.QueryRowContext(ctx, `SELECT MAX(version_id) FROM `+goose.DefaultTablename).Scan(&version); err != nil {
+			return s, err
 		}
-		if version.Int64 > latest {
-			return fmt.Errorf("%w: it is at schema version %d and this nimbot knows versions up to %d; run a newer nimbot, or restore a backup made for this version",
-				migrations.ErrSchemaTooNew, version.Int64, latest)
-		}
-	case len(tables) > 0:
-		return fmt.Errorf("%w: it is a SQLite database but not nimbot's (tables %s, no %s)",
-			ErrNotDatabase, strings.Join(tables, ", "), goose.DefaultTablename)
+		s.version = version.Int64
 	}
-	return quickCheck(ctx, tx, checkFor)
+	return s, nil
+}
+
+// empty reports whether the database holds no tables at all, as a new or
+// empty file does.
+func (s schema) empty() bool { return len(s.tables) == 0 }
+
+// check says why a nimbot that knows schema versions up to latest must not
+// use the database: it is not nimbot's (ErrNotDatabase), or a newer nimbot
+// has migrated it (migrations.ErrSchemaTooNew, with advice, what to do
+// instead). An empty database is nimbot's to create.
+func (s schema) check(latest int64, advice string) error {
+	switch {
+	case s.goose && s.version > latest:
+		return fmt.Errorf("%w: it is at schema version %d and this nimbot knows versions up to %d; %s",
+			migrations.ErrSchemaTooNew, s.version, latest, advice)
+	case !s.goose && !s.empty():
+		return fmt.Errorf("%w: it is a SQLite database but not nimbot's (tables %s, no %s)",
+			ErrNotDatabase, strings.Join(s.tables, ", "), goose.DefaultTablename)
+	}
+	return nil
 }
 
 // quickCheck runs PRAGMA quick_check on tx: every page of every table and
@@ -498,7 +551,7 @@ const corruptAdvice = "Stop every nimbot using it and restore the latest backup 
 // beginLocked begins db's transaction (BEGIN IMMEDIATE: the write lock),
 // trying every millisecond for up to timeout while another process holds
 // the lock. SQLite's own busy handler backs off to 100 ms between tries,
-// and a process committing back to back (a busy bot, when `nimbot backup`
+// and a process committing back to back (a busy bot, when `nimbot play`
 // opens the file beside it) leaves the lock free only for moments between
 // its transactions: about 30 tries in 2 s missed them all in 1 run of 12
 // (TestBesideRunningProcess).
