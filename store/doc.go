@@ -65,5 +65,8 @@
 // by default), else for at most Config.CheckTimeout (5 s), tables and
 // indexes in order. A damaged page fails Open with ErrCorrupt and the
 // recovery (restore a backup made with `nimbot backup`), instead of starting
-// and then answering moves with "that game no longer exists".
+// and then answering moves with "that game no longer exists". The check
+// runs in a read transaction, after the write lock has been taken only to
+// read the schema, so a process already running on the file keeps
+// committing while another opens it.
 package store

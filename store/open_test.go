@@ -277,3 +277,39 @@ func TestOpenCheckBound(t *testing.T) {
 	}
 	db.Close()
 }
+
+// TestOpenBesideWriter: a second Open of a file a store is running on (as
+// `nimbot play` beside the bot) checks the file without keeping the running
+// store's writes waiting. Shown by order, not by time: a write of the
+// running store commits while the second Open's quick_check is still open
+// (checkingHook), which it could not if the check held the write lock: the
+// write would wait out its busy timeout and fail.
+func TestOpenBesideWriter(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "nimbot.db")
+	running := mustOpenPath(t, path, "")
+	fillInteractions(t, running, "i", 3000, 900, epoch)
+
+	checked := false
+	var wrote error
+	checkingHook = func() {
+		checked = true
+		wrote = running.SaveResponse(ctx, "during-check", []byte("x"))
+	}
+	t.Cleanup(func() { checkingHook = nil })
+	other, err := Open(ctx, Config{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	checkingHook = nil
+	if !checked {
+		t.Fatal("the second Open ran no check")
+	}
+	if wrote != nil {
+		t.Fatalf("the running store's write during the second Open's check: %v", wrote)
+	}
+	if b, err := other.Response(ctx, "during-check"); err != nil || string(b) != "x" {
+		t.Fatalf("the write made during the check: %q, %v", b, err)
+	}
+}

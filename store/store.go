@@ -397,6 +397,12 @@ func integrityBound(path string, fullBytes int64, checkFor time.Duration) time.D
 // binary's, and that its pages are sound (PRAGMA quick_check, for at most
 // checkFor when it is not 0). The connection sets no journal mode and writes
 // nothing.
+//
+// The write lock is held only to learn that no other process holds it and
+// to read the schema, then released: the check, which reads every page (a
+// second or more for a large file, longer from a cold disk), runs in a read
+// transaction, which in WAL mode keeps no writer waiting. A bot running on
+// the file goes on committing while another process opens it.
 func probe(ctx context.Context, path string, timeout time.Duration, latest int64, checkFor time.Duration) error {
 	db, err := sql.Open("sqlite3", dsn(path, url.Values{
 		"mode":          {"rw"},
@@ -412,16 +418,17 @@ func probe(ctx context.Context, path string, timeout time.Duration, latest int64
 	if err != nil {
 		return classify(err, timeout)
 	}
-	defer tx.Rollback()
-
 	s, err := readSchema(ctx, tx)
+	tx.Rollback()
 	if err != nil {
 		return classify(err, timeout)
 	}
 	if err := s.check(latest, "run a newer nimbot, or restore a backup made for this version"); err != nil {
 		return err
 	}
-	return quickCheck(ctx, tx, checkFor)
+	// Outside any transaction of ours, the statement is its own read
+	// transaction.
+	return quickCheck(ctx, db, checkFor)
 }
 
 // schema is what a database holds of nimbot's schema.
@@ -492,25 +499,28 @@ func (s schema) check(latest int64, advice string) error {
 	return nil
 }
 
-// quickCheck runs PRAGMA quick_check on tx: every page of every table and
+// quickCheck runs PRAGMA quick_check on db: every page of every table and
 // index is read and its structure checked (not the index contents against
 // the tables, which integrity_check adds at many times the cost). With
 // checkFor > 0 the check is interrupted after that long and what it covered
 // is taken as checked.
-func quickCheck(ctx context.Context, tx *sql.Tx, checkFor time.Duration) error {
+func quickCheck(ctx context.Context, db *sql.DB, checkFor time.Duration) error {
 	qctx := ctx
 	if checkFor > 0 {
 		var cancel context.CancelFunc
 		qctx, cancel = context.WithTimeout(ctx, checkFor)
 		defer cancel()
 	}
-	rows, err := tx.QueryContext(qctx, `PRAGMA quick_check(5)`)
+	rows, err := db.QueryContext(qctx, `PRAGMA quick_check(5)`)
 	if err != nil {
 		return checkErr(ctx, err)
 	}
 	defer rows.Close()
 	var problems []string
-	for rows.Next() {
+	for first := true; rows.Next(); first = false {
+		if first && checkingHook != nil {
+			checkingHook()
+		}
 		var line string
 		if err := rows.Scan(&line); err != nil {
 			return checkErr(ctx, err)
@@ -527,6 +537,11 @@ func quickCheck(ctx context.Context, tx *sql.Tx, checkFor time.Duration) error {
 	}
 	return nil
 }
+
+// checkingHook, when a test sets it, runs while probe's quick_check is
+// under way (its statement still open, so its transaction too), for the
+// test to show what a writer on the file can do meanwhile.
+var checkingHook func()
 
 // checkErr turns a failed quick_check into Open's error: a check cut short
 // by its own time bound is no failure (the part it read was sound).
