@@ -209,7 +209,7 @@ func TestBackupFile(t *testing.T) {
 		}
 		// What the previous release's Open checks: the copy is one it
 		// can restore.
-		if err := probe(ctx, dest, time.Second, previous, 0); err != nil {
+		if _, err := probe(ctx, dest, time.Second, previous, 0); err != nil {
 			t.Errorf("the previous release would refuse the copy: %v", err)
 		}
 		// And this release migrates the copy and finds the game.

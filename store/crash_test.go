@@ -32,6 +32,8 @@ func runChild(role string) int {
 		err = crashChild(path)
 	case "lock":
 		err = lockChild(path)
+	case "hold":
+		err = holdChild(path)
 	default:
 		err = fmt.Errorf("unknown child role %q", role)
 	}
@@ -112,6 +114,24 @@ func lockChild(path string) error {
 	}
 	defer tx.Rollback()
 	fmt.Println("locked")
+	io.Copy(io.Discard, os.Stdin)
+	return nil
+}
+
+// holdChild has the database open, as any program using it (a nimbot of
+// an earlier release) has between its transactions: it reads the file once,
+// prints "open" and keeps its connection until its stdin closes.
+func holdChild(path string) error {
+	db, err := sql.Open("sqlite3", dsn(path, nil))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	var n int
+	if err := db.QueryRow(`SELECT count(*) FROM sqlite_master`).Scan(&n); err != nil {
+		return err
+	}
+	fmt.Println("open")
 	io.Copy(io.Discard, os.Stdin)
 	return nil
 }

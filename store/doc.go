@@ -17,7 +17,12 @@
 // The schema is in the migrations package (numbered .sql files, applied by
 // pressly/goose when Open runs); read those files for the tables, indexes and
 // the rules the database itself enforces: at most one pending-or-active game
-// per channel, a move only at the game's current ply, foreign keys.
+// per channel, a move only at the game's current ply, foreign keys. Open
+// migrates only with the file to itself (SQLite's exclusive locking mode):
+// while another process has the file open, a nimbot of the earlier release
+// still running on it, Open fails with ErrLocked instead of changing the
+// schema under it. A file already at the latest schema is opened beside
+// other processes.
 //
 // The database path comes from the caller: nimbot reads DATABASE_PATH and
 // defaults to ./nimbot.db.

@@ -12,7 +12,8 @@ var (
 	ErrUnwritable = errors.New("cannot write the database file")
 	// ErrNotDatabase: the file exists but is not a nimbot SQLite database.
 	ErrNotDatabase = errors.New("not a nimbot database")
-	// ErrLocked: another process holds the database's write lock.
+	// ErrLocked: another process holds the database's write lock, or has
+	// the file open at all when Open must migrate its schema.
 	ErrLocked = errors.New("database is locked by another process")
 	// ErrCorrupt: the file is a nimbot database but some of its pages are
 	// damaged (PRAGMA quick_check fails). Running on it would answer moves

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -311,5 +313,76 @@ func TestOpenBesideWriter(t *testing.T) {
 	}
 	if b, err := other.Response(ctx, "during-check"); err != nil || string(b) != "x" {
 		t.Fatalf("the write made during the check: %q, %v", b, err)
+	}
+}
+
+// TestOpenMigratesAlone: Open migrates a file only with the file to itself.
+// Beside another process that has it open (a bot of the previous release,
+// with `nimbot play` or the new bot of this one started beside it) it fails
+// with ErrLocked and leaves the file at its schema; once that process is
+// gone it migrates.
+func TestOpenMigratesAlone(t *testing.T) {
+	ctx := context.Background()
+	latest := LatestSchemaVersion()
+	previous := latest - 1
+	path := filepath.Join(t.TempDir(), "nimbot.db")
+	atVersion(t, path, previous)
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := startChild(t, "hold", path)
+	defer c.kill()
+	if line := c.waitFirst(t); line != "open" {
+		t.Fatalf("hold child said %q", line)
+	}
+	db, err := Open(ctx, Config{Path: path, LockTimeout: 200 * time.Millisecond})
+	if err == nil {
+		db.Close()
+		t.Fatalf("Open migrated the file from version %d to %d beside another process", previous, versionOf(t, path))
+	}
+	var oe *OpenError
+	want := fmt.Sprintf("from version %d to %d", previous, latest)
+	if !errors.Is(err, ErrLocked) || !errors.As(err, &oe) || !strings.Contains(err.Error(), want) {
+		t.Fatalf("got %v, want an *OpenError wrapping ErrLocked that says %q", err, want)
+	}
+	if v := versionOf(t, path); v != previous {
+		t.Fatalf("the file is at version %d after the refusal", v)
+	}
+	if after, err := os.ReadFile(path); err != nil || !bytes.Equal(before, after) {
+		t.Fatalf("the refusal changed the file (%v)", err)
+	}
+
+	c.kill()
+	db = mustOpenPath(t, path, "")
+	if v, err := db.SchemaVersion(ctx); err != nil || v != latest {
+		t.Fatalf("once alone: version %d, %v", v, err)
+	}
+	if _, err := db.Game(ctx, 7); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestOpenNewFileTogether: stores opened on a new file at once each find
+// the schema, created by one of them.
+func TestOpenNewFileTogether(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "nimbot.db")
+	dbs := make([]*DB, 3)
+	errs := make([]error, len(dbs))
+	var wg sync.WaitGroup
+	for i := range dbs {
+		wg.Go(func() { dbs[i], errs[i] = Open(ctx, Config{Path: path}) })
+	}
+	wg.Wait()
+	for i, db := range dbs {
+		if errs[i] != nil {
+			t.Errorf("open %d: %v", i, errs[i])
+			continue
+		}
+		if v, err := db.SchemaVersion(ctx); err != nil || v != LatestSchemaVersion() {
+			t.Errorf("open %d: version %d, %v", i, v, err)
+		}
+		db.Close()
 	}
 }

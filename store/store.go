@@ -116,6 +116,12 @@ var sqliteHeader = []byte("SQLite format 3\x00")
 // binary knows, or a write lock held by another process each fail with an
 // *OpenError naming the file and wrapping ErrUnwritable, ErrNotDatabase,
 // migrations.ErrSchemaTooNew or ErrLocked, and leave the file as it was.
+//
+// It migrates the schema only with the file to itself (migrateAlone): when
+// it must, another process with the file open, such as a nimbot of an
+// earlier release still running on it, fails it with ErrLocked, and the
+// file stays at its schema. A file already at this binary's schema is
+// opened beside other processes.
 func Open(ctx context.Context, cfg Config) (*DB, error) {
 	if cfg.Path == "" {
 		return nil, &OpenError{Path: cfg.Path, Err: fmt.Errorf("%w: no database path given", ErrUnwritable)}
@@ -149,9 +155,15 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 	if err != nil {
 		return fail(err)
 	}
+	var version int64 // a new file has none
 	if exists {
 		check := integrityBound(path, cfg.FullCheckBytes, cfg.CheckTimeout)
-		if err := probe(ctx, path, lockTimeout, latest, check); err != nil {
+		if version, err = probe(ctx, path, lockTimeout, latest, check); err != nil {
+			return fail(err)
+		}
+	}
+	if !exists || version < latest {
+		if err := migrateAlone(ctx, path, synchronous, lockTimeout, version, latest); err != nil {
 			return fail(err)
 		}
 	}
@@ -181,10 +193,6 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
-	if err := migrate(ctx, w); err != nil {
-		w.Close()
-		return fail(err)
-	}
 	var largest int64
 	if err := w.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM games`).Scan(&largest); err != nil {
 		w.Close()
@@ -395,40 +403,144 @@ func integrityBound(path string, fullBytes int64, checkFor time.Duration) time.D
 // process does not hold its write lock (waiting at most timeout), that it is
 // a nimbot database or an empty one, that its schema is not newer than this
 // binary's, and that its pages are sound (PRAGMA quick_check, for at most
-// checkFor when it is not 0). The connection sets no journal mode and writes
-// nothing.
+// checkFor when it is not 0); it returns the schema version. The connection
+// sets no journal mode and writes nothing.
 //
 // The write lock is held only to learn that no other process holds it and
 // to read the schema, then released: the check, which reads every page (a
 // second or more for a large file, longer from a cold disk), runs in a read
 // transaction, which in WAL mode keeps no writer waiting. A bot running on
 // the file goes on committing while another process opens it.
-func probe(ctx context.Context, path string, timeout time.Duration, latest int64, checkFor time.Duration) error {
+func probe(ctx context.Context, path string, timeout time.Duration, latest int64, checkFor time.Duration) (version int64, err error) {
 	db, err := sql.Open("sqlite3", dsn(path, url.Values{
 		"mode":          {"rw"},
 		"_busy_timeout": {"0"}, // beginLocked waits
 		"_txlock":       {"immediate"},
 	}))
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer db.Close()
 	db.SetMaxOpenConns(1)
 	tx, err := beginLocked(ctx, db, timeout)
 	if err != nil {
-		return classify(err, timeout)
+		return 0, classify(err, timeout)
 	}
 	s, err := readSchema(ctx, tx)
 	tx.Rollback()
 	if err != nil {
-		return classify(err, timeout)
+		return 0, classify(err, timeout)
 	}
-	if err := s.check(latest, "run a newer nimbot, or restore a backup made for this version"); err != nil {
-		return err
+	if err := s.check(latest, openAdvice); err != nil {
+		return 0, err
 	}
 	// Outside any transaction of ours, the statement is its own read
 	// transaction.
-	return quickCheck(ctx, db, checkFor)
+	return s.version, quickCheck(ctx, db, checkFor)
+}
+
+// openAdvice is what to do with a database a newer nimbot has migrated.
+const openAdvice = "run a newer nimbot, or restore a backup made for this version"
+
+// migrateAlone brings the schema of the file at path (at version from; a
+// new file is created) up to latest on a connection of its own in SQLite's
+// exclusive locking mode. Such a connection takes the file only while no
+// other connection, of this process or another, has it open (every
+// connection to a database in WAL mode holds a shared lock on the file
+// while it is open), and keeps all others out until it closes. Without it,
+// a nimbot of the new release opening the file (`nimbot play`, or the new
+// bot started before the old one has stopped) would migrate it under a
+// nimbot of the earlier release still running on it: that one's
+// statements would meet a schema it does not know, and at its next start
+// it would refuse the file as too new.
+//
+// While another process has the file open it tries every millisecond for
+// up to timeout, then fails with ErrLocked, unless the file has reached
+// latest meanwhile (two processes starting on a new file at once: the
+// first creates the schema, the second then finds it there).
+func migrateAlone(ctx context.Context, path, synchronous string, timeout time.Duration, from, latest int64) error {
+	deadline := time.Now().Add(timeout)
+	var look time.Time // when to look at the file's schema next
+	var db *sql.DB
+	for {
+		var err error
+		if db, err = lockAlone(ctx, path, synchronous); err == nil {
+			break
+		}
+		var se sqlite3.Error
+		if !errors.As(err, &se) || se.Code != sqlite3.ErrBusy && se.Code != sqlite3.ErrLocked {
+			return classify(err, timeout)
+		}
+		if time.Now().After(look) {
+			// A look opens a connection: not every millisecond.
+			if s, err := schemaNow(ctx, path); err == nil && s.goose && s.version >= latest {
+				return s.check(latest, openAdvice)
+			}
+			look = time.Now().Add(20 * time.Millisecond)
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%w: another process has the file open (waited %v), and this nimbot must migrate its schema from version %d to %d, which it does not do under a nimbot still running on the file: stop that one first (`nimbot backup PATH` copies the file as it is)",
+				ErrLocked, timeout, from, latest)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Millisecond):
+		}
+	}
+	// Closing the connection lets the others in (and, as the file's only
+	// connection, copies the log into the file first).
+	defer db.Close()
+	return migrate(ctx, db)
+}
+
+// lockAlone opens the file at path on one connection in exclusive locking
+// mode and takes its exclusive lock (BEGIN EXCLUSIVE), which that mode keeps
+// after the transaction, until the connection closes. A connection that
+// failed to is closed: in that mode it would keep the shared lock it took
+// on the way, and two processes starting on a new file at once would each
+// wait for the other's.
+func lockAlone(ctx context.Context, path, synchronous string) (*sql.DB, error) {
+	db, err := sql.Open("sqlite3", dsn(path, url.Values{
+		"_foreign_keys": {"on"},
+		"_synchronous":  {synchronous},
+		"_locking_mode": {"EXCLUSIVE"},
+		"_busy_timeout": {"0"}, // migrateAlone waits
+		"_txlock":       {"exclusive"},
+	}))
+	if err != nil {
+		return nil, err
+	}
+	// One connection, kept: the lock is its own.
+	db.SetMaxOpenConns(1)
+	db.SetMaxIdleConns(1)
+	db.SetConnMaxLifetime(0)
+	db.SetConnMaxIdleTime(0)
+	tx, err := db.BeginTx(ctx, nil)
+	if err == nil {
+		err = tx.Rollback()
+	}
+	if err == nil {
+		// A new file is created in WAL mode, as every connection of
+		// the store's expects; the lock is held already.
+		_, err = db.ExecContext(ctx, `PRAGMA journal_mode = WAL`)
+	}
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// schemaNow reads the schema of the file at path as it is, through a
+// read-only connection of its own.
+func schemaNow(ctx context.Context, path string) (schema, error) {
+	db, err := sql.Open("sqlite3", dsn(path, url.Values{"mode": {"ro"}, "_busy_timeout": {"0"}}))
+	if err != nil {
+		return schema{}, err
+	}
+	defer db.Close()
+	return readSchema(ctx, db)
 }
 
 // schema is what a database holds of nimbot's schema.
