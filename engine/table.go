@@ -3,14 +3,16 @@ package engine
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 )
 
 // Lines lays the table out as aligned plain-text lines, the form every
 // renderer shows it in (a Discord code block, the terminal): the first column
 // left-aligned, the others right-aligned so binary digits and numbers line up,
-// a rule under the header and another above the total. render turns each
-// cell into text in the reader's language; nil renders English.
+// a rule under the header and another above the total. Cells are padded by
+// the columns they take on screen (displayWidth), not by their runes, so a
+// Japanese heading two columns a character keeps the digits under it in
+// line. render turns each cell into text in the reader's language; nil
+// renders English.
 func (t Table) Lines(render func(Phrase) string) []string {
 	if render == nil {
 		render = Phrase.String
@@ -41,13 +43,13 @@ func (t Table) Lines(render func(Phrase) string) []string {
 			if j >= len(widths) {
 				widths = append(widths, 0)
 			}
-			widths[j] = max(widths[j], utf8.RuneCountInString(cell))
+			widths[j] = max(widths[j], displayWidth(cell))
 		}
 	}
 	format := func(row []string) string {
 		cells := make([]string, len(row))
 		for j, cell := range row {
-			gap := strings.Repeat(" ", widths[j]-utf8.RuneCountInString(cell))
+			gap := strings.Repeat(" ", widths[j]-displayWidth(cell))
 			if j == 0 {
 				cells[j] = cell + gap
 			} else {

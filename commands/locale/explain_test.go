@@ -1,8 +1,11 @@
 package locale
 
 import (
+	"slices"
 	"strings"
 	"testing"
+
+	"golang.org/x/text/width"
 
 	"nimbot/engine"
 )
@@ -64,5 +67,69 @@ func TestExplanationsInEveryLocale(t *testing.T) {
 				t.Errorf("missing: %s", m)
 			}
 		}
+	}
+}
+
+// TestTablesLineUpInEveryLocale lays out every explanation table of
+// explainGames in every language and measures each line as a terminal
+// draws it (golang.org/x/text/width: East Asian Wide and Fullwidth
+// characters take two columns): every line must end at the same column,
+// or a Japanese heading has pushed the digits under it out of line.
+func TestTablesLineUpInEveryLocale(t *testing.T) {
+	columns := func(s string) int {
+		n := 0
+		for _, r := range s {
+			switch width.LookupRune(r).Kind() {
+			case width.EastAsianWide, width.EastAsianFullwidth:
+				n += 2
+			default:
+				n++
+			}
+		}
+		return n
+	}
+	tables := 0
+	for _, game := range explainGames {
+		r, p, err := engine.ParseGame(game)
+		if err != nil {
+			t.Fatalf("%s: %v", game, err)
+		}
+		h, err := r.Hint(p)
+		if err != nil {
+			t.Fatalf("%s: %v", game, err)
+		}
+		tb := h.Explanation.Table
+		if tb == nil || len(tb.Rows) == 0 || len(tb.Rows[0]) < 2 {
+			continue
+		}
+		tables++
+		// The table's rows in the order Lines lays them out, rules apart.
+		rows := append([][]engine.Phrase{tb.Header}, tb.Rows...)
+		rows = append(rows, tb.Total)
+		rows = slices.DeleteFunc(rows, func(r []engine.Phrase) bool { return len(r) == 0 })
+		for _, lang := range Languages() {
+			pr := For(lang)
+			lines := slices.DeleteFunc(tb.Lines(pr.Phrase), func(l string) bool { return strings.Trim(l, "-") == "" })
+			if len(lines) != len(rows) {
+				t.Fatalf("%s %s: %d lines for %d rows", game, lang, len(lines), len(rows))
+			}
+			end := -1
+			for i, l := range lines {
+				// A row whose last cell is empty ends short (Lines trims it).
+				if pr.Phrase(rows[i][len(rows[i])-1]) == "" {
+					continue
+				}
+				if end < 0 {
+					end = columns(l)
+				}
+				if columns(l) != end {
+					t.Errorf("%s %s: the table's columns do not line up:\n%s", game, lang, strings.Join(tb.Lines(pr.Phrase), "\n"))
+					break
+				}
+			}
+		}
+	}
+	if tables == 0 {
+		t.Fatal("no explanation had a table")
 	}
 }
