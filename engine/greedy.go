@@ -168,8 +168,8 @@ func (g greedyGame) winning(p Position, limit int) ([]Move, int64) {
 // Greedy Nim's verdicts and explanation.
 var (
 	pVerdictGreedyOnesEven = def("verdict.greedy.ones_even", "", "Winning: only heaps of 1 are left and there are {{.Count}} (even); take one to leave an odd number.")
-	pVerdictGreedyOnesOdd  = def("verdict.greedy.ones_odd", "", "Losing: only heaps of 1 are left and there are {{.Count}} (odd); you will take the last one.")
-	pVerdictGreedyOdd      = def("verdict.greedy.odd", "", "Winning: {{.Count}} heaps share the largest size {{.Size}}, an odd number.")
+	pVerdictGreedyOnesOdd  = def("verdict.greedy.ones_odd", "Losing: only {{.Count}} heap of 1 is left; you will take the last one.", "Losing: only heaps of 1 are left and there are {{.Count}} (odd); you will take the last one.")
+	pVerdictGreedyOdd      = def("verdict.greedy.odd", "Winning: {{.Count}} heap has the largest size {{.Size}}, an odd number.", "Winning: {{.Count}} heaps share the largest size {{.Size}}, an odd number.")
 	pVerdictGreedyEven     = def("verdict.greedy.even", "", "Losing: {{.Count}} heaps share the largest size {{.Size}}, an even number.")
 	pTheoryLargest         = def("explain.theory.largest_heaps", "", "largest heaps")
 	pColLargest            = def("table.largest", "", "largest")
@@ -178,7 +178,7 @@ var (
 	pGreedyTouch           = def("explain.greedy.touch", "", "Only a largest heap may be touched, so what matters is how many heaps share the largest size (empty heaps do not count).")
 	pGreedyEven            = def("explain.greedy.even", "", "With an even number of largest heaps, any take leaves an odd number, and the opponent can make it even again: an even count is lost for the player to move.")
 	pGreedyMisere          = def("explain.greedy.misere", "", "In misère play the same holds while the largest heap holds 2 or more; once only heaps of 1 are left, leave an odd number of them.")
-	pGreedyHere            = def("explain.greedy.here", "", "Here {{.Count}} heaps share the largest size {{.Size}}.")
+	pGreedyHere            = def("explain.greedy.here", "Here {{.Count}} heap has the largest size {{.Size}}.", "Here {{.Count}} heaps share the largest size {{.Size}}.")
 	pGreedyLost            = def("explain.greedy.lost", "", "Every move leaves a won position for the opponent: the player to move loses against perfect play.")
 	pGreedyMove            = def("explain.greedy.move", "", "Take {{.Take}} from {{.Heap}}, for example ({{.Moves}} in all), to leave your opponent a lost count.")
 	pWinningMoves          = def("explain.winning_moves", "{{.Count}} winning move", "{{.Count}} winning moves")

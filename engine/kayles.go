@@ -289,7 +289,7 @@ func kaylesSplitCount(m, w int64) int64 {
 
 // Kayles's verdicts and explanation (misère Kayles's are in search.go).
 var (
-	pVerdictKaylesSearchWin  = def("verdict.kayles.search_win", "", "Winning: an exhaustive search finds {{.Count}} of your knocks leave your opponent lost.")
+	pVerdictKaylesSearchWin  = def("verdict.kayles.search_win", "Winning: an exhaustive search finds {{.Count}} of your knocks leaves your opponent lost.", "Winning: an exhaustive search finds {{.Count}} of your knocks leave your opponent lost.")
 	pVerdictKaylesSearchLose = def("verdict.kayles.search_lose", "", "Losing: an exhaustive search finds that every knock leaves your opponent a win.")
 	pVerdictKaylesXOR        = def("verdict.kayles.xor", "", "Winning: the rows' Grundy values XOR to {{.XOR}}, not 0, so a knock can make it 0.")
 	pVerdictKaylesZero       = def("verdict.kayles.zero", "", "Losing: the rows' Grundy values XOR to 0, so every knock makes it non-zero for your opponent.")

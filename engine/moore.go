@@ -466,12 +466,12 @@ func (g mooreGame) digitDP(p Position, S []int, need [mooreBits + 1]int, skipSma
 // Moore's Nim's verdicts and explanation.
 var (
 	pVerdictMooreOnesWin  = def("verdict.moore.ones_win", "", "Winning: only heaps of 1 are left, {{.Count}} of them; leave a number that is 1 mod {{.Mod}}.")
-	pVerdictMooreOnesLose = def("verdict.moore.ones_lose", "", "Losing: only heaps of 1 are left, {{.Count}} of them, which is 1 mod {{.Mod}}.")
+	pVerdictMooreOnesLose = def("verdict.moore.ones_lose", "Losing: only {{.Count}} heap of 1 is left, and {{.Count}} is 1 mod {{.Mod}}.", "Losing: only heaps of 1 are left, {{.Count}} of them, which is 1 mod {{.Mod}}.")
 	pVerdictMooreBit      = def("verdict.moore.bit", "Winning: {{.Count}} heap has the {{.Bit}}'s bit set, which is not 0 mod {{.Mod}}.", "Winning: {{.Count}} heaps have the {{.Bit}}'s bit set, which is not 0 mod {{.Mod}}.")
 	pVerdictMooreZero     = def("verdict.moore.zero", "", "Losing: for every bit, the number of heaps with it set is 0 mod {{.Mod}}.")
 	pTheoryBitCounts      = def("explain.theory.bit_counts", "", "bit counts mod {{.Mod}}")
 	pColCountMod          = def("table.count_mod", "", "count mod {{.Mod}}")
-	pMooreBinary          = def("explain.moore.binary", "", "Write the heaps in binary and count, for each bit, how many heaps have it set; a move may change up to {{.K}} heaps.")
+	pMooreBinary          = def("explain.moore.binary", "Write the heaps in binary and count, for each bit, how many heaps have it set; a move may change only {{.Count}} heap.", "Write the heaps in binary and count, for each bit, how many heaps have it set; a move may change up to {{.Count}} heaps.")
 	pMooreTheorem         = def("explain.moore.theorem", "", "If every count is 0 mod {{.Mod}}, any move breaks one, and the other player can restore them all: that position is lost for the player to move (Moore's theorem; with k=1 it is Nim's nim-sum).")
 	pMooreMisere          = def("explain.moore.misere", "", "In misère play the same holds while some heap holds 2 or more; with only heaps of 0 and 1, leave a number of 1-heaps that is 1 mod {{.Mod}}.")
 	pMooreLost            = def("explain.moore.lost", "", "Here every count is already right for your opponent: the player to move loses against perfect play.")
@@ -518,7 +518,7 @@ func (g mooreGame) explain(p Position, a Analysis) Explanation {
 		t.Total = row(P(pColCountMod, "Mod", g.k+1), "", tot.String())
 		e.Table = t
 	}
-	e.Steps = append(e.Steps, P(pMooreBinary, "K", g.k))
+	e.Steps = append(e.Steps, P(pMooreBinary, "Count", g.k))
 	e.Steps = append(e.Steps, P(pMooreTheorem, "Mod", g.k+1))
 	if g.misere {
 		e.Steps = append(e.Steps, P(pMooreMisere, "Mod", g.k+1))

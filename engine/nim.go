@@ -148,7 +148,7 @@ func sortDesc(v []int64) {
 // Nim's verdicts; misère Lasker's Nim, in the endgame of 1-heaps, says the same.
 var (
 	pVerdictOnesEven  = def("verdict.nim.ones_even", "", "Winning: only heaps of 1 are left and there are {{.Count}} of them (even); take one and leave an odd number.")
-	pVerdictOnesOdd   = def("verdict.nim.ones_odd", "", "Losing: only heaps of 1 are left and there are {{.Count}} of them (odd); in misère play you will take the last one.")
+	pVerdictOnesOdd   = def("verdict.nim.ones_odd", "Losing: only {{.Count}} heap of 1 is left; in misère play you will take the last one.", "Losing: only heaps of 1 are left and there are {{.Count}} of them (odd); in misère play you will take the last one.")
 	pVerdictNimSwitch = def("verdict.nim.switch", "", "Winning: only one heap holds 2 or more; cut it to 0 or 1 so that an odd number of 1-heaps is left (the misère endgame switch).")
 	pVerdictNimSum    = def("verdict.nim.sum", "", "Winning: the nim-sum is {{.Sum}}, not 0, so a move can make it 0.")
 	pVerdictNimZero   = def("verdict.nim.zero", "", "Losing: the nim-sum is 0, so every move makes it non-zero for your opponent.")
@@ -215,7 +215,7 @@ var (
 	pNimMisere       = def("explain.nim.misere", "", "In misère play the last mover loses, but the nim-sum still decides while some heap holds 2 or more: leave a nim-sum of 0.")
 	pNimSwitch       = def("explain.nim.switch", "", "The endgame switch: when your move would leave only heaps of 0 and 1, leave an odd number of 1-heaps instead, so your opponent takes the last one.")
 	pNimOnesEven     = def("explain.nim.ones_even", "", "Every heap holds 0 or 1 and there are {{.Count}} heaps of 1: take one to leave an odd number, and you win.")
-	pNimOnesOdd      = def("explain.nim.ones_odd", "", "Every heap holds 0 or 1 and there are {{.Count}} heaps of 1 (odd): the player to move takes the last one and loses.")
+	pNimOnesOdd      = def("explain.nim.ones_odd", "Every heap holds 0 or 1 and {{.Count}} heap holds 1: the player to move takes the last one and loses.", "Every heap holds 0 or 1 and there are {{.Count}} heaps of 1 (odd): the player to move takes the last one and loses.")
 	pNimZeroLoses    = def("explain.nim.zero_loses", "", "A nim-sum of 0 is lost for the player to move: every move changes it, and the other player can always bring it back to 0 until the heaps run out.")
 	pNimZero         = def("explain.nim.zero", "", "The nim-sum is 0, so the player to move loses against perfect play; the best try is a small take that keeps the game long.")
 	pNimMove         = def("explain.nim.move", "", "Heap {{.Heap}}: {{.Size}} ⊕ {{.Sum}} = {{.Target}} is less than {{.Size}}, so take {{.Take}} from {{.Heap}} to leave a nim-sum of 0.")

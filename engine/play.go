@@ -17,7 +17,7 @@ type verdicter interface {
 
 // The verdicts of variants without a theory of their own.
 var (
-	pVerdictWinningCount = def("verdict.winning_count", "", "Winning: {{.Count}} of your moves leave your opponent lost.")
+	pVerdictWinningCount = def("verdict.winning_count", "Winning: {{.Count}} of your moves leaves your opponent lost.", "Winning: {{.Count}} of your moves leave your opponent lost.")
 	pVerdictLosing       = def("verdict.losing", "", "Losing: every move leaves your opponent a won position; hold out and hope for a mistake.")
 )
 

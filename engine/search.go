@@ -383,7 +383,7 @@ var (
 	pKMNimWrongWins  = def("explain.kayles_misere.nim_wrong_wins", "", "The Grundy values above decide normal play (XOR {{.XOR}}), but the misère Nim rule on them is wrong for Kayles: it calls a row of 8 a loss and rows of 1 and 5 a win, and the search finds the opposite. Here it would say the player to move wins.")
 	pKMNimWrongLoses = def("explain.kayles_misere.nim_wrong_loses", "", "The Grundy values above decide normal play (XOR {{.XOR}}), but the misère Nim rule on them is wrong for Kayles: it calls a row of 8 a loss and rows of 1 and 5 a win, and the search finds the opposite. Here it would say the player to move loses.")
 	pKMLoses         = def("explain.kayles_misere.loses", "", "The search found that the player to move loses: every knock leads to a position from which the opponent wins.")
-	pKMWins          = def("explain.kayles_misere.wins", "", "The search found that the player to move wins: {{.Count}} of the possible knocks lead to a position where every reply loses.")
+	pKMWins          = def("explain.kayles_misere.wins", "The search found that the player to move wins: {{.Count}} of the possible knocks leads to a position where every reply loses.", "The search found that the player to move wins: {{.Count}} of the possible knocks lead to a position where every reply loses.")
 	pKMMove          = def("explain.kayles_misere.move", "", "Knock down {{.Pins}} of row {{.Row}}, leaving {{.A}} and {{.B}}.")
 )
 

@@ -329,7 +329,7 @@ func (g *subGame) winning(p Position, max int) ([]Move, int64) {
 var (
 	pTheoryResidues         = def("explain.theory.residues", "", "residues mod {{.Mod}}")
 	pVerdictSubOnesEven     = def("verdict.subtraction.ones_even", "", "Winning: every heap's value is 0 or 1 and {{.Count}} of them are 1 (even); leave an odd number.")
-	pVerdictSubOnesOdd      = def("verdict.subtraction.ones_odd", "", "Losing: every heap's value is 0 or 1 and {{.Count}} of them are 1 (odd).")
+	pVerdictSubOnesOdd      = def("verdict.subtraction.ones_odd", "Losing: every heap's value is 0 or 1 and {{.Count}} of them is 1.", "Losing: every heap's value is 0 or 1 and {{.Count}} of them are 1 (odd).")
 	pVerdictSubSwitch       = def("verdict.subtraction.switch", "", "Winning: only one heap has a value of 2 or more; move it to value 0 or 1 so that an odd number of values 1 is left (the misère endgame switch).")
 	pVerdictSubResidues     = def("verdict.subtraction.residues", "", "Winning: the nim-sum of the residues is {{.Sum}}, not 0.")
 	pVerdictSubGrundy       = def("verdict.subtraction.grundy", "", "Winning: the nim-sum of the Grundy values is {{.Sum}}, not 0.")

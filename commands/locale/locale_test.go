@@ -128,3 +128,62 @@ func TestPhrasesAreEnglish(t *testing.T) {
 		}
 	}
 }
+
+// countNeverOne are the English messages with a Count field and no "one"
+// form, each with why none is needed: the rest count heaps, moves or
+// knocks, and one of them with Count 1 reads "1 heaps share" without one.
+var countNeverOne = map[string]string{
+	"verdict.greedy.even":           "an even number of largest heaps, never 1",
+	"verdict.greedy.ones_even":      "an even number of heaps of 1, never 1",
+	"verdict.nim.ones_even":         "an even number of heaps of 1, never 1",
+	"explain.nim.ones_even":         "an even number of heaps of 1, never 1",
+	"explain.lasker.ones_even":      "an even number of heaps of 1, never 1",
+	"verdict.subtraction.ones_even": "an even number of values 1, never 1",
+	"verdict.moore.ones_win":        "a number of heaps of 1 that is not 1 mod k+1, never 1",
+	"explain.all_winning":           "said only when more winning moves exist than the steps show, so 2 or more",
+	"verdict.21.lose":               "the count said so far in the 21 game, not a number of things",
+	"explain.21.lost":               "the count said so far in the 21 game, not a number of things",
+	"analyze.more":                  "“…and 1 more” reads right with any number",
+	"review.more":                   "“…and 1 more” reads right with any number",
+}
+
+// TestCountedMessagesHaveOne: every English message that takes a Count has
+// a singular form, or is listed in countNeverOne with the reason it needs
+// none. (TestCatalogComplete then asks the same form of each language
+// whose grammar has one.)
+func TestCountedMessagesHaveOne(t *testing.T) {
+	for _, id := range IDs(English) {
+		if !slices.Contains(Fields(English, id), "Count") {
+			if _, listed := countNeverOne[id]; listed {
+				t.Errorf("%s is listed in countNeverOne but takes no Count", id)
+			}
+			continue
+		}
+		_, listed := countNeverOne[id]
+		one := slices.Contains(Forms(English, id), "one")
+		switch {
+		case !one && !listed:
+			t.Errorf("%s takes a Count but has no \"one\" form: with 1 it reads %q", id, For(English).T(id, countArgs(id, 1)...))
+		case one && listed:
+			t.Errorf("%s has a \"one\" form but is listed in countNeverOne", id)
+		case one:
+			if m := catalog.messages[English][id]; m.One == m.Other {
+				t.Errorf("%s: the \"one\" form is the other: %q", id, m.One)
+			}
+		}
+	}
+}
+
+// countArgs are arguments for every field of English message id: Count
+// n, the others 7.
+func countArgs(id string, n int) []any {
+	var kv []any
+	for _, f := range Fields(English, id) {
+		if f == "Count" {
+			kv = append(kv, f, n)
+		} else {
+			kv = append(kv, f, 7)
+		}
+	}
+	return kv
+}
