@@ -2,6 +2,7 @@ package commands
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -62,5 +63,45 @@ func TestHintAnalyzeAutocompleteSpeakUserLanguage(t *testing.T) {
 	}
 	if !random {
 		t.Errorf("German random heaps suggestion: %+v", r.Data.Choices)
+	}
+}
+
+// TestJapaneseMovesReadAsSuggestions: a move described in Japanese is in
+// the plain (dictionary) form, which reads right both where it suggests a
+// move (the hint's "try A1", the analysis's winning moves, the board's
+// menu) and where it records one (the move log); the past tense it had
+// ("A から 1 取った", "took 1 from A") made every suggestion read as done.
+func TestJapaneseMovesReadAsSuggestions(t *testing.T) {
+	s := speaker{newHarness(t, 1), "ja"}
+	board := s.command(alice, "start", "heaps", "3 4 6", "first", "me")
+	var labels []string
+	for _, row := range board.Data.Components {
+		for _, c := range row.(discordgo.ActionsRow).Components {
+			if m, ok := c.(discordgo.SelectMenu); ok {
+				for _, o := range m.Options {
+					labels = append(labels, o.Label)
+				}
+			}
+		}
+	}
+	if !slices.Contains(labels, "A から 1 取る") {
+		t.Errorf("the board's move menu: %q", labels)
+	}
+	hint := s.command(alice, "hint", "level", 3).Data.Embeds[0].Description
+	if !strings.Contains(hint, "**`A1`** を試してみてください（A から 1 取る）。") {
+		t.Errorf("the hint's suggestion:\n%s", hint)
+	}
+	analysis := s.command(alice, "analyze", "position", "3 4 6").Data.Embeds[0].Description
+	if !strings.Contains(analysis, "`A1` — A から 1 取る") {
+		t.Errorf("the analysis's winning move:\n%s", analysis)
+	}
+	played := text(s.command(alice, "move", "notation", "A1"))
+	if !strings.Contains(played, "A から 1 取る") {
+		t.Errorf("the move log:\n%s", played)
+	}
+	for _, got := range append(labels, hint, analysis, played) {
+		if strings.Contains(got, "取った") {
+			t.Errorf("a move in the past tense: %q", got)
+		}
 	}
 }

@@ -187,3 +187,26 @@ func countArgs(id string, n int) []any {
 	}
 	return kv
 }
+
+// TestJapaneseMovesPlainForm: every Japanese move description ends in the
+// plain form (取る, 倒す), never the past (取った): the same words name a
+// move played in the log and a move suggested by a hint or an analysis.
+func TestJapaneseMovesPlainForm(t *testing.T) {
+	n := 0
+	for _, id := range IDs("ja") {
+		if !strings.HasPrefix(id, "move.") {
+			continue
+		}
+		n++
+		var kv []any
+		for _, f := range Fields(English, id) {
+			kv = append(kv, f, "X")
+		}
+		if s := For("ja").T(id, kv...); strings.HasSuffix(s, "た") || strings.HasSuffix(s, "だ") {
+			t.Errorf("ja %s is in the past tense: %q", id, s)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no Japanese move descriptions")
+	}
+}
