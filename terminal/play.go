@@ -16,7 +16,6 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"nimbot/commands"
-	"nimbot/commands/locale"
 	"nimbot/match"
 )
 
@@ -33,7 +32,7 @@ type Config struct {
 	// Lang is the language the player reads: the locale of every
 	// interaction built, so boards, hints and errors come in it, as they do
 	// for a Discord user with that language. "" is English; else one of
-	// locale.Languages() (see Lang).
+	// commands.Languages() (see Lang).
 	Lang string
 }
 
@@ -44,15 +43,15 @@ type Config struct {
 // a silent fallback to English.
 func Lang(s string) (string, error) {
 	s = strings.TrimSpace(s)
-	if s == "" || s == locale.English {
+	if s == "" || s == commands.English {
 		return string(discordgo.EnglishUS), nil
 	}
-	for _, l := range locale.Languages() {
+	for _, l := range commands.Languages() {
 		if strings.EqualFold(s, l) {
 			return l, nil
 		}
 	}
-	return "", fmt.Errorf("unknown language %q: nimbot speaks %s", s, strings.Join(locale.Languages(), ", "))
+	return "", fmt.Errorf("unknown language %q: nimbot speaks %s", s, strings.Join(commands.Languages(), ", "))
 }
 
 // Play runs an interactive session: it reads typed commands from in, hands
@@ -91,7 +90,7 @@ func Play(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 			localPlayers[1].ID: localPlayers[1].Name,
 			appID:              nimbotUser.Name,
 			match.BotID:        nimbotUser.Name,
-		}, now: cfg.Now},
+		}, now: cfg.Now, client: commands.ClientTextFor(lang)},
 		messages: map[string]*discordgo.Message{},
 	}
 	return s.run()
@@ -294,11 +293,11 @@ func (s *session) press(t typed) {
 		// confirmation: "4 2" meant as a menu pick must not end the game.
 		if len(t.picks) > 0 {
 			fmt.Fprintf(s.out, "! button %d (%s) takes nothing after its number, but %q followed it: type %d alone to press it. Nothing was pressed.\n",
-				t.press, buttonLabel(c), clip(strings.Join(t.picks, " ")), t.press)
+				t.press, s.r.buttonLabel(c), clip(strings.Join(t.picks, " ")), t.press)
 			return
 		}
 		if c.Disabled {
-			fmt.Fprintf(s.out, "! button %d (%s) is disabled\n", t.press, buttonLabel(c))
+			fmt.Fprintf(s.out, "! button %d (%s) is disabled\n", t.press, s.r.buttonLabel(c))
 			return
 		}
 		if c.Style == discordgo.LinkButton {
@@ -349,7 +348,7 @@ func (s *session) pick(m *discordgo.SelectMenu, picks []string) ([]string, bool)
 				fmt.Fprintf(s.out, "%s: pick a user: %s, or bot (/cancel to close the menu)\n", m.Placeholder, peopleList(localPlayers))
 			} else {
 				fmt.Fprintf(s.out, "%s: pick %s by number (/cancel to close the menu)\n", m.Placeholder, countWord(lo, hi))
-				menuOptions(s.out, m)
+				s.r.menuOptions(s.out, m)
 			}
 			fmt.Fprint(s.out, "pick> ")
 			line, ok := s.read()

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"nimbot/commands"
-	"nimbot/commands/locale"
 	"nimbot/engine"
 	"nimbot/match"
 	"nimbot/store"
@@ -521,8 +520,10 @@ func TestPlayLang(t *testing.T) {
 	if err := Play(context.Background(), Config{Service: svc, Now: c.Now, Lang: "de"}, in, &out); err != nil {
 		t.Fatal(err)
 	}
-	de := locale.For("de")
-	for _, want := range []string{de.T("control.resign"), de.T("start.err.channel_busy")[:20]} {
+	// The catalog's German (terminal reads no catalog: commands/locale is
+	// commands' own): the Resign button, and the start of "a game is
+	// already running in this channel".
+	for _, want := range []string{"Aufgeben", "In diesem Kanal"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("want %q in the German session:\n%s", want, out.String())
 		}
@@ -531,6 +532,40 @@ func TestPlayLang(t *testing.T) {
 	err = Play(context.Background(), Config{Service: svc, Now: c.Now, Lang: "xx"}, strings.NewReader("/nim start\n"), &out)
 	if err == nil || !strings.Contains(err.Error(), `unknown language "xx"`) || out.Len() != 0 {
 		t.Fatalf("Lang xx: %v, printed %q", err, out.String())
+	}
+}
+
+// TestPlayLangClientText: in a session with -lang, what the terminal
+// draws in Discord's client's place comes in that language too: the
+// board's deadline (<t:…:R>), the note on an answer only the player sees,
+// the mark of a disabled button. They were English in every session
+// ("Zug fällig in 59 minutes", "期限は in 59 minutes です").
+func TestPlayLangClientText(t *testing.T) {
+	c := newTestConfig(filepath.Join(t.TempDir(), "nimbot.db"))
+	db, err := store.Open(context.Background(), store.Config{Path: c.path, Now: c.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	svc := commands.New(commands.Config{DB: db, Now: c.Now, Rand: rand.New(rand.NewPCG(1, 2)), Log: slog.New(slog.DiscardHandler)})
+	for _, tc := range []struct {
+		lang string
+		want []string
+	}{
+		{"de", []string{"in 59 Minuten", "(nur du kannst das sehen)", "(deaktiviert)"}},
+		{"ja", []string{"59 分後", "（これはあなただけに表示されています）", "（無効）"}},
+	} {
+		var out bytes.Buffer
+		in := strings.NewReader("/nim start heaps:1 2 first:me\n/nim hint\n/nim end\n")
+		if err := Play(context.Background(), Config{Service: svc, Now: c.Now, Lang: tc.lang}, in, &out); err != nil {
+			t.Fatal(err)
+		}
+		mustContain(t, out.String(), tc.want...)
+		for _, english := range []string{" minutes", "only you can see this", "(disabled)"} {
+			if strings.Contains(out.String(), english) {
+				t.Errorf("%s session shows %q:\n%s", tc.lang, english, out.String())
+			}
+		}
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"nimbot/commands"
 )
 
 // item is one numbered component of the board: what typing its number
@@ -24,6 +26,10 @@ type renderer struct {
 	names map[string]string
 	// now is the clock relative timestamps (<t:…:R>) count from.
 	now func() time.Time
+	// client is what Discord's client would draw around the messages (a
+	// timestamp's words, "(only you can see this)"), in the session's
+	// language, as a Discord user with that language sees it.
+	client commands.ClientText
 }
 
 var (
@@ -57,9 +63,9 @@ func (r renderer) text(s string) string {
 		}
 		at := time.Unix(sec, 0).UTC()
 		if sub[2] == "R" && r.now != nil {
-			return relative(at.Sub(r.now()))
+			return r.client.Relative(at.Sub(r.now()))
 		}
-		return at.Format("15:04 UTC, Jan 2")
+		return r.client.Time(at)
 	})
 	s = emojiRe.ReplaceAllString(s, ":$1:")
 	s = fenceRe.ReplaceAllString(s, "")
@@ -73,38 +79,11 @@ func (r renderer) text(s string) string {
 	return strings.TrimRight(s, "\n")
 }
 
-// relative words a duration the way Discord's relative timestamps do.
-func relative(d time.Duration) string {
-	past := d < 0
-	if past {
-		d = -d
-	}
-	var n int64
-	var unit string
-	switch {
-	case d < time.Minute:
-		n, unit = int64(d/time.Second), "second"
-	case d < time.Hour:
-		n, unit = int64(d/time.Minute), "minute"
-	case d < 48*time.Hour:
-		n, unit = int64(d/time.Hour), "hour"
-	default:
-		n, unit = int64(d/(24*time.Hour)), "day"
-	}
-	if n != 1 {
-		unit += "s"
-	}
-	if past {
-		return fmt.Sprintf("%d %s ago", n, unit)
-	}
-	return fmt.Sprintf("in %d %s", n, unit)
-}
-
 // message prints m: content, embeds, then its components numbered from 1.
 // It returns the numbered components, which typing a number presses.
 func (r renderer) message(w io.Writer, m *discordgo.Message, ephemeral bool, heading string) []item {
 	if ephemeral {
-		heading += " (only you can see this)"
+		heading += " " + r.client.Ephemeral()
 	}
 	fmt.Fprintf(w, "--- %s ---\n", heading)
 	if m.Content != "" {
@@ -166,7 +145,7 @@ func (r renderer) components(w io.Writer, rows []discordgo.MessageComponent) []i
 			switch x := c.(type) {
 			case *discordgo.Button:
 				items = append(items, item{len(items) + 1, x})
-				cells = append(cells, fmt.Sprintf("[%d] %s", len(items), buttonLabel(x)))
+				cells = append(cells, fmt.Sprintf("[%d] %s", len(items), r.buttonLabel(x)))
 			case *discordgo.SelectMenu:
 				items = append(items, item{len(items) + 1, x})
 				cells = append(cells, fmt.Sprintf("[%d] %s", len(items), r.menuLabel(x)))
@@ -181,7 +160,7 @@ func (r renderer) components(w io.Writer, rows []discordgo.MessageComponent) []i
 	return items
 }
 
-func buttonLabel(b *discordgo.Button) string {
+func (r renderer) buttonLabel(b *discordgo.Button) string {
 	label := b.Label
 	if b.Emoji != nil && b.Emoji.Name != "" {
 		if label == "" {
@@ -197,7 +176,7 @@ func buttonLabel(b *discordgo.Button) string {
 		label += " <" + b.URL + ">"
 	}
 	if b.Disabled {
-		label += " (disabled)"
+		label += " " + r.client.Disabled()
 	}
 	return label
 }
@@ -218,20 +197,20 @@ func (r renderer) menuLabel(s *discordgo.SelectMenu) string {
 		label += " " + strings.Join(chosen, ", ")
 	}
 	if s.Disabled {
-		label += " (disabled)"
+		label += " " + r.client.Disabled()
 	}
 	return label
 }
 
 // menuOptions lists a string select's options numbered from 1.
-func menuOptions(w io.Writer, s *discordgo.SelectMenu) {
+func (r renderer) menuOptions(w io.Writer, s *discordgo.SelectMenu) {
 	for i, o := range s.Options {
 		line := fmt.Sprintf("  (%d) %s", i+1, o.Label)
 		if o.Description != "" {
 			line += " — " + o.Description
 		}
 		if o.Default {
-			line += " (default)"
+			line += " " + r.client.Default()
 		}
 		fmt.Fprintln(w, line)
 	}

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"nimbot/commands"
 )
 
 func TestRendererText(t *testing.T) {
@@ -19,7 +21,7 @@ func TestRendererText(t *testing.T) {
 		{"**bold** and `A2`", "bold and A2"},
 		{"move <t:" + itoa(in1h) + ":R>", "move in 1 hour"},
 		{"ended <t:" + itoa(now.Add(-3*time.Minute).Unix()) + ":R>", "ended 3 minutes ago"},
-		{"at <t:" + itoa(in1h) + ":f>", "at 04:00 UTC, Nov 22"},
+		{"at <t:" + itoa(in1h) + ":f>", "at 2026-11-22 04:00 UTC"},
 		{"<:stone:123> <a:spin:456>", ":stone: :spin:"},
 		{"```\nA ●●●\n```", "A ●●●"},
 		{"-# small print\nnot small", "small print\nnot small"},
@@ -98,21 +100,40 @@ Log:
 	}
 }
 
-func TestRelative(t *testing.T) {
-	tests := []struct {
-		d    time.Duration
+// TestRendererSpeaksClientLanguage: what Discord's client draws around a
+// message (a timestamp's words, the ephemeral note, a disabled button's
+// and a default option's marks) comes in the session's language, as a
+// Discord client in that language draws it; the message itself is the
+// service's and stays as sent.
+func TestRendererSpeaksClientLanguage(t *testing.T) {
+	now := time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC)
+	at := func(d time.Duration, style string) string {
+		return "<t:" + itoa(now.Add(d).Unix()) + ":" + style + ">"
+	}
+	m := &discordgo.Message{
+		Content: "Zug " + at(59*time.Minute+30*time.Second, "R") + ", seit " + at(-time.Minute, "R") + ", um " + at(time.Hour, "f"),
+		Components: []discordgo.MessageComponent{
+			&discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+				&discordgo.Button{Label: "A · 0", CustomID: "a", Disabled: true},
+				&discordgo.SelectMenu{CustomID: "m", Placeholder: "Zug", Disabled: true},
+			}},
+		},
+	}
+	menu := &discordgo.SelectMenu{Options: []discordgo.SelectMenuOption{{Label: "A1", Value: "A1", Default: true}}}
+	for _, tc := range []struct {
+		lang string
 		want string
 	}{
-		{30 * time.Second, "in 30 seconds"},
-		{time.Minute, "in 1 minute"},
-		{59*time.Minute + 59*time.Second, "in 59 minutes"},
-		{24 * time.Hour, "in 24 hours"},
-		{72 * time.Hour, "in 3 days"},
-		{-2 * time.Hour, "2 hours ago"},
-	}
-	for _, tt := range tests {
-		if got := relative(tt.d); got != tt.want {
-			t.Errorf("relative(%v) = %q, want %q", tt.d, got, tt.want)
+		{"en-US", "--- nimbot (only you can see this) ---\nZug in 59 minutes, seit 1 minute ago, um 2026-11-22 04:00 UTC\n[1] A · 0 (disabled)  [2] Zug ▾ (disabled)\n\n  (1) A1 (default)\n"},
+		{"de", "--- nimbot (nur du kannst das sehen) ---\nZug in 59 Minuten, seit vor 1 Minute, um 22.11.2026, 04:00 UTC\n[1] A · 0 (deaktiviert)  [2] Zug ▾ (deaktiviert)\n\n  (1) A1 (Standard)\n"},
+		{"ja", "--- nimbot （これはあなただけに表示されています） ---\nZug 59 分後, seit 1 分前, um 2026/11/22 04:00（UTC）\n[1] A · 0 （無効）  [2] Zug ▾ （無効）\n\n  (1) A1 （既定）\n"},
+	} {
+		r := renderer{now: func() time.Time { return now }, client: commands.ClientTextFor(tc.lang)}
+		var out bytes.Buffer
+		r.message(&out, m, true, "nimbot")
+		r.menuOptions(&out, menu)
+		if out.String() != tc.want {
+			t.Errorf("%s: got\n%s\nwant\n%s", tc.lang, out.String(), tc.want)
 		}
 	}
 }
