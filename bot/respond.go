@@ -286,19 +286,23 @@ func (r *responder) handle(i *discordgo.Interaction) (rep reply) {
 func (r *responder) after(i *discordgo.Interaction, first *discordgo.InteractionResponse, late <-chan reply) {
 	switch {
 	case late != nil:
-		r.background(i, false, "not delivering its deferred answer (the user sees the deferral until the next click or /nim status)",
+		// Handle may still be running: what it changes is kept if it
+		// commits, but nothing is known of it yet.
+		r.background(i, false, "not delivering its deferred answer: the interaction is still being handled, and a change it commits stands, but the user sees the deferral until the next click or /nim status",
 			func(ctx context.Context) { r.finish(ctx, i, first, (<-late).resp) })
 	case !createsMessage(first):
 	case r.fetchLater(i, first):
 	default:
-		r.background(i, false, "not recording the board message it created (its deadline edits will be skipped)",
+		// Handle's answer was delivered: its change, if any, is committed.
+		r.background(i, false, "not recording the board message its answer created (its move, if any, is saved; its deadline edits will be skipped)",
 			func(ctx context.Context) { r.fetchBoard(ctx, i) })
 	}
 }
 
 // background runs work in its own goroutine within the pending bound,
 // counted in wg. When the bound is reached it drops the work and logs what
-// is lost (dropped), or, with wait, waits for a slot until shutdown gives up
+// is lost and what is not (dropped: only the caller knows whether Handle
+// has finished), or, with wait, waits for a slot until shutdown gives up
 // on the background work.
 func (r *responder) background(i *discordgo.Interaction, wait bool, dropped string, work func(ctx context.Context)) {
 	if wait {
@@ -312,7 +316,7 @@ func (r *responder) background(i *discordgo.Interaction, wait bool, dropped stri
 		case r.pending <- struct{}{}:
 		default:
 			n := r.dropped.Add(1)
-			r.log.Error("too many answers waiting on Discord's API; dropping one: its move, if any, is saved, "+dropped,
+			r.log.Error("too many answers waiting on Discord's API; dropping one, "+dropped,
 				"interaction", i.ID, "waiting", cap(r.pending), "dropped_total", n)
 			return
 		}

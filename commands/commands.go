@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
 	mrand "math/rand/v2"
@@ -29,6 +30,11 @@ type Config struct {
 	PeopleTurn        time.Duration // time to move between people (default 24 h)
 	ChallengeTTL      time.Duration // how long a challenge waits for an answer (default 10 min)
 	ChallengeCooldown time.Duration // least time between two challenges by one user (default 1 min)
+
+	// DatabaseTimeout bounds the database work of one interaction, and of
+	// each store call BoardSent, BoardWanted, Turn and Expire make
+	// (default DefaultDatabaseTimeout).
+	DatabaseTimeout time.Duration
 }
 
 // The defaults of Config's durations.
@@ -37,6 +43,16 @@ const (
 	DefaultPeopleTurn        = 24 * time.Hour
 	DefaultChallengeTTL      = 10 * time.Minute
 	DefaultChallengeCooldown = time.Minute
+	// DefaultDatabaseTimeout is how long one interaction's database work
+	// may take. A database that stops answering without closing the
+	// connection (a network partition, a failover, a wedged disk) would
+	// otherwise hold each interaction as long as its caller's context,
+	// which for a deferred answer is the interaction token's life: the
+	// user would see "thinking…" for minutes and the goroutines would pile
+	// up. A healthy store answers in milliseconds, and SQLite gives up on
+	// a lock after its 5 s busy timeout, so 10 s only ends waits that
+	// would not have ended well.
+	DefaultDatabaseTimeout = 10 * time.Second
 )
 
 // Service answers interactions. It keeps no game state of its own: the store
@@ -87,6 +103,9 @@ func New(cfg Config) *Service {
 	if cfg.ChallengeCooldown <= 0 {
 		cfg.ChallengeCooldown = DefaultChallengeCooldown
 	}
+	if cfg.DatabaseTimeout <= 0 {
+		cfg.DatabaseTimeout = DefaultDatabaseTimeout
+	}
 	s := &Service{db: cfg.DB, now: cfg.Now, log: cfg.Log, cfg: cfg, rng: cfg.Rand,
 		timing: match.Timing{BotTurn: cfg.BotTurn, PeopleTurn: cfg.PeopleTurn, ChallengeTTL: cfg.ChallengeTTL}}
 	s.answers = answers{db: cfg.DB, log: cfg.Log}
@@ -112,12 +131,25 @@ func (s *Service) withRand(f func(*mrand.Rand)) {
 // byte), or else resp encoded here by encodeResponse. A transport that
 // sends JSON sends these bytes rather than encode resp itself. It is nil
 // only if resp could not be encoded.
+//
+// Its database work is bounded by Config.DatabaseTimeout: past it the user
+// is told the database is not answering (see renderError). Each change is
+// one transaction, so a change cut short leaves nothing half-written; a
+// change whose commit reached the database just before the deadline
+// stands, and a redelivery or the board shows it.
 func (s *Service) Handle(ctx context.Context, i *discordgo.Interaction) (resp *discordgo.InteractionResponse, encoded []byte) {
+	ctx, cancel := s.dbContext(ctx)
+	defer cancel()
 	resp, encoded = s.handle(ctx, i)
 	if encoded == nil {
 		encoded, _ = encodeResponse(resp)
 	}
 	return resp, encoded
+}
+
+// dbContext is ctx bounded by the database timeout.
+func (s *Service) dbContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, s.cfg.DatabaseTimeout)
 }
 
 // Private reports whether every answer to i is ephemeral, so that its
@@ -170,6 +202,16 @@ func (s *Service) renderError(r *request, err error) *discordgo.InteractionRespo
 		return ephemeral(msg)
 	}
 	ref := reference()
+	if timedOut(r.ctx, err) {
+		// Not a bug to apologise for: the database did not answer in
+		// time. The user can do something about it (wait, try again).
+		s.log.WarnContext(r.ctx, "interaction's database work timed out",
+			"ref", ref, "interaction", r.i.ID, "path", r.path, "timeout", s.cfg.DatabaseTimeout, "err", err)
+		if r.i.Type == discordgo.InteractionApplicationCommandAutocomplete {
+			return autocompleteResponse(nil)
+		}
+		return ephemeral(r.t("play.err.unavailable", "Ref", ref))
+	}
 	s.log.ErrorContext(r.ctx, "interaction failed",
 		"ref", ref, "interaction", r.i.ID, "path", r.path, "user", r.userID(),
 		"guild", r.i.GuildID, "channel", r.i.ChannelID, "err", err)
@@ -177,6 +219,14 @@ func (s *Service) renderError(r *request, err error) *discordgo.InteractionRespo
 		return autocompleteResponse(nil)
 	}
 	return ephemeral(r.t("play.err.internal", "Ref", ref))
+}
+
+// timedOut reports whether err came from ctx's deadline passing: the
+// database did not answer within the time Handle gives it. pgx and
+// database/sql wrap context.DeadlineExceeded, but a driver may report the
+// interrupted call its own way, so ctx itself is asked too.
+func timedOut(ctx context.Context, err error) bool {
+	return errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded)
 }
 
 // reference is a short random id that ties an apology to its log line.

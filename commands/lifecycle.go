@@ -29,6 +29,8 @@ func (s *Service) BoardSent(ctx context.Context, i *discordgo.Interaction, m *di
 	if !ok {
 		return nil
 	}
+	ctx, cancel := s.dbContext(ctx)
+	defer cancel()
 	g, err := s.db.Game(ctx, gameID)
 	if errors.Is(err, match.ErrNotFound) {
 		return nil
@@ -75,6 +77,8 @@ func (s *Service) BoardWanted(ctx context.Context, i *discordgo.Interaction, res
 	if !ok {
 		return false, nil
 	}
+	ctx, cancel := s.dbContext(ctx)
+	defer cancel()
 	g, err := s.db.Game(ctx, gameID)
 	if errors.Is(err, match.ErrNotFound) {
 		return false, nil
@@ -266,6 +270,8 @@ func (s *Service) Expire(ctx context.Context) ([]*discordgo.MessageEdit, error) 
 // Service where the store can (claimer).
 func (s *Service) due(ctx context.Context, limit int) ([]*match.Game, error) {
 	now := s.now()
+	ctx, cancel := s.dbContext(ctx)
+	defer cancel()
 	if c, ok := s.db.(claimer); ok {
 		return c.ClaimDue(ctx, now, claimLease, limit)
 	}
@@ -279,6 +285,8 @@ func (s *Service) expireDue(ctx context.Context, g *match.Game) (*discordgo.Mess
 	if err != nil {
 		return nil, err
 	}
+	ctx, cancel := s.dbContext(ctx)
+	defer cancel()
 	_, err = s.db.Commit(ctx, match.Change{
 		GameID: g.ID, Ply: g.Ply, From: g.Status,
 		Position: g.Position, Status: next.Status, Winner: next.Winner,
@@ -320,6 +328,8 @@ type Turn struct {
 // Turn says who must act next in the channel's game; the zero Turn when
 // the channel has none.
 func (s *Service) Turn(ctx context.Context, channelID string) (Turn, error) {
+	ctx, cancel := s.dbContext(ctx)
+	defer cancel()
 	g, err := s.db.ChannelGame(ctx, channelID)
 	switch {
 	case errors.Is(err, match.ErrNotFound):

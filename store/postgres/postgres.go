@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -30,7 +32,19 @@ type Config struct {
 	// CPUs, whichever is more). Every instance holds up to this many of the
 	// server's max_connections.
 	MaxConns int32
+	// ConnectTimeout bounds each connection attempt, the TLS and
+	// authentication exchange included (default DefaultConnectTimeout). A
+	// connect_timeout in URL (or PGCONNECT_TIMEOUT) wins over it, 0 there
+	// included, which waits without end as in libpq.
+	ConnectTimeout time.Duration
 }
+
+// DefaultConnectTimeout bounds a connection attempt when the operator set
+// none. Without it, a server that accepts the TCP connection and then says
+// nothing (a half-dead host, a partition behind a load balancer) holds
+// Open, and every later attempt of the pool, as long as its context: at
+// start, until a signal. libpq's own default is the same: none.
+const DefaultConnectTimeout = 10 * time.Second
 
 // DB is an open nimbot database on PostgreSQL. It is safe for concurrent
 // use, by many goroutines and many processes.
@@ -52,6 +66,12 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 	if cfg.MaxConns > 0 {
 		pc.MaxConns = cfg.MaxConns
 	}
+	if !connectTimeoutSet(cfg.URL) {
+		pc.ConnConfig.ConnectTimeout = cfg.ConnectTimeout
+		if pc.ConnConfig.ConnectTimeout <= 0 {
+			pc.ConnConfig.ConnectTimeout = DefaultConnectTimeout
+		}
+	}
 	now := cfg.Now
 	if now == nil {
 		now = time.Now
@@ -69,6 +89,13 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		return nil, err
 	}
 	return &DB{pool: pool, now: now}, nil
+}
+
+// connectTimeoutSet reports whether the operator chose a connect timeout,
+// in the connection string or the environment pgx reads; its value may be
+// 0 (no limit), which pgx's parsed config cannot tell from "not set".
+func connectTimeoutSet(url string) bool {
+	return strings.Contains(url, "connect_timeout") || os.Getenv("PGCONNECT_TIMEOUT") != ""
 }
 
 // newProvider returns goose's migration runner over the embedded
