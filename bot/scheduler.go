@@ -93,12 +93,15 @@ func (s *Scheduler) Tick(ctx context.Context) int {
 		log.Error("expiring games", "err", err)
 	}
 	sent := 0
+	// One limiter for the sweep's edits, dropped with it (see rest.go):
+	// the session's would keep a bucket per channel for good.
+	limiter := discordgo.NewRatelimiter()
 	for _, e := range edits {
 		if e == nil || e.Channel == "" || e.ID == "" {
 			// A game whose board message was never recorded has nothing to edit.
 			continue
 		}
-		if _, err := s.cfg.Session.ChannelMessageEditComplex(e, discordgo.WithContext(ctx)); err != nil {
+		if _, err := channelMessageEdit(s.cfg.Session, limiter, e, discordgo.WithContext(ctx)); err != nil {
 			log.Error("editing a board after its deadline", "channel", e.Channel, "message", e.ID, "err", safeErr(err))
 			continue
 		}

@@ -139,3 +139,31 @@ func TestSchedulerPrunes(t *testing.T) {
 		t.Fatalf("an answer past the retention is still saved: %v", err)
 	}
 }
+
+// TestSchedulerLeavesNoBucket: the board edits after a deadline leave no
+// rate-limit bucket in the session. discordgo keys an edit's bucket by its
+// channel (channels/{id}/messages/) and never forgets one: through the
+// session, every channel that ever had a deadline pass kept a bucket for
+// the life of the process.
+func TestSchedulerLeavesNoBucket(t *testing.T) {
+	he := newHTTPEnv(t, nil)
+	_, boardID := peopleGame(t, he)
+	key := discordgo.EndpointChannelMessage(testChannel, "")
+
+	// The probe sees what discordgo's own edit leaves behind.
+	probe := he.fd.session(t)
+	probe.ChannelMessageEditComplex(&discordgo.MessageEdit{Channel: testChannel, ID: boardID})
+	if !leftBucket(probe, key) {
+		t.Fatalf("the probe finds no bucket after discordgo's own edit (%s)", key)
+	}
+
+	s := he.fd.session(t)
+	sched := bot.NewScheduler(bot.SchedulerConfig{Service: he.svc, Session: s, Log: he.log})
+	he.clock.Advance(24*time.Hour + time.Minute)
+	if n := sched.Tick(context.Background()); n != 1 {
+		t.Fatalf("Tick after the deadline sent %d edits, want 1", n)
+	}
+	if leftBucket(s, key) {
+		t.Errorf("the deadline's board edit left a bucket in the session under %s", key)
+	}
+}
