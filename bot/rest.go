@@ -58,8 +58,18 @@ func interactionRespond(s *discordgo.Session, i *discordgo.Interaction, resp *di
 // followupMessageCreate is Session.FollowupMessageCreate with wait (the
 // message is returned) without the lasting bucket: POST
 // /webhooks/{app}/{token}?wait=true.
+//
+// It is sent once, whatever the answer. discordgo sends a request again
+// on a 502 (up to MaxRestRetries more times), but a 502 comes from
+// Discord's edge and says nothing of whether the message was made behind
+// it: one answer could post the same board up to four times. A message
+// lost is the lesser harm: its move is saved, and the next click or /nim
+// status shows the board. (A 429 is still retried: the request was
+// refused, not carried out. The callback may be retried on a 502 too:
+// Discord acknowledges an interaction once and refuses a second callback.)
 func followupMessageCreate(s *discordgo.Session, i *discordgo.Interaction, data *discordgo.WebhookParams, opts ...discordgo.RequestOption) (*discordgo.Message, error) {
 	url := discordgo.EndpointFollowupMessage(i.AppID, i.Token) + "?wait=true"
+	opts = append(opts[:len(opts):len(opts)], discordgo.WithRestRetries(0))
 	body, err := request(s, callLimiter(), "POST", url, url, data, data.Files, opts...)
 	if err != nil {
 		return nil, err

@@ -76,3 +76,39 @@ func TestSweepHonoursChannelLimits(t *testing.T) {
 		t.Errorf("a later sweep's edit waited %v for a limit of an earlier sweep", took)
 	}
 }
+
+// TestFollowupNotRetriedOn502: a deferred answer that is a new message
+// goes out as a follow-up POST. Discord's edge may answer 502 after the
+// message was made behind it; discordgo would send the same POST again,
+// up to MaxRestRetries more times: one answer, up to four messages. It is
+// sent once, and the failure reported; a callback (which Discord accepts
+// once per interaction) is still retried.
+func TestFollowupNotRetriedOn502(t *testing.T) {
+	var mu sync.Mutex
+	posts := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		mu.Lock()
+		posts[r.Method+" "+r.URL.Path]++
+		mu.Unlock()
+		http.Error(w, "bad gateway", http.StatusBadGateway)
+	}))
+	defer srv.Close()
+	s := testSession(t, srv)
+	i := &discordgo.Interaction{ID: "1", AppID: "2", Token: "t", Type: discordgo.InteractionMessageComponent}
+
+	if _, err := followupMessageCreate(s, i, &discordgo.WebhookParams{Content: "board"}); err == nil {
+		t.Error("a follow-up answered 502 reported no error")
+	}
+	if err := interactionRespond(s, i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}); err == nil {
+		t.Error("a callback answered 502 reported no error")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if n := posts["POST /api/v9/webhooks/2/t"]; n != 1 {
+		t.Errorf("one follow-up was sent %d times (%v)", n, posts)
+	}
+	if n := posts["POST /api/v9/interactions/1/t/callback"]; n != 1+s.MaxRestRetries {
+		t.Errorf("a callback answered 502 was sent %d times, want %d (%v)", n, 1+s.MaxRestRetries, posts)
+	}
+}
