@@ -401,7 +401,17 @@ func runServe(ctx context.Context, cfg config, log *slog.Logger) error {
 	} else {
 		log.Warn("DISCORD_APP_ID is not set: commands were not registered")
 	}
-	h := bot.NewHTTP(bot.HTTPConfig{Service: svc, PublicKey: ed25519.PublicKey(key), Session: session, Checks: checks, Log: log,
+	// HTTP_ADDR is public: its /healthz shows no error text. HEALTH_ADDR,
+	// the operator's own, shows the same runs' errors in full.
+	health := &bot.Health{Checks: checks, Log: log}
+	if cfg.HealthAddr != "" {
+		stopHealth, err := serveHealth(ctx, cfg.HealthAddr, health, log)
+		if err != nil {
+			return err
+		}
+		defer stopHealth()
+	}
+	h := bot.NewHTTP(bot.HTTPConfig{Service: svc, PublicKey: ed25519.PublicKey(key), Session: session, Health: health, Log: log,
 		FetchDelay: fetchDelay(cfg)})
 	srv := &http.Server{
 		Addr: cfg.HTTPAddr, Handler: h,
@@ -436,8 +446,9 @@ func runServe(ctx context.Context, cfg config, log *slog.Logger) error {
 	return errors.Join(err, h.Wait(followups))
 }
 
-// serveHealth serves /healthz alone on addr (gateway mode has no HTTP
-// endpoint otherwise); the returned func stops it.
+// serveHealth serves /healthz alone on addr, the operator's own listener,
+// with the checks' errors in full (gateway mode has no HTTP endpoint
+// otherwise; serve's is public and shows none); the returned func stops it.
 func serveHealth(ctx context.Context, addr string, h http.Handler, log *slog.Logger) (func(), error) {
 	mux := http.NewServeMux()
 	mux.Handle("/healthz", h)

@@ -24,6 +24,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/pressly/goose/v3"
 
+	"nimbot/bot"
 	"nimbot/internal/pgtest"
 	"nimbot/migrations"
 	"nimbot/store"
@@ -299,7 +300,9 @@ func (b *lockedBuffer) String() string {
 // Without DISCORD_APP_ID no Discord is contacted: no commands are
 // registered, and with no games the scheduler has nothing to edit. With it,
 // Discord's API is unreachable from here (no DNS): serve must answer all
-// the same, retrying the registration and saying so in /healthz.
+// the same, retrying the registration and saying so in /healthz: the
+// public one on HTTP_ADDR without the error's text, the operator's on
+// HEALTH_ADDR with it.
 func TestServe(t *testing.T) {
 	t.Run("NoAppID", func(t *testing.T) { testServe(t, "") })
 	t.Run("DiscordUnreachable", func(t *testing.T) { testServe(t, "1170000000000000001") })
@@ -312,13 +315,18 @@ func testServe(t *testing.T, appID string) {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
+	if ln, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	healthAddr := ln.Addr().String()
+	ln.Close()
 	priv := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{3}, ed25519.SeedSize))
 	const token = "serve-test-token.not-a-secret"
 	for k, v := range map[string]string{
 		"DISCORD_TOKEN": token, "DISCORD_APP_ID": appID, "DEV_GUILD_ID": "", "INTERACTION_RETENTION": "",
 		"DISCORD_PUBLIC_KEY": hex.EncodeToString(priv.Public().(ed25519.PublicKey)),
 		"DATABASE_PATH":      filepath.Join(t.TempDir(), "nimbot.db"), "DATABASE_SYNCHRONOUS": "",
-		"HTTP_ADDR": addr, "LOG_LEVEL": "debug", "BOT_TURN_TIMEOUT": "", "PEOPLE_TURN_TIMEOUT": "",
+		"HTTP_ADDR": addr, "HEALTH_ADDR": healthAddr, "LOG_LEVEL": "debug", "BOT_TURN_TIMEOUT": "", "PEOPLE_TURN_TIMEOUT": "",
 	} {
 		t.Setenv(k, v)
 	}
@@ -352,11 +360,25 @@ func testServe(t *testing.T, appID string) {
 				t.Fatalf("healthz %d with only Discord away: %s", res.StatusCode, health)
 			}
 			if strings.Contains(string(health), `"name":"discord_commands","ok":false`) && strings.Contains(string(health), "retrying") {
+				if !strings.Contains(string(health), `"error":"`+bot.PublicError+`"`) || strings.Contains(string(health), "discord.com") {
+					t.Errorf("public healthz shows the registration's error: %s", health)
+				}
 				break
 			}
 			if time.Now().After(deadline) {
 				t.Fatalf("healthz never showed the registration retrying: %s\n%s", health, out.String())
 			}
+		}
+	}
+	if appID != "" {
+		res, err := http.Get("http://" + healthAddr + "/healthz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		health, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if !strings.Contains(string(health), "discord.com") {
+			t.Errorf("HEALTH_ADDR's healthz does not show the registration's error: %s", health)
 		}
 	}
 	body := []byte(`{"id":"1","application_id":"2","type":1,"token":"t","version":1}`)

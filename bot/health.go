@@ -57,6 +57,12 @@ const HealthReuse = time.Second
 // with "unhealthy" when an essential check failed. One run at a time: the
 // requests that come while the checks run, or within Reuse after they
 // finished, get that run's answer.
+//
+// Health itself answers with each failed check's error as it is: for the
+// operator's own listener (HEALTH_ADDR). Public is the same answer for a
+// listener anyone can reach, with the errors replaced by PublicError: a
+// driver's error names the database's user, name and address. The
+// operator's log has the errors in full either way.
 type Health struct {
 	Checks []Check
 	Log    *slog.Logger
@@ -74,11 +80,26 @@ type healthRun struct {
 	done   chan struct{} // closed when status and body are set
 	ended  time.Time
 	status int
-	body   []byte
+	body   []byte // with the checks' errors
+	public []byte // with PublicError instead
 }
 
-// ServeHTTP answers GET and HEAD.
-func (h *Health) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// PublicError stands for a failed check's error on a public listener
+// (Health.Public).
+const PublicError = "failed (the error is in nimbot's log)"
+
+// ServeHTTP answers GET and HEAD, with the checks' errors.
+func (h *Health) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.serve(w, r, false) }
+
+// Public returns the handler for a listener anyone can reach: h's answer,
+// from the same runs, with each error replaced by PublicError.
+func (h *Health) Public() http.Handler { return publicHealth{h} }
+
+type publicHealth struct{ h *Health }
+
+func (p publicHealth) ServeHTTP(w http.ResponseWriter, r *http.Request) { p.h.serve(w, r, true) }
+
+func (h *Health) serve(w http.ResponseWriter, r *http.Request, public bool) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
@@ -93,7 +114,11 @@ func (h *Health) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(run.status)
-	w.Write(run.body)
+	if public {
+		w.Write(run.public)
+	} else {
+		w.Write(run.body)
+	}
 }
 
 // current returns the run to answer with: the one going on, the last one
@@ -159,7 +184,13 @@ func (h *Health) check(run *healthRun) {
 		log.Warn("health check failed", "checks", body.Checks)
 	}
 	b, _ := json.Marshal(body)
-	run.status, run.body, run.ended = status, append(b, '\n'), h.now()
+	for i := range body.Checks {
+		if body.Checks[i].Error != "" {
+			body.Checks[i].Error = PublicError
+		}
+	}
+	public, _ := json.Marshal(body)
+	run.status, run.body, run.public, run.ended = status, append(b, '\n'), append(public, '\n'), h.now()
 	close(run.done)
 }
 
@@ -225,7 +256,10 @@ func (s *Status) Check(name string) Check {
 		case StateOK:
 			return "ok since " + s.since.UTC().Format(time.RFC3339), nil
 		}
-		return "", &linkError{attempts: s.attempts, since: s.since, err: s.err}
+		// The detail says as much as a public listener may show (see
+		// Health.Public); the error adds what the last attempt met.
+		e := &linkError{attempts: s.attempts, since: s.since, err: s.err}
+		return e.state(), e
 	}}
 }
 
@@ -235,9 +269,11 @@ type linkError struct {
 	err      error
 }
 
-func (e *linkError) Error() string {
-	return "retrying since " + e.since.UTC().Format(time.RFC3339) + " (" + strconv.Itoa(e.attempts) + " failed attempts): " + e.err.Error()
+func (e *linkError) state() string {
+	return "retrying since " + e.since.UTC().Format(time.RFC3339) + " (" + strconv.Itoa(e.attempts) + " failed attempts)"
 }
+
+func (e *linkError) Error() string { return e.state() + ": " + e.err.Error() }
 
 // Backoff between attempts to reach Discord: doubling from BackoffMin to
 // BackoffMax, each wait jittered by ±25% so that many instances restarted

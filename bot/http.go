@@ -39,7 +39,12 @@ type HTTPConfig struct {
 	// Session makes the REST calls an answer may need after the HTTP
 	// response: fetching @original for BoardSent, finishing a deferral.
 	Session *discordgo.Session
-	// Checks are what /healthz runs (see Health); none means always
+	// Health answers /healthz here, through its Public view: this listener
+	// is the one Discord must reach, so anyone can. Nil: a Health of
+	// Checks. Give the same Health to the operator's own listener
+	// (HEALTH_ADDR) to see the errors there, from the same runs.
+	Health *Health
+	// Checks are what /healthz runs when Health is nil; none means always
 	// healthy.
 	Checks     []Check
 	Now        func() time.Time // nil: time.Now
@@ -89,7 +94,11 @@ func NewHTTP(cfg HTTPConfig) *HTTP {
 	}
 	h := &HTTP{cfg: cfg, key: key, r: newResponder(cfg.Service, cfg.Session, cfg.Log, responderConfig{cfg.DeferAfter, cfg.MaxPending, cfg.FetchDelay, cfg.MaxDelayed}), mux: http.NewServeMux()}
 	h.mux.HandleFunc("/interactions", h.interactions)
-	h.mux.Handle("/healthz", &Health{Checks: cfg.Checks, Log: cfg.Log})
+	health := cfg.Health
+	if health == nil {
+		health = &Health{Checks: cfg.Checks, Log: cfg.Log}
+	}
+	h.mux.Handle("/healthz", health.Public())
 	return h
 }
 

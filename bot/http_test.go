@@ -6,6 +6,7 @@ import (
 	"crypto/ed25519"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -944,5 +945,54 @@ func TestHTTPAnswerBytes(t *testing.T) {
 	}
 	if g2 := he.game(g.ID); g2.Ply != after.Ply || g2.Status != after.Status || len(ms) != after.Ply {
 		t.Fatalf("redelivery changed the game: ply %d status %s, %d moves", g2.Ply, g2.Status, len(ms))
+	}
+}
+
+// TestHealthzPublic: the endpoint's /healthz is public (it shares the
+// listener Discord must reach), and a database driver's error names the
+// database's user, name and address: there a failed check says only
+// bot.PublicError. The operator's own listener (HEALTH_ADDR), served by
+// the same Health, shows the error, from the same run of the checks.
+func TestHealthzPublic(t *testing.T) {
+	const secret = "failed to connect to `user=postgres database=nimbot`: 127.0.0.1:41279 (127.0.0.1): dial error: connection refused"
+	var runs atomic.Int32
+	health := &bot.Health{Log: quietLog(t), Checks: []bot.Check{
+		{Name: "database_write", Essential: true, Run: func(context.Context) (string, error) {
+			runs.Add(1)
+			return "", errors.New(secret)
+		}},
+		{Name: "disk_free", Essential: true, Run: func(context.Context) (string, error) { return "812 MiB free", nil }},
+	}}
+	h := bot.NewHTTP(bot.HTTPConfig{Health: health, Log: quietLog(t)})
+	get := func(handler http.Handler) (int, string, healthBody) {
+		rec := httptest.NewRecorder()
+		handler.ServeHTTP(rec, httptest.NewRequest("GET", "/healthz", nil))
+		var body healthBody
+		if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
+			t.Fatalf("healthz body %q: %v", rec.Body.String(), err)
+		}
+		return rec.Code, rec.Body.String(), body
+	}
+
+	code, raw, body := get(h)
+	if code != http.StatusServiceUnavailable || !slices.Equal(body.failed(), []string{"database_write"}) {
+		t.Fatalf("public healthz: %d %s", code, raw)
+	}
+	if strings.Contains(raw, "postgres") || strings.Contains(raw, "127.0.0.1") {
+		t.Errorf("public healthz shows the database's details: %s", raw)
+	}
+	if c := body.Checks[0]; c.Error != bot.PublicError {
+		t.Errorf("public healthz error %q, want %q", c.Error, bot.PublicError)
+	}
+	if c := body.Checks[1]; c.Detail != "812 MiB free" {
+		t.Errorf("public healthz detail %q, want the check's own", c.Detail)
+	}
+
+	code, raw, body = get(health)
+	if code != http.StatusServiceUnavailable || body.Checks[0].Error != secret {
+		t.Errorf("operator's healthz: %d %s, want the error in full", code, raw)
+	}
+	if n := runs.Load(); n != 1 {
+		t.Errorf("the two listeners ran the checks %d times, want once", n)
 	}
 }

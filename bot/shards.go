@@ -263,7 +263,6 @@ func (s *Shards) Check() Check {
 		for i, g := range gateways {
 			detail, err := g.Link().Check("").Run(ctx)
 			if err != nil {
-				detail = "retrying"
 				errs = append(errs, fmt.Errorf("shard %d: %w", ids[i], err))
 			}
 			states[i] = fmt.Sprintf("shard %d: %s", ids[i], detail)
