@@ -87,6 +87,7 @@ type config struct {
 	ShardIDs                  []int // nil: every shard
 	BotTurn, PeopleTurn       time.Duration
 	Retention                 time.Duration
+	DatabaseTimeout           time.Duration
 	LogLevel                  slog.Level
 }
 
@@ -191,18 +192,25 @@ func loadConfig() (config, error) {
 		// Not quoted: it may hold a password.
 		return cfg, errors.New("DATABASE_URL must be a PostgreSQL connection string, postgres://user:password@host:5432/dbname or host=… dbname=… (leave it empty to use the SQLite file at DATABASE_PATH)")
 	}
+	if err := checkSnowflake("DISCORD_APP_ID", cfg.AppID, "the Application ID (Developer Portal → General Information)"); err != nil {
+		return cfg, err
+	}
+	if err := checkSnowflake("DEV_GUILD_ID", cfg.DevGuildID, "a server's id (Discord's Developer Mode: right-click the server → Copy Server ID)"); err != nil {
+		return cfg, err
+	}
 	var err error
-	if cfg.BotTurn, err = envDuration("BOT_TURN_TIMEOUT", commands.DefaultBotTurn); err != nil {
-		return cfg, err
-	}
-	if cfg.PeopleTurn, err = envDuration("PEOPLE_TURN_TIMEOUT", commands.DefaultPeopleTurn); err != nil {
-		return cfg, err
-	}
-	if cfg.Retention, err = envDuration("INTERACTION_RETENTION", bot.DefaultRetention); err != nil {
-		return cfg, err
-	}
-	if cfg.Retention < bot.TokenLife {
-		return cfg, fmt.Errorf("INTERACTION_RETENTION must be at least %v (an interaction token's life: Discord may redeliver until then), not %v", bot.TokenLife, cfg.Retention)
+	for _, d := range []struct {
+		to *time.Duration
+		durationSetting
+	}{
+		{&cfg.BotTurn, durationSetting{"BOT_TURN_TIMEOUT", commands.DefaultBotTurn, minTurn, maxTurn, turnBounds}},
+		{&cfg.PeopleTurn, durationSetting{"PEOPLE_TURN_TIMEOUT", commands.DefaultPeopleTurn, minTurn, maxTurn, turnBounds}},
+		{&cfg.Retention, durationSetting{"INTERACTION_RETENTION", bot.DefaultRetention, bot.TokenLife, maxRetention,
+			"at least an interaction token's life, as Discord may redeliver until then; past a few days the saved answers serve no redelivery and only grow the table"}},
+	} {
+		if *d.to, err = d.read(); err != nil {
+			return cfg, err
+		}
 	}
 	if cfg.ShardCount, cfg.ShardIDs, err = shardSettings(); err != nil {
 		return cfg, err
@@ -244,16 +252,77 @@ func envOr(key, def string) string {
 	return def
 }
 
-func envDuration(key string, def time.Duration) (time.Duration, error) {
-	v := strings.TrimSpace(os.Getenv(key))
+// The bounds of the duration settings. A turn of a millisecond ends a game
+// against nimbot before its first move ("no move came in time"); one of
+// months leaves an abandoned game holding its channel that long.
+const (
+	minTurn      = time.Minute
+	maxTurn      = 7 * 24 * time.Hour
+	turnBounds   = "a shorter turn ends games before anyone can move; a longer one keeps an abandoned game holding its channel"
+	maxRetention = 3 * 24 * time.Hour
+)
+
+// durationSetting is a duration read from the environment: its default,
+// and the bounds outside which nimbot refuses to start, saying why.
+type durationSetting struct {
+	key      string
+	def      time.Duration
+	min, max time.Duration
+	why      string
+}
+
+// read returns the setting's value, its default when unset.
+func (s durationSetting) read() (time.Duration, error) {
+	v := strings.TrimSpace(os.Getenv(s.key))
 	if v == "" {
-		return def, nil
+		return s.def, nil
 	}
 	d, err := time.ParseDuration(v)
-	if err != nil || d <= 0 {
-		return 0, fmt.Errorf("%s must be a positive duration like 1h or 30m, not %q", key, v)
+	if err != nil || d < s.min || d > s.max {
+		return 0, fmt.Errorf("%s must be a duration from %s to %s, like %s (%s), not %q",
+			s.key, words(s.min), words(s.max), durationText(s.def), s.why, v)
 	}
 	return d, nil
+}
+
+// words says d in words: "1 minute", "15 minutes", "7 days".
+func words(d time.Duration) string {
+	for _, u := range []struct {
+		d    time.Duration
+		name string
+	}{{24 * time.Hour, "day"}, {time.Hour, "hour"}, {time.Minute, "minute"}, {time.Second, "second"}} {
+		if d >= u.d && d%u.d == 0 {
+			if n := d / u.d; n != 1 {
+				return fmt.Sprintf("%d %ss", n, u.name)
+			}
+			return "1 " + u.name
+		}
+	}
+	return d.String()
+}
+
+// durationText writes d as one types it: "1h", "24h", "15m", "10s".
+func durationText(d time.Duration) string {
+	switch {
+	case d%time.Hour == 0:
+		return fmt.Sprintf("%dh", d/time.Hour)
+	case d%time.Minute == 0:
+		return fmt.Sprintf("%dm", d/time.Minute)
+	}
+	return d.String()
+}
+
+// checkSnowflake checks that an id setting, when set, is a Discord id (a
+// snowflake: a decimal number). The value is not quoted back: a token or
+// key pasted into the wrong line must not reach the output.
+func checkSnowflake(key, v, what string) error {
+	if v == "" {
+		return nil
+	}
+	if _, err := strconv.ParseUint(v, 10, 64); err != nil {
+		return fmt.Errorf("%s must be %s, a number like 1170000000000000001; it is something else", key, what)
+	}
+	return nil
 }
 
 // openStore opens the database the settings name: PostgreSQL when
@@ -421,7 +490,7 @@ func runServe(ctx context.Context, cfg config, log *slog.Logger) error {
 	}
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
-		return err
+		return fmt.Errorf("HTTP_ADDR: %w", err)
 	}
 	stopScheduler := startScheduler(svc, db, session, cfg.Retention, log)
 	defer stopScheduler()

@@ -52,6 +52,16 @@ func TestRun(t *testing.T) {
 		{"BackupNeedsPath", []string{"backup"}, "", nil, 2, "backup PATH"},
 		{"BadSynchronous", []string{"help"}, "", map[string]string{"DATABASE_SYNCHRONOUS": "OFF"}, 2, "DATABASE_SYNCHRONOUS"},
 		{"BadTimeout", []string{"help"}, "", map[string]string{"BOT_TURN_TIMEOUT": "soon"}, 2, "BOT_TURN_TIMEOUT"},
+		// A turn of a millisecond ended every game against nimbot before
+		// its first move; a retention of centuries turned pruning off.
+		{"TurnTooShort", []string{"play"}, "/nim start heaps:1 2 first:me\n", map[string]string{"BOT_TURN_TIMEOUT": "1ms"}, 2, `BOT_TURN_TIMEOUT must be a duration from 1 minute to 7 days, like 1h`},
+		{"TurnTooLong", []string{"help"}, "", map[string]string{"PEOPLE_TURN_TIMEOUT": "8760h"}, 2, `PEOPLE_TURN_TIMEOUT must be a duration from 1 minute to 7 days, like 24h`},
+		{"TurnZero", []string{"help"}, "", map[string]string{"PEOPLE_TURN_TIMEOUT": "0s"}, 2, `not "0s"`},
+		{"TurnShortest", []string{"help"}, "", map[string]string{"BOT_TURN_TIMEOUT": "1m", "PEOPLE_TURN_TIMEOUT": "168h"}, 0, "nimbot serve"},
+		{"RetentionTooShort", []string{"help"}, "", map[string]string{"INTERACTION_RETENTION": "14m"}, 2, "INTERACTION_RETENTION must be a duration from 15 minutes to 3 days"},
+		{"RetentionTooLong", []string{"help"}, "", map[string]string{"INTERACTION_RETENTION": "2562047h"}, 2, "INTERACTION_RETENTION must be a duration from 15 minutes to 3 days"},
+		{"AppIDNotANumber", []string{"help"}, "", map[string]string{"DISCORD_APP_ID": "MTE3.secret-looking"}, 2, "DISCORD_APP_ID must be the Application ID"},
+		{"GuildIDNotANumber", []string{"help"}, "", map[string]string{"DEV_GUILD_ID": "my server"}, 2, "DEV_GUILD_ID must be a server's id"},
 		{"NotPostgres", []string{"help"}, "", map[string]string{"DATABASE_URL": "mysql://nimbot:s3cret@db/nimbot"}, 2, "DATABASE_URL must be a PostgreSQL"},
 		{"BackupPostgres", []string{"backup", filepath.Join(dir, "pg.db")}, "", map[string]string{"DATABASE_URL": "postgres://nimbot@127.0.0.1:9/nimbot"}, 1, "pg_dump"},
 		{"BadLogLevel", []string{"help"}, "", map[string]string{"LOG_LEVEL": "loud"}, 2, "LOG_LEVEL"},
@@ -82,7 +92,7 @@ func TestRun(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			for _, k := range []string{"DISCORD_TOKEN", "DISCORD_APP_ID", "DISCORD_PUBLIC_KEY", "DEV_GUILD_ID",
 				"DATABASE_SYNCHRONOUS", "DATABASE_URL", "HTTP_ADDR", "BOT_TURN_TIMEOUT", "PEOPLE_TURN_TIMEOUT", "LOG_LEVEL",
-				"SHARD_COUNT", "SHARD_IDS", "NIMBOT_LANG"} {
+				"SHARD_COUNT", "SHARD_IDS", "NIMBOT_LANG", "INTERACTION_RETENTION"} {
 				t.Setenv(k, "")
 			}
 			t.Setenv("DATABASE_PATH", filepath.Join(dir, "nimbot.db"))
@@ -93,6 +103,9 @@ func TestRun(t *testing.T) {
 			code := run(c.args, strings.NewReader(c.in), &out, &out)
 			if code != c.code || !strings.Contains(out.String(), c.want) {
 				t.Errorf("exit %d, want %d; output should contain %q:\n%s", code, c.code, c.want, out.String())
+			}
+			if strings.Contains(out.String(), "secret-looking") {
+				t.Errorf("output quotes a setting that may be a secret:\n%s", out.String())
 			}
 		})
 	}
