@@ -207,6 +207,8 @@ func loadConfig() (config, error) {
 		{&cfg.PeopleTurn, durationSetting{"PEOPLE_TURN_TIMEOUT", commands.DefaultPeopleTurn, minTurn, maxTurn, turnBounds}},
 		{&cfg.Retention, durationSetting{"INTERACTION_RETENTION", bot.DefaultRetention, bot.TokenLife, maxRetention,
 			"at least an interaction token's life, as Discord may redeliver until then; past a few days the saved answers serve no redelivery and only grow the table"}},
+		{&cfg.DatabaseTimeout, durationSetting{"DATABASE_TIMEOUT", commands.DefaultDatabaseTimeout, time.Second, 2 * time.Minute,
+			"a healthy database answers in milliseconds; past 2 minutes a user waiting on a database that does not answer sees nothing happen"}},
 	} {
 		if *d.to, err = d.read(); err != nil {
 			return cfg, err
@@ -374,7 +376,8 @@ func databaseName(cfg config) string {
 }
 
 func newService(db match.Storage, cfg config, log *slog.Logger) *commands.Service {
-	return commands.New(commands.Config{DB: db, Log: log, BotTurn: cfg.BotTurn, PeopleTurn: cfg.PeopleTurn})
+	return commands.New(commands.Config{DB: db, Log: log, BotTurn: cfg.BotTurn, PeopleTurn: cfg.PeopleTurn,
+		DatabaseTimeout: cfg.DatabaseTimeout})
 }
 
 // fetchDelay is how long bot waits before it fetches a new board to record

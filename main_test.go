@@ -60,6 +60,8 @@ func TestRun(t *testing.T) {
 		{"TurnShortest", []string{"help"}, "", map[string]string{"BOT_TURN_TIMEOUT": "1m", "PEOPLE_TURN_TIMEOUT": "168h"}, 0, "nimbot serve"},
 		{"RetentionTooShort", []string{"help"}, "", map[string]string{"INTERACTION_RETENTION": "14m"}, 2, "INTERACTION_RETENTION must be a duration from 15 minutes to 3 days"},
 		{"RetentionTooLong", []string{"help"}, "", map[string]string{"INTERACTION_RETENTION": "2562047h"}, 2, "INTERACTION_RETENTION must be a duration from 15 minutes to 3 days"},
+		{"DatabaseTimeoutTooShort", []string{"help"}, "", map[string]string{"DATABASE_TIMEOUT": "10ms"}, 2, "DATABASE_TIMEOUT must be a duration from 1 second to 2 minutes, like 10s"},
+		{"DatabaseTimeoutOK", []string{"play"}, "/nim start heaps:1 2 first:me\n", map[string]string{"DATABASE_TIMEOUT": "30s"}, 0, "@player1 to move"},
 		{"AppIDNotANumber", []string{"help"}, "", map[string]string{"DISCORD_APP_ID": "MTE3.secret-looking"}, 2, "DISCORD_APP_ID must be the Application ID"},
 		{"GuildIDNotANumber", []string{"help"}, "", map[string]string{"DEV_GUILD_ID": "my server"}, 2, "DEV_GUILD_ID must be a server's id"},
 		{"NotPostgres", []string{"help"}, "", map[string]string{"DATABASE_URL": "mysql://nimbot:s3cret@db/nimbot"}, 2, "DATABASE_URL must be a PostgreSQL"},
@@ -92,7 +94,7 @@ func TestRun(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			for _, k := range []string{"DISCORD_TOKEN", "DISCORD_APP_ID", "DISCORD_PUBLIC_KEY", "DEV_GUILD_ID",
 				"DATABASE_SYNCHRONOUS", "DATABASE_URL", "HTTP_ADDR", "BOT_TURN_TIMEOUT", "PEOPLE_TURN_TIMEOUT", "LOG_LEVEL",
-				"SHARD_COUNT", "SHARD_IDS", "NIMBOT_LANG", "INTERACTION_RETENTION"} {
+				"SHARD_COUNT", "SHARD_IDS", "NIMBOT_LANG", "INTERACTION_RETENTION", "DATABASE_TIMEOUT"} {
 				t.Setenv(k, "")
 			}
 			t.Setenv("DATABASE_PATH", filepath.Join(dir, "nimbot.db"))
