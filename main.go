@@ -417,7 +417,8 @@ func runGateway(ctx context.Context, cfg config, log *slog.Logger, errOut io.Wri
 		}
 		defer stopHealth()
 	}
-	// Open retries while Discord is unreachable; only a signal ends it.
+	// Open retries while Discord is unreachable; only a signal or a
+	// rejected token (bot.ErrTokenRejected) ends it.
 	if err := shards.Open(ctx); err != nil {
 		if ctx.Err() != nil {
 			return nil
@@ -463,13 +464,21 @@ func runServe(ctx context.Context, cfg config, log *slog.Logger) error {
 		return err
 	}
 	checks := databaseChecks(db)
+	// A token Discord rejects stops serve: no board edit or deferred
+	// answer could be sent with it.
+	rejected := make(chan error, 1)
 	if cfg.AppID != "" {
 		// Registration goes on in the background, retried while Discord's
 		// API is unreachable or slow: interactions can be answered
 		// meanwhile, with the commands an earlier start registered.
 		var registration bot.Status
 		checks = append(checks, registration.Check("discord_commands"))
-		go bot.RegisterWithRetry(ctx, session, cfg.AppID, cfg.DevGuildID, commands.Definitions(), &registration, log)
+		go func() {
+			err := bot.RegisterWithRetry(ctx, session, cfg.AppID, cfg.DevGuildID, commands.Definitions(), &registration, log)
+			if errors.Is(err, bot.ErrTokenRejected) {
+				rejected <- err
+			}
+		}()
 	} else {
 		log.Warn("DISCORD_APP_ID is not set: commands were not registered")
 	}
@@ -501,9 +510,11 @@ func runServe(ctx context.Context, cfg config, log *slog.Logger) error {
 	go func() { served <- srv.Serve(ln) }()
 	log.Info("serving Discord interactions", "addr", ln.Addr().String(), "path", "/interactions")
 
+	var fatal error
 	select {
 	case err := <-served:
 		return err
+	case fatal = <-rejected:
 	case <-ctx.Done():
 	}
 	log.Info("shutting down")
@@ -515,7 +526,7 @@ func runServe(ctx context.Context, cfg config, log *slog.Logger) error {
 	// the API hanging they would otherwise hold the exit for long.
 	followups, cancelFollowups := context.WithTimeout(context.Background(), bot.FollowupGrace)
 	defer cancelFollowups()
-	return errors.Join(err, h.Wait(followups))
+	return errors.Join(fatal, err, h.Wait(followups))
 }
 
 // serveHealth serves /healthz alone on addr, the operator's own listener,

@@ -93,7 +93,8 @@ const ReadyTimeout = 30 * time.Second
 
 // Open connects to the gateway and waits for READY, retrying with a
 // jittered backoff while Discord is unreachable (logged, and shown by
-// Status), until it succeeds or ctx ends: only ctx ending fails it. It then
+// Status), until it succeeds or ctx ends: only ctx ending or a rejected
+// token (ErrTokenRejected) fails it. It then
 // registers the commands; if Discord refuses or does not answer, the
 // registration is retried in the background until Close, while the gateway
 // answers interactions (commands registered by an earlier start stay in
@@ -146,7 +147,12 @@ func (g *Gateway) Open(ctx context.Context) error {
 			case <-bg.Done():
 				return
 			}
-			RegisterWithRetry(bg, s, g.appID, g.cfg.GuildID, g.cfg.Commands, &g.registration, g.cfg.Log)
+			if err := RegisterWithRetry(bg, s, g.appID, g.cfg.GuildID, g.cfg.Commands, &g.registration, g.cfg.Log); errors.Is(err, ErrTokenRejected) {
+				// The gateway took the token moments ago: it was reset
+				// since. The shards will be refused at their next
+				// identify; /healthz shows the registration failed.
+				g.cfg.Log.Error("registering commands stopped", "err", err)
+			}
 		}()
 	}
 	return nil
@@ -236,7 +242,8 @@ const RegisterTimeout = 30 * time.Second
 
 // RegisterWithRetry registers cmds as RegisterCommands does, retrying with
 // a jittered backoff (BackoffMin doubling to BackoffMax) until Discord
-// accepts them or ctx ends, each attempt bounded by RegisterTimeout. st (if
+// accepts them or ctx ends, each attempt bounded by RegisterTimeout, or
+// until Discord rejects the token (ErrTokenRejected). st (if
 // not nil) and the log follow every attempt. Interactions can be answered
 // meanwhile: commands registered by an earlier start stay in place.
 func RegisterWithRetry(ctx context.Context, s *discordgo.Session, appID, guildID string, cmds []*discordgo.ApplicationCommand, st *Status, log *slog.Logger) error {

@@ -3,12 +3,16 @@ package bot
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/bwmarrin/discordgo"
 )
 
 // HealthTimeout bounds all of /healthz's checks together: a load balancer
@@ -217,6 +221,9 @@ const (
 	StateStarting = "starting"
 	StateOK       = "ok"
 	StateRetrying = "retrying"
+	// StateFailed: Discord refused in a way no retry can mend (the token
+	// was rejected), so nimbot stopped trying.
+	StateFailed = "failed"
 )
 
 func (s *Status) set(state string, err error) {
@@ -226,9 +233,12 @@ func (s *Status) set(state string, err error) {
 		s.since = time.Now()
 	}
 	s.state, s.err = state, err
-	if state == StateRetrying {
+	switch state {
+	case StateRetrying:
 		s.attempts++
-	} else {
+	case StateFailed:
+		// The attempts so far stay counted.
+	default:
 		s.attempts = 0
 	}
 }
@@ -255,6 +265,8 @@ func (s *Status) Check(name string) Check {
 			return StateStarting, nil
 		case StateOK:
 			return "ok since " + s.since.UTC().Format(time.RFC3339), nil
+		case StateFailed:
+			return "gave up at " + s.since.UTC().Format(time.RFC3339), s.err
 		}
 		// The detail says as much as a public listener may show (see
 		// Health.Public); the error adds what the last attempt met.
@@ -293,9 +305,23 @@ func backoff(n int) time.Duration {
 	return time.Duration(float64(d) * (0.75 + rand.Float64()/2))
 }
 
+// ErrTokenRejected is returned once Discord answered 401 Unauthorized to
+// the bot token: it is mistyped, or was reset in the Developer Portal.
+// Retrying cannot mend it, and every REST call would fail the same way.
+var ErrTokenRejected = errors.New("DISCORD_TOKEN was rejected by Discord (401 Unauthorized): copy it again from the Developer Portal (your application → Bot → Reset Token)")
+
+// tokenRejected reports whether err is Discord's 401 to the bot token.
+func tokenRejected(err error) bool {
+	var re *discordgo.RESTError
+	return errors.As(err, &re) && re.Response != nil && re.Response.StatusCode == http.StatusUnauthorized
+}
+
 // retry calls attempt until it succeeds or ctx ends, waiting backoff(n)
 // after the n-th failure, and keeps st and the log up to date. what names
-// the attempt in the log.
+// the attempt in the log. A rejected token ends it at once: it returns
+// ErrTokenRejected, for the caller to stop nimbot with (the log line would
+// otherwise repeat every few minutes, forever, in a process that can
+// answer nothing).
 func retry(ctx context.Context, st *Status, log *slog.Logger, what string, attempt func(ctx context.Context) error) error {
 	for n := 1; ; n++ {
 		err := attempt(ctx)
@@ -308,6 +334,10 @@ func retry(ctx context.Context, st *Status, log *slog.Logger, what string, attem
 		}
 		if ctx.Err() != nil {
 			return ctx.Err()
+		}
+		if tokenRejected(err) {
+			st.set(StateFailed, ErrTokenRejected)
+			return fmt.Errorf("%s: %w", what, ErrTokenRejected)
 		}
 		st.set(StateRetrying, err)
 		wait := backoff(n)

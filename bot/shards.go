@@ -127,7 +127,8 @@ func (s *Shards) Session() *discordgo.Session { return s.rest }
 // the session start limit, then opens every shard of this process, each
 // identifying when IdentifyLimit lets it, and returns once all are
 // connected. It retries while Discord is unreachable and fails only when
-// ctx ends, closing the shards it opened.
+// ctx ends, closing the shards it opened, or when Discord rejects the
+// token (ErrTokenRejected).
 func (s *Shards) Open(ctx context.Context) error {
 	var gw *discordgo.GatewayBotResponse
 	err := retry(ctx, &s.gwBot, s.cfg.Log, "asking Discord for the gateway (GET /gateway/bot)", func(ctx context.Context) error {

@@ -3,6 +3,7 @@ package bot_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -280,4 +281,66 @@ func TestShardsReconnect(t *testing.T) {
 	}
 	checkIdentifies(t, e.fd, 2)
 	playOnShard(t, e, 1, 2)
+}
+
+// TestRejectedToken: Discord answers 401 to a DISCORD_TOKEN it does not
+// know (mistyped, or reset in the Developer Portal). That is no outage to
+// wait out: Open and the registration stop at the first 401 with
+// ErrTokenRejected (main exits with it), never quoting the token, where
+// they used to retry until a signal, logging every few minutes.
+func TestRejectedToken(t *testing.T) {
+	const wrong = "a-typo.in-the-token"
+	wrongSession := func(e *env) func() (*discordgo.Session, error) {
+		return func() (*discordgo.Session, error) {
+			s, err := bot.NewSession(wrong)
+			if err != nil {
+				return nil, err
+			}
+			target, _ := url.Parse(e.fd.srv.URL)
+			s.Client = &http.Client{Timeout: 10 * time.Second, Transport: redirect{target: target}}
+			return s, nil
+		}
+	}
+	check := func(t *testing.T, err error, st bot.Check) {
+		t.Helper()
+		if !errors.Is(err, bot.ErrTokenRejected) {
+			t.Fatalf("err = %v, want ErrTokenRejected", err)
+		}
+		if strings.Contains(err.Error(), wrong) {
+			t.Errorf("the error quotes the token: %v", err)
+		}
+		if detail, err := st.Run(context.Background()); !errors.Is(err, bot.ErrTokenRejected) || !strings.HasPrefix(detail, "gave up") {
+			t.Errorf("health check %s: %q, %v; want gave up, ErrTokenRejected", st.Name, detail, err)
+		}
+	}
+
+	t.Run("Gateway", func(t *testing.T) {
+		e := newEnv(t)
+		cfg := shardsConfig(e, bot.ShardsConfig{})
+		cfg.NewSession = wrongSession(e)
+		s, err := bot.NewShards(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		check(t, s.Open(ctx), s.Check())
+		if n := len(e.fd.Calls("GET", "/gateway/bot")); n != 1 {
+			t.Errorf("GET /gateway/bot sent %d times with a rejected token, want once", n)
+		}
+	})
+	t.Run("Register", func(t *testing.T) {
+		e := newEnv(t)
+		s, err := wrongSession(e)()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var st bot.Status
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		check(t, bot.RegisterWithRetry(ctx, s, fakeAppID, "", commands.Definitions(), &st, e.log), st.Check("discord_commands"))
+		if n := len(e.fd.Calls("PUT", "/commands")); n != 1 {
+			t.Errorf("the commands were sent %d times with a rejected token, want once", n)
+		}
+	})
 }
