@@ -107,7 +107,7 @@ func run(args []string, in io.Reader, out, errOut io.Writer) int {
 	}
 	log := slog.New(slog.NewTextHandler(errOut, &slog.HandlerOptions{Level: cfg.LogLevel}))
 	defer startCPUProfile(errOut)()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext()
 	defer stop()
 
 	cmd := ""
@@ -154,6 +154,20 @@ func run(args []string, in io.Reader, out, errOut io.Writer) int {
 		fmt.Fprintf(errOut, "nimbot: unknown command %q\n\n%s", cmd, usageText)
 		return 2
 	}
+}
+
+// signalContext returns a context cancelled by the first SIGINT or SIGTERM,
+// which starts the orderly shutdown. From then on the signals have their
+// default effect again (signal.NotifyContext's documented pattern), so a
+// second Ctrl+C or SIGTERM ends a shutdown that hangs rather than being
+// swallowed while it waits.
+func signalContext() (context.Context, context.CancelFunc) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
+	return ctx, stop
 }
 
 // errShown is an error whose message was already printed.

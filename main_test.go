@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/ed25519"
@@ -13,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -425,5 +427,66 @@ func testServe(t *testing.T, appID string) {
 	}
 	if strings.Contains(out.String(), token) {
 		t.Errorf("output contains the token:\n%s", out.String())
+	}
+}
+
+// TestSecondSignalKills: the first SIGTERM starts the orderly shutdown;
+// if that hangs (Discord's API or the database not answering), a second
+// one ends the process, as a second Ctrl+C does: it is no longer caught
+// and swallowed. A child process (this test binary again) takes the
+// signals: it waits on signalContext, then "hangs" in its shutdown.
+func TestSecondSignalKills(t *testing.T) {
+	if os.Getenv("NIMBOT_SIGNAL_CHILD") == "1" {
+		ctx, stop := signalContext()
+		defer stop()
+		fmt.Println("ready")
+		<-ctx.Done()
+		fmt.Println("shutting down")
+		time.Sleep(time.Minute) // a shutdown that hangs
+		os.Exit(0)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestSecondSignalKills$")
+	cmd.Env = append(os.Environ(), "NIMBOT_SIGNAL_CHILD=1")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	lines := bufio.NewScanner(out)
+	waitFor := func(want string) {
+		t.Helper()
+		for lines.Scan() {
+			if lines.Text() == want {
+				return
+			}
+		}
+		t.Fatalf("the child never said %q", want)
+	}
+	waitFor("ready")
+	cmd.Process.Signal(syscall.SIGTERM)
+	waitFor("shutting down")
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	// The handler is dropped just after the first signal was taken: send
+	// again until the child ends, or give up.
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(5 * time.Second)
+	for {
+		select {
+		case err := <-done:
+			var exit *exec.ExitError
+			if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGTERM {
+				t.Fatalf("the child ended with %v, want killed by SIGTERM", err)
+			}
+			return
+		case <-tick.C:
+			cmd.Process.Signal(syscall.SIGTERM)
+		case <-deadline:
+			t.Fatal("a second SIGTERM during a hung shutdown was swallowed: the child still runs 5 s on")
+		}
 	}
 }
