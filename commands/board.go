@@ -414,7 +414,7 @@ func (b board) embed() *discordgo.MessageEmbed {
 		d.WriteString(log)
 	}
 	return &discordgo.MessageEmbed{
-		Title:       truncate(g.Rules.Name(), 256),
+		Title:       truncate(lp.Phrase(g.Rules.NamePhrase()), 256),
 		Description: d.String(),
 		Color:       colour,
 		// The game's number is an id, written as is (never 1.234).
@@ -825,7 +825,7 @@ func (b board) response(t discordgo.InteractionResponseType) *discordgo.Interact
 	}
 	if b.g.Status == match.Pending {
 		challenged := b.g.Opponent(b.g.CreatedBy)
-		data.Content = b.p().T("board.challenge", "Challenged", name(challenged), "Game", b.g.Rules.Name())
+		data.Content = b.p().T("board.challenge", "Challenged", name(challenged), "Game", b.g.Rules.NamePhrase())
 		if b.ping {
 			// The one ping nimbot sends, with the challenge itself: the
 			// challenged player must notice. A pending board drawn again

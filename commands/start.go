@@ -344,7 +344,7 @@ func (s *Service) randomHeaps(rules engine.Rules, count int) ([]int64, error) {
 	}
 	lim := rules.Limits()
 	if lim.MaxHeaps > 0 && count > lim.MaxHeaps {
-		return nil, userErr("start.err.random_max", "Game", rules.Name(), "Max", lim.MaxHeaps)
+		return nil, userErr("start.err.random_max", "Game", rules.NamePhrase(), "Max", lim.MaxHeaps)
 	}
 	lo, top := d.RandomHeap[0], d.RandomHeap[1]
 	if lim.MaxHeap > 0 {
@@ -354,7 +354,7 @@ func (s *Service) randomHeaps(rules engine.Rules, count int) ([]int64, error) {
 		top = min(top, lim.MaxTotal/int64(count))
 	}
 	if top < 1 {
-		return nil, userErr("start.err.random_impossible", "Game", rules.Name(), "N", count)
+		return nil, userErr("start.err.random_impossible", "Game", rules.NamePhrase(), "N", count)
 	}
 	lo = min(lo, top)
 	heaps := make([]int64, count)
