@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -19,15 +20,26 @@ import (
 var localizedName = regexp.MustCompile(`^[-_\p{L}\p{N}\p{Devanagari}\p{Thai}]{1,32}$`)
 
 // TestDefinitionsLocalized checks that every name and description of /nim
-// has a translation in every shipped locale (none falls back to English
-// because the catalog lacks it) and that each obeys Discord's rules.
+// has a translation in every served locale (none falls back to English
+// because the catalog lacks it), the one its users' replies are written in
+// (es-419 reads es-ES), and that each obeys Discord's rules.
 func TestDefinitionsLocalized(t *testing.T) {
 	c := Definitions()[0]
 	if c.NameLocalizations != nil {
 		t.Errorf("/nim's name is localized; it stays nim in every language")
 	}
+	// sameAsReplies: a locale served through another (es-419) reads that
+	// one's text, as its replies do.
+	sameAsReplies := func(path string, m map[discordgo.Locale]string) {
+		for _, l := range locale.Served() {
+			if lang := discordgo.Locale(locale.For(string(l)).Lang()); m[l] != m[lang] {
+				t.Errorf("%s: %s reads %q, its replies' language %s %q", path, l, m[l], lang, m[lang])
+			}
+		}
+	}
 	checkDesc := func(path string, m map[discordgo.Locale]string) {
-		for _, l := range locale.Locales() {
+		sameAsReplies(path, m)
+		for _, l := range locale.Served() {
 			s, ok := m[l]
 			if n := utf8.RuneCountInString(s); !ok || n < 1 || n > 100 {
 				t.Errorf("%s: %s description %q (present %v), want 1-100 characters", path, l, s, ok)
@@ -35,7 +47,8 @@ func TestDefinitionsLocalized(t *testing.T) {
 		}
 	}
 	checkName := func(path string, m map[discordgo.Locale]string) {
-		for _, l := range locale.Locales() {
+		sameAsReplies(path, m)
+		for _, l := range locale.Served() {
 			s, ok := m[l]
 			if !ok || !localizedName.MatchString(s) || strings.ToLower(s) != s {
 				t.Errorf("%s: %s name %q (present %v), want lowercase, no spaces, 1-32 characters", path, l, s, ok)
@@ -45,7 +58,7 @@ func TestDefinitionsLocalized(t *testing.T) {
 	// unique: within one list of options, each locale's names differ, as
 	// the English ones do, or Discord refuses the command.
 	unique := func(path string, opts []*discordgo.ApplicationCommandOption) {
-		for _, l := range locale.Locales() {
+		for _, l := range locale.Served() {
 			seen := map[string]string{}
 			for _, o := range opts {
 				if other, ok := seen[o.NameLocalizations[l]]; ok {
@@ -67,7 +80,8 @@ func TestDefinitionsLocalized(t *testing.T) {
 			checkName(p, o.NameLocalizations)
 			checkDesc(p, o.DescriptionLocalizations)
 			for _, ch := range o.Choices {
-				for _, l := range locale.Locales() {
+				sameAsReplies(fmt.Sprintf("%s choice %v", p, ch.Value), ch.NameLocalizations)
+				for _, l := range locale.Served() {
 					s, ok := ch.NameLocalizations[l]
 					if n := utf8.RuneCountInString(s); !ok || n < 1 || n > 100 {
 						t.Errorf("%s choice %v: %s name %q (present %v), want 1-100 characters", p, ch.Value, l, s, ok)

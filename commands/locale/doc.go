@@ -18,7 +18,10 @@
 // Every other language is named by its Discord locale code (de, fr,
 // es-ES, pt-BR, ja) and must hold every id English holds, with the same
 // template fields and the plural forms its language needs, which the
-// package's tests check. A Printer (For) renders messages in one language;
+// package's tests check. A Discord locale with no catalog of its own reads
+// the one of its base language (es-419 reads es-ES), in replies (For) and
+// in the command's names and descriptions alike (Localizations, Served).
+// A Printer (For) renders messages in one language;
 // a message its language lacks is shown in English and recorded
 // (Missing), so a test that renders everything in every language finds it.
 //

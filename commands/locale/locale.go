@@ -31,6 +31,29 @@ const English = "en"
 // AvailableLocalesEnum of Discord's API schema).
 var shipped = []discordgo.Locale{discordgo.German, discordgo.French, discordgo.SpanishES, discordgo.PortugueseBR, discordgo.Japanese}
 
+// discordLocales are the locales Discord's clients send and show
+// localizations in (the AvailableLocalesEnum of Discord's API schema, which
+// discordgo's list lags behind).
+var discordLocales = []discordgo.Locale{
+	"ar", "bg", "cs", "da", "de", "el", "en-GB", "en-US", "es-419", "es-ES", "fi", "fr", "he", "hi", "hr", "hu", "id",
+	"it", "ja", "ko", "lt", "nl", "no", "pl", "pt-BR", "ro", "ru", "sv-SE", "th", "tr", "uk", "vi", "zh-CN", "zh-TW",
+}
+
+// served are the Discord locales whose users read a translation: every one
+// For maps to a shipped language other than English. That is more than
+// shipped (es-419 reads es-ES), and a command's names and descriptions must
+// reach the same users as its replies, or a Latin American user reads
+// Spanish answers to a command they were shown in English.
+var served = func() []discordgo.Locale {
+	var out []discordgo.Locale
+	for _, l := range discordLocales {
+		if langOf(string(l)) != English {
+			out = append(out, l)
+		}
+	}
+	return out
+}()
+
 // catalog is parsed once: the files are part of the binary, so a bad one is
 // a build defect that every test run reports (the init panics).
 var catalog = load()
@@ -193,13 +216,19 @@ func Text(lang, id string) (string, bool) {
 	return s, ok
 }
 
-// Localizations returns id in every translated locale that has it, the
-// shape of discordgo's NameLocalizations and DescriptionLocalizations; nil
-// when none has it.
+// Served lists the Discord locales whose users read a translation (For
+// maps them to a shipped language other than English): the translated
+// locales and those that read one of them, es-419 as es-ES.
+func Served() []discordgo.Locale { return slices.Clone(served) }
+
+// Localizations returns id in every served Discord locale whose language
+// has it (es-419 gets es-ES's text, as For answers es-419 users in es-ES),
+// the shape of discordgo's NameLocalizations and DescriptionLocalizations;
+// nil when none has it.
 func Localizations(id string) map[discordgo.Locale]string {
 	var m map[discordgo.Locale]string
-	for _, l := range shipped {
-		if s, ok := Text(string(l), id); ok {
+	for _, l := range served {
+		if s, ok := Text(langOf(string(l)), id); ok {
 			if m == nil {
 				m = map[discordgo.Locale]string{}
 			}
@@ -241,18 +270,23 @@ var printers = func() map[string]*Printer {
 // of the same locale, else of the same base language (es-419 reads
 // Spanish, en-GB English), else English. Any string is safe: the locale is
 // sent by the client.
-func For(locale string) *Printer {
-	if p, ok := printers[locale]; ok {
-		return p
+func For(locale string) *Printer { return printers[langOf(locale)] }
+
+// langOf is For's choice, as a language code: the shipped language of the
+// same locale, else of the same base language, else English. Localizations
+// makes the same choice for a command's names.
+func langOf(locale string) string {
+	if locale == English || slices.Contains(shipped, discordgo.Locale(locale)) {
+		return locale
 	}
 	base, _, _ := strings.Cut(locale, "-")
 	for _, l := range shipped {
 		b, _, _ := strings.Cut(string(l), "-")
 		if base != "" && b == base {
-			return printers[string(l)]
+			return string(l)
 		}
 	}
-	return printers[English]
+	return English
 }
 
 // Lang is the printer's language code ("en", "de", "pt-BR").

@@ -75,7 +75,7 @@ func TestText(t *testing.T) {
 		}
 	}
 	m := Localizations("nim.desc")
-	if len(m) != len(Locales()) || m[discordgo.Japanese] == "" {
+	if len(m) != len(Served()) || m[discordgo.Japanese] == "" {
 		t.Errorf("nim.desc localizations: %v", m)
 	}
 	if _, ok := m[English]; ok {
@@ -83,6 +83,41 @@ func TestText(t *testing.T) {
 	}
 	if Localizations("no.such.id") != nil {
 		t.Error("localizations of a missing id")
+	}
+}
+
+// TestServed checks that the command's localizations reach every Discord
+// locale whose replies are translated, in the language of those replies:
+// es-419 users, answered in es-ES, see /nim's names in es-ES too, and no
+// locale For answers in English gets a localization.
+func TestServed(t *testing.T) {
+	for _, l := range discordLocales {
+		lang := For(string(l)).Lang()
+		if got := slices.Contains(Served(), l); got != (lang != English) {
+			t.Errorf("%s: served %v, but For answers in %s", string(l), got, lang)
+		}
+		// English is the default text, never a localization.
+		want, ok := "", false
+		if lang != English {
+			want, ok = Text(lang, "nim.move.name")
+		}
+		if got, has := Localizations("nim.move.name")[l]; has != ok || got != want {
+			t.Errorf("%s: /nim move is localized as %q (present %v), want %s's %q (present %v)", string(l), got, has, lang, want, ok)
+		}
+	}
+	if m := Localizations("nim.move.name"); m[discordgo.SpanishLATAM] != m[discordgo.SpanishES] || m[discordgo.SpanishLATAM] == "" {
+		t.Errorf("es-419 %q, es-ES %q", m[discordgo.SpanishLATAM], m[discordgo.SpanishES])
+	}
+	for _, l := range Locales() {
+		if !slices.Contains(Served(), l) {
+			t.Errorf("shipped locale %s is not served", string(l))
+		}
+	}
+	// discordgo's list of locales lags Discord's, never leads it.
+	for l := range discordgo.Locales {
+		if l != discordgo.Unknown && !slices.Contains(discordLocales, l) {
+			t.Errorf("discordgo knows locale %q, which discordLocales lacks", l)
+		}
 	}
 }
 
