@@ -26,13 +26,13 @@ func (s *Service) rules(r *request) (*discordgo.InteractionResponse, error) {
 		}
 		return nil, userErr("info.err.no_game", "Variant", quote(string(v), 20), "Variants", strings.Join(names, ", "))
 	}
+	// The game as /nim start plays it without options: the variant's own
+	// convention (the 21 game is misère), so the title names what the
+	// rules below describe, with its default parameters
+	// ("Subtraction S(1..3)").
 	title := variantTitle(r.lang, v)
-	if n, err := (engine.Rules{Variant: v}).Normalize(); err == nil {
-		// The parameters the name adds to the title are notation
-		// ("Subtraction S(1..3)"), the same in every language.
-		if rest, ok := strings.CutPrefix(n.Name(), d.Title); ok {
-			title += rest
-		}
+	if n, err := (engine.Rules{Variant: v, Misere: d.Misere}).Normalize(); err == nil {
+		title = r.lang.Phrase(n.NamePhrase())
 	}
 	text := r.lang.Phrase(d.RulesPhrase())
 	if d.Has(engine.Split) || d.Has(engine.Knock) {

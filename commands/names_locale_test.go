@@ -62,3 +62,37 @@ func TestGameNamedInItsLanguage(t *testing.T) {
 	}
 	checkNothingMissing(t)
 }
+
+// TestRulesTitleNamesDefaultGame checks /nim rules's title for every
+// variant in every shipped language: the game /nim start plays without
+// options, in the variant's own convention (the 21 game is misère, so its
+// title does not say "normal play" above rules in which saying 21 loses),
+// named in the reader's language; in English, the engine's Name.
+func TestRulesTitleNamesDefaultGame(t *testing.T) {
+	for _, lang := range locale.Languages() {
+		t.Run(lang, func(t *testing.T) {
+			p := locale.For(lang)
+			s := speaker{newHarness(t, 3), lang}
+			for _, v := range engine.Variants() {
+				d, _ := engine.Describe(v)
+				r, err := (engine.Rules{Variant: v, Misere: d.Misere}).Normalize()
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := "📜 " + p.Phrase(r.NamePhrase())
+				if lang == locale.English && want != "📜 "+r.Name() {
+					t.Fatalf("%s: English name %q, engine's %q", v, want, r.Name())
+				}
+				if got := s.command(alice, "rules", "variant", string(v)).Data.Embeds[0].Title; got != want {
+					t.Errorf("%s: title %q, want %q", v, got, want)
+				}
+			}
+			// The 21 game by its title alone: "The 21 game", "Das 21-Spiel".
+			d, _ := engine.Describe(engine.TwentyOne)
+			if got, want := s.command(alice, "rules", "variant", "21").Data.Embeds[0].Title, "📜 "+p.Phrase(d.TitlePhrase()); got != want {
+				t.Errorf("21: title %q, want %q", got, want)
+			}
+		})
+	}
+	checkNothingMissing(t)
+}
