@@ -361,7 +361,7 @@ func (s *Service) askMove(r *request, c TypeControl) (*answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return unchanged(modal(TypedModal{Game: g.ID, Ply: g.Ply}.CustomID(), r.t("play.modal.title"), r.t("play.modal.title"), notationExample(g.Rules), 100)), nil
+	return unchanged(modal(TypedModal{Game: g.ID, Ply: g.Ply}.CustomID(), r.t("play.modal.title"), r.t("play.modal.title"), r.lang.Phrase(notationExample(g.Rules)), 100)), nil
 }
 
 // typedSubmit plays the move typed into askMove's modal.
@@ -379,8 +379,15 @@ func (s *Service) typedSubmit(r *request, c TypedModal) (*answer, error) {
 	return s.play(r, b, m)
 }
 
-// notationExample shows how moves are typed in a variant.
-func notationExample(r engine.Rules) string { return describe(r.Variant).Notation }
+// notationExample shows how moves are typed in a variant, as a phrase: the
+// example moves are notation, the words around them the reader's.
+func notationExample(r engine.Rules) engine.Phrase {
+	d := describe(r.Variant)
+	if d.Variant == "" {
+		return engine.Lit("")
+	}
+	return d.NotationPhrase()
+}
 
 // moveCommand plays /nim move.
 func (s *Service) moveCommand(r *request) (*answer, error) {
