@@ -308,27 +308,24 @@ func (s *Service) amountSubmit(r *request, c AmountModal) (*answer, error) {
 		// row's label: anything but "4" or "4-5" would read as another move
 		// ("B5" typed for row A as "AB5", a pin of row AB or a move in
 		// both heaps).
-		if !isPins(text) {
+		pins, ok := pinsNotation(text, r.lang)
+		if !ok {
 			return nil, userErr("play.err.not_pins", "Text", quote(text, 40), "Row", engine.HeapLabel(heap))
 		}
-		m, err := g.Rules.ParseMove(g.Position, engine.HeapLabel(heap)+text)
+		m, err := g.Rules.ParseMove(g.Position, engine.HeapLabel(heap)+pins)
 		if err != nil {
 			return nil, moveInputError(err, text)
 		}
 		return s.play(r, b, m)
 	}
-	n, err := strconv.ParseInt(text, 10, 64)
-	if err != nil || n < 1 {
+	n, shape := parseAmount(text, r.lang)
+	switch {
+	case shape == amountBadGroups:
+		return nil, userErr("play.err.amount_groups", "Text", quote(text, 40), "Example", 1500, "Plain", "1500")
+	case shape != amountOK || n < 1:
 		return nil, userErr("play.err.not_number", "Text", quote(text, 40))
 	}
 	return s.play(r, b, engine.Move{Kind: engine.Take, Heap: heap, Take: n})
-}
-
-// isPins reports whether s names pins of a row as the amount form asks:
-// one pin number ("4") or two joined by a dash ("4-5").
-func isPins(s string) bool {
-	a, b, two := strings.Cut(s, "-")
-	return isDigits(a) && (!two || isDigits(b))
 }
 
 // isDigits reports whether s is one or more ASCII digits.
