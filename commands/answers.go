@@ -190,9 +190,9 @@ func (a answers) commit(r *request, gameID int64, w write) (*answer, error) {
 func (a answers) stale(r *request, gameID int64) error {
 	g, err := a.db.Game(r.ctx, gameID)
 	if err == nil && g.Status.Finished() {
-		return &staleError{refusal: userErr(msgOver)}
+		return &staleError{refusal: errOver()}
 	}
-	return &staleError{refusal: userErr(msgStale)}
+	return &staleError{refusal: errStale()}
 }
 
 // staleError is a write refused because another interaction changed the

@@ -210,7 +210,7 @@ func (s *Service) renderError(r *request, err error) *discordgo.InteractionRespo
 		if r.i.Type == discordgo.InteractionApplicationCommandAutocomplete {
 			return autocompleteResponse(nil)
 		}
-		return ephemeral(r.t("play.err.unavailable", "Ref", ref))
+		return ephemeral(r.t("play.err.unavailable", "Ref", ref, "StatusCommand", subName(subStatus)))
 	}
 	s.log.ErrorContext(r.ctx, "interaction failed",
 		"ref", ref, "interaction", r.i.ID, "path", r.path, "user", r.userID(),

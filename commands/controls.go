@@ -384,7 +384,7 @@ func (k controlKind[C]) readID(customID string) (c C, ok bool, err error) {
 		return c, false, nil
 	}
 	if f.bad != "" {
-		return c, true, userErr("control.err.bad", "Field", f.bad)
+		return c, true, userErr("control.err.bad", "Field", f.bad, "StatusCommand", subName(subStatus))
 	}
 	return c, true, nil
 }

@@ -33,6 +33,17 @@ const (
 	optUser       = "user"
 )
 
+// Names of the slash command's subcommands that messages point to, shared
+// by Definitions and those messages (subName).
+const (
+	subStart   = "start"
+	subMove    = "move"
+	subHint    = "hint"
+	subStatus  = "status"
+	subAnalyze = "analyze"
+	subEnd     = "end"
+)
+
 // The first-mover choices of /nim start.
 const (
 	firstMe       = "me"
@@ -214,17 +225,17 @@ func definitions() []*discordgo.ApplicationCommand {
 			discordgo.ApplicationIntegrationGuildInstall, discordgo.ApplicationIntegrationUserInstall,
 		},
 		Options: []*discordgo.ApplicationCommandOption{
-			sub("start", "Start a game here, against nimbot or someone you challenge", startOpts...),
-			sub("move", "Make a move (or click the board)",
+			sub(subStart, "Start a game here, against nimbot or someone you challenge", startOpts...),
+			sub(subMove, "Make a move (or click the board)",
 				heap, take,
 				opt(boolean, optBoth, "Take the amount from both heaps"),
 				split, pin, notation,
 			),
-			sub("hint", "A hint on your turn, only for you", level),
+			sub(subHint, "A hint on your turn, only for you", level),
 			sub("resign", "Resign this channel's game"),
-			sub("status", "Post this channel's board again"),
+			sub(subStatus, "Post this channel's board again"),
 			sub("rules", "How to play a game", variant("Which game (default Nim)", false)),
-			sub("analyze", "Who wins any position, and why",
+			sub(subAnalyze, "Who wins any position, and why",
 				position,
 				opt(boolean, optPublic, "Show it to everyone (default: only you)"),
 			),
@@ -233,7 +244,7 @@ func definitions() []*discordgo.ApplicationCommand {
 				variant("Only this game", false),
 			),
 			sub("leaderboard", "The best players in this server", variant("Only this game", false)),
-			sub("end", "End this channel's game (players or message managers)"),
+			sub(subEnd, "End this channel's game (players or message managers)"),
 		},
 	}
 	return []*discordgo.ApplicationCommand{nim}

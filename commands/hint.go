@@ -38,7 +38,7 @@ func (s *Service) hintButton(r *request, c HintControl) (*answer, error) {
 		return nil, err
 	}
 	if g.Status == match.Active && g.Ply != c.Ply {
-		return nil, userErr("hint.err.earlier_turn")
+		return nil, userErr("hint.err.earlier_turn", "HintCommand", subName(subHint))
 	}
 	level, t := 1, discordgo.InteractionResponseChannelMessageWithSource
 	if c.Level != 0 {
@@ -63,7 +63,7 @@ func (s *Service) hint(r *request, g *match.Game, level int, t discordgo.Interac
 	case g.Status.Finished():
 		return nil, userErr("hint.err.over")
 	case user != g.Players[0] && user != g.Players[1]:
-		return nil, userErr(msgNotPlaying)
+		return nil, errNotPlaying()
 	case user != g.ToMove():
 		return nil, userErr("hint.err.not_your_turn", "Player", name(g.ToMove()))
 	case !hintsAllowed(g):
@@ -72,7 +72,7 @@ func (s *Service) hint(r *request, g *match.Game, level int, t discordgo.Interac
 	h, err := g.Rules.Hint(g.Position)
 	if err != nil {
 		if errors.Is(err, engine.ErrGameOver) {
-			return nil, userErr(msgOver)
+			return nil, errOver()
 		}
 		return nil, fmt.Errorf("hint for game %d: %w", g.ID, err)
 	}

@@ -40,7 +40,9 @@ func (s *Service) rules(r *request) (*discordgo.InteractionResponse, error) {
 		text += "\n\n" + manyHeapsNote(r.lang)
 	}
 	text += "\n\n" + r.t("info.rules.how", "Variant", string(v), "Notation", r.lang.Phrase(d.NotationPhrase()),
-		"TypeButton", r.t("control.type"), "HintButton", r.t("control.hint"))
+		"TypeButton", r.t("control.type"), "HintButton", r.t("control.hint"),
+		"StartCommand", subName(subStart), "MoveCommand", subName(subMove), "VariantOption", optionName(optVariant),
+		"OpponentOption", optionName(optOpponent), "NotationOption", optionName(optNotation), "MisereOption", optionName(optMisere))
 	embed := &discordgo.MessageEmbed{Title: "📜 " + title, Description: truncate(text, 4096), Color: colourActive}
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
 		Embeds: []*discordgo.MessageEmbed{embed}, Flags: discordgo.MessageFlagsEphemeral,
@@ -66,7 +68,7 @@ func (s *Service) stats(r *request) (*discordgo.InteractionResponse, error) {
 	var d []string
 	d = append(d, fmt.Sprintf("%s · %s", name(user), scope))
 	if st.Wins+st.Losses == 0 {
-		d = append(d, r.t("info.stats.none"))
+		d = append(d, r.t("info.stats.none", "StartCommand", subName(subStart)))
 	} else {
 		d = append(d, r.t("info.stats.wins", "Count", st.Wins)+" · "+r.t("info.stats.losses", "Count", st.Losses)+" · "+r.t("info.stats.rating", "Rating", strconv.Itoa(st.Rating)))
 		d = append(d, r.t("info.stats.streak", "Streak", st.Streak, "Best", st.BestStreak))
@@ -106,7 +108,7 @@ func (s *Service) leaderboard(r *request) (*discordgo.InteractionResponse, error
 			"Rating", strconv.Itoa(st.Rating), "Wins", st.Wins, "Losses", st.Losses, "Best", st.BestStreak))
 	}
 	if len(lines) == 0 {
-		lines = append(lines, r.t("info.leaderboard.empty"))
+		lines = append(lines, r.t("info.leaderboard.empty", "StartCommand", subName(subStart)))
 	}
 	embed := &discordgo.MessageEmbed{Title: r.t("info.leaderboard.title", "Scope", scope), Description: strings.Join(lines, "\n"), Color: colourFinished}
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{

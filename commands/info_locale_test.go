@@ -50,23 +50,23 @@ func TestInfoLocalized(t *testing.T) {
 				if d, _ := engine.Describe(v); !strings.Contains(text(resp), p.Phrase(d.NotationPhrase())) {
 					t.Errorf("rules of %s: no notation %q in\n%s", v, p.Phrase(d.NotationPhrase()), text(resp))
 				}
-				if !strings.Contains(text(resp), "`/nim start variant:"+string(v)+"`") {
+				if !strings.Contains(text(resp), "`/nim "+p.T("nim.start.name")+" "+p.T("opt.variant.name")+":"+string(v)+"`") {
 					t.Errorf("rules of %s: no start command in\n%s", v, text(resp))
 				}
 			}
-			want(send(alice, "stats"), "info.stats.none")
-			want(send(alice, "leaderboard"), "info.leaderboard.empty")
+			want(send(alice, "stats"), "info.stats.none", "StartCommand", subName(subStart))
+			want(send(alice, "leaderboard"), "info.leaderboard.empty", "StartCommand", subName(subStart))
 
-			want(send(alice, "start", "hints", false), "start.err.hints_vs_bot")
-			want(send(alice, "start", "opponent", user(alice)), "start.err.self")
-			want(send(alice, "start", "opponent", user(botUser)), "start.err.opponent_bot", "Player", name(botUser))
+			want(send(alice, "start", "hints", false), "start.err.hints_vs_bot", "HintsOption", optionName(optHints))
+			want(send(alice, "start", "opponent", user(alice)), "start.err.self", "OpponentOption", optionName(optOpponent))
+			want(send(alice, "start", "opponent", user(botUser)), "start.err.opponent_bot", "Player", name(botUser), "OpponentOption", optionName(optOpponent))
 			want(send(alice, "start", "opponent", user(bob), "difficulty", "easy"), "start.err.difficulty_vs_person")
 			want(send(alice, "start", "heaps", "3 x"), "start.err.heaps_unreadable", "Text", "3 x")
 			want(send(alice, "start", "heaps", "random 4 5"), "start.err.random_form", "Text", "random 4 5")
 			want(send(alice, "start", "heaps", "random x"), "start.err.random_count", "Text", "x")
 			want(send(alice, "start", "heaps", "random 13"), "start.err.random_too_many", "N", 13, "Max", maxBoardHeaps)
 			want(send(alice, "start", "heaps", strings.Repeat("1 ", 13)), "start.err.too_many_heaps", "N", 13, "Max", maxBoardHeaps)
-			want(send(alice, "start", "heaps", "3 10000"), "start.err.heap_too_big", "Heap", "B", "Size", 10000, "Max", maxBoardHeap)
+			want(send(alice, "start", "heaps", "3 10000"), "start.err.heap_too_big", "Heap", "B", "Size", 10000, "Max", maxBoardHeap, "AnalyzeCommand", subName(subAnalyze))
 			want(send(alice, "start", "heaps", "0 0"), "start.err.no_moves")
 
 			// A challenge, then the refusals around it.
@@ -74,16 +74,16 @@ func TestInfoLocalized(t *testing.T) {
 				t.Fatalf("challenge refused: %s", text(resp))
 			}
 			g := h.game()
-			want(send(carol, "start"), "start.err.busy_link.challenge", "Link", messageLink(g))
+			want(send(carol, "start"), "start.err.busy_link.challenge", "Link", messageLink(g), "EndCommand", subName(subEnd))
 			clickIn := func(who, customID string) *discordgo.InteractionResponse {
 				i := h.interaction("message_component.json", fields{UserID: who, CustomID: customID, ComponentType: 2, MessageID: h.message})
 				i.Locale = discordgo.Locale(lang)
 				return h.handle(i)
 			}
-			want(clickIn(alice, AcceptControl{Game: g.ID}.CustomID()), "start.err.own_challenge", "Challenged", name(bob))
-			want(clickIn(carol, AcceptControl{Game: g.ID}.CustomID()), "start.err.not_challenged", "Challenged", name(bob))
+			want(clickIn(alice, AcceptControl{Game: g.ID}.CustomID()), "start.err.own_challenge", "Challenged", name(bob), "EndCommand", subName(subEnd))
+			want(clickIn(carol, AcceptControl{Game: g.ID}.CustomID()), "start.err.not_challenged", "Challenged", name(bob), "StartCommand", subName(subStart))
 			clickIn(bob, DeclineControl{Game: g.ID}.CustomID())
-			want(clickIn(bob, AcceptControl{Game: g.ID}.CustomID()), "start.err.challenge_over.declined")
+			want(clickIn(bob, AcceptControl{Game: g.ID}.CustomID()), "start.err.challenge_over.declined", "StartCommand", subName(subStart))
 
 			// A finished game against nimbot, for stats and the leaderboard.
 			send(alice, "start", "heaps", "1", "first", "me")

@@ -138,7 +138,7 @@ func TestUserInstallDM(t *testing.T) {
 	h := newHarness(t, 3)
 	h.channel = chanDM
 	p := userDM(h)
-	wantUserError(t, p.run(alice, "start", "opponent", user(bob)), locale.For("fr").T("start.err.challenge_in_dm"))
+	wantUserError(t, p.run(alice, "start", "opponent", user(bob)), locale.For("fr").T("start.err.challenge_in_dm", "OpponentOption", optionName(optOpponent)))
 	resp := p.run(alice, "start", "first", "me", "difficulty", "hard")
 	if isEphemeral(resp) || resp.Type != discordgo.InteractionResponseChannelMessageWithSource {
 		t.Fatalf("start: %s", text(resp))

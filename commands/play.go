@@ -13,14 +13,15 @@ import (
 	"nimbot/match"
 )
 
-// Messages shared by several handlers: catalog ids (play.en.json).
-const (
-	msgNoGame       = "play.err.no_game"
-	msgStale        = "play.err.stale"
-	msgNotPlaying   = "play.err.not_playing"
-	msgOver         = "play.err.over"
-	msgOtherChannel = "play.err.other_channel"
-)
+// Refusals shared by several handlers (play.en.json), each with the
+// commands it points to, named as the user's Discord shows them.
+func errNoGame() error     { return userErr("play.err.no_game", "StartCommand", subName(subStart)) }
+func errStale() error      { return userErr("play.err.stale", "StatusCommand", subName(subStatus)) }
+func errNotPlaying() error { return userErr("play.err.not_playing", "StartCommand", subName(subStart)) }
+func errOver() error       { return userErr("play.err.over", "StartCommand", subName(subStart)) }
+func errOtherChannel() error {
+	return userErr("play.err.other_channel", "StatusCommand", subName(subStatus))
+}
 
 // controlGame loads the game a board control names, and only if it is the
 // game of the channel (and server) the control was clicked in: custom_ids
@@ -45,7 +46,7 @@ func (s *Service) controlGame(r *request, id int64) (*match.Game, error) {
 // controlGame).
 func inChannel(r *request, g *match.Game) error {
 	if g.ChannelID != r.i.ChannelID || g.GuildID != r.i.GuildID {
-		return userErr(msgOtherChannel)
+		return errOtherChannel()
 	}
 	return nil
 }
@@ -54,7 +55,7 @@ func inChannel(r *request, g *match.Game) error {
 func (s *Service) anyGame(r *request, id int64) (*match.Game, error) {
 	g, err := s.db.Game(r.ctx, id)
 	if errors.Is(err, match.ErrNotFound) {
-		return nil, userErr("play.err.game_gone")
+		return nil, userErr("play.err.game_gone", "StartCommand", subName(subStart))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load game %d: %w", id, err)
@@ -66,7 +67,7 @@ func (s *Service) anyGame(r *request, id int64) (*match.Game, error) {
 func (s *Service) channelGame(r *request) (*match.Game, error) {
 	g, err := s.db.ChannelGame(r.ctx, r.i.ChannelID)
 	if errors.Is(err, match.ErrNotFound) {
-		return nil, userErr(msgNoGame)
+		return nil, errNoGame()
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load channel game: %w", err)
@@ -93,7 +94,7 @@ func (s *Service) turnGame(r *request, id int64, ply int) (*match.Game, error) {
 func (s *Service) turnBoard(r *request, id int64, ply int) (*match.Board, error) {
 	b, err := s.db.Board(r.ctx, id)
 	if errors.Is(err, match.ErrNotFound) {
-		return nil, userErr("play.err.game_gone")
+		return nil, userErr("play.err.game_gone", "StartCommand", subName(subStart))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load game %d: %w", id, err)
@@ -121,7 +122,7 @@ func (s *Service) checkControl(r *request, g *match.Game, ply int) error {
 		return err
 	}
 	if g.Ply != ply {
-		return userErr(msgStale)
+		return errStale()
 	}
 	return nil
 }
@@ -132,9 +133,9 @@ func checkTurn(g *match.Game, user string) error {
 	case g.Status == match.Pending:
 		return userErr("play.err.pending", "Player", name(g.Challenged()))
 	case g.Status.Finished():
-		return userErr(msgOver)
+		return errOver()
 	case !g.IsPlayer(user):
-		return userErr(msgNotPlaying)
+		return errNotPlaying()
 	case user != g.ToMove() && g.ToMove() == match.BotID:
 		// Unreachable while nimbot's moves are committed with the move or
 		// start before them; said plainly should a database ever hold it.
@@ -207,7 +208,7 @@ func (s *Service) pickHeapMenu(r *request, c HeapMenuControl) (*answer, error) {
 		_, pages := heapPages(g.Position)
 		p, perr := strconv.Atoi(n)
 		if perr != nil || p < 0 || p >= pages {
-			return nil, userErr("play.err.heap_page")
+			return nil, userErr("play.err.heap_page", "StatusCommand", subName(subStatus))
 		}
 		return s.showHeap(b, -1, p)
 	}
@@ -471,18 +472,19 @@ func moveNotation(g *match.Game, o options) (string, error) {
 	switch {
 	case d.Counting:
 		if take <= 0 {
-			return "", userErr("play.err.say_count")
+			return "", userErr("play.err.say_count", "TakeOption", optionName(optTake))
 		}
 		return strconv.FormatInt(take, 10), nil
 	case given(optBoth):
 		if take <= 0 {
-			return "", userErr("play.err.say_both")
+			return "", userErr("play.err.say_both", "TakeOption", optionName(optTake))
 		}
 		return fmt.Sprintf("AB%d", take), nil
 	case heap == "" && len(g.Position.Heaps) == 1:
 		heap = "A"
 	case heap == "":
-		return "", userErr("play.err.say_heap", "Heaps", heapRange(g.Position), "Example", notationExample(g.Rules))
+		return "", userErr("play.err.say_heap", "Heaps", heapRange(g.Position), "Example", notationExample(g.Rules),
+			"HeapOption", optionName(optHeap), "TakeOption", optionName(optTake))
 	}
 	switch {
 	case given(optSplit):
@@ -493,7 +495,8 @@ func moveNotation(g *match.Game, o options) (string, error) {
 		}
 		return heap + "=" + parts, nil
 	case d.Has(engine.Knock) && !given(optPin):
-		return "", userErr("play.err.say_pin", "Row", heap)
+		return "", userErr("play.err.say_pin", "Row", heap, "Game", variantWith(engine.Knock),
+			"PinOption", optionName(optPin), "TakeOption", optionName(optTake))
 	case given(optPin):
 		pin := o.int(optPin)
 		switch {
@@ -506,7 +509,7 @@ func moveNotation(g *match.Game, o options) (string, error) {
 	case take > 0:
 		return fmt.Sprintf("%s%d", heap, take), nil
 	}
-	return "", userErr("play.err.say_take", "Heap", heap)
+	return "", userErr("play.err.say_take", "Heap", heap, "HeapOption", optionName(optHeap), "TakeOption", optionName(optTake))
 }
 
 // variantWith names the first game with moves of kind k (Kayles for a
@@ -527,7 +530,7 @@ func moveInputError(err error, text string) error {
 	case errors.As(err, &me):
 		return userErr("refusal.move.not_allowed", "Reason", engineReason(me))
 	case errors.Is(err, engine.ErrGameOver):
-		return userErr(msgOver)
+		return errOver()
 	case errors.Is(err, engine.ErrInvalid):
 		return userErr("refusal.move.unreadable", "Move", fmt.Sprintf("%q", quote(text, 40)), "Reason", engineReason(err))
 	}
@@ -639,7 +642,7 @@ func (s *Service) resignButton(r *request, c ResignControl) (*answer, error) {
 		return nil, err
 	}
 	if g.Ply != c.Ply && !g.Status.Finished() {
-		return nil, userErr(msgStale)
+		return nil, errStale()
 	}
 	return s.resign(r, g)
 }
@@ -665,11 +668,11 @@ func (s *Service) resign(r *request, g *match.Game) (*answer, error) {
 	case errors.Is(err, match.ErrOverdue):
 		return s.expireNow(r, g, updateOrNew(r))
 	case errors.Is(err, match.ErrOver):
-		return nil, userErr(msgOver)
+		return nil, errOver()
 	case errors.Is(err, match.ErrNotPlayer):
-		return nil, userErr(msgNotPlaying)
+		return nil, errNotPlaying()
 	case errors.Is(err, match.ErrNotStarted):
-		return nil, userErr("play.err.resign_pending")
+		return nil, userErr("play.err.resign_pending", "EndCommand", subName(subEnd))
 	case err != nil:
 		return nil, err
 	}
@@ -702,7 +705,7 @@ func (s *Service) endGame(r *request) (*answer, error) {
 	case errors.Is(err, match.ErrOverdue):
 		return s.expireNow(r, g, discordgo.InteractionResponseChannelMessageWithSource)
 	case errors.Is(err, match.ErrOver):
-		return nil, userErr(msgOver)
+		return nil, errOver()
 	case err != nil:
 		return nil, err
 	}

@@ -1,6 +1,8 @@
 package commands
 
 import (
+	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -45,6 +47,98 @@ func TestNotationExampleLocalized(t *testing.T) {
 				}
 				s.command(alice, "end")
 			}
+		})
+	}
+	checkNothingMissing(t)
+}
+
+// TestCommandsNamedAsDiscordShows checks, in every shipped language, that
+// the answers which tell a player what to send name the subcommands and
+// options as Discord shows them to that player (nim.<sub>.name,
+// opt.<option>.name), never by their English names where those differ,
+// and that English reads as it always has, byte for byte.
+func TestCommandsNamedAsDiscordShows(t *testing.T) {
+	for _, lang := range locale.Languages() {
+		t.Run(lang, func(t *testing.T) {
+			p := locale.For(lang)
+			sub := func(s string) string { return "/nim " + p.Phrase(subName(s)) }
+			opt := func(o string) string { return p.Phrase(optionName(o)) }
+			// english finds a subcommand or option by its English name, where
+			// lang names it otherwise.
+			var english []*regexp.Regexp
+			for _, s := range []string{subStart, subMove, subHint, subStatus, subAnalyze, subEnd} {
+				if p.Phrase(subName(s)) != s {
+					english = append(english, regexp.MustCompile(`/nim `+s+`\b`))
+				}
+			}
+			for _, o := range []string{optTake, optHeap, optPin, optOpponent, optVariant, optNotation, optMisere, optHints} {
+				if opt(o) != o {
+					english = append(english, regexp.MustCompile(`\b`+o+`\b`))
+				}
+			}
+			s := speaker{newHarness(t, 3), lang}
+			// check: resp names each of want, nothing in English where lang
+			// names it otherwise, and in English reads was (as before).
+			check := func(what string, resp *discordgo.InteractionResponse, was string, want ...string) {
+				t.Helper()
+				got := text(resp)
+				for _, w := range want {
+					if !strings.Contains(got, w) {
+						t.Errorf("%s: no %q in %q", what, w, got)
+					}
+				}
+				for _, re := range english {
+					if m := re.FindString(got); m != "" {
+						t.Errorf("%s: names %q in English: %q", what, m, got)
+					}
+				}
+				if lang == locale.English && !strings.Contains(got, was) {
+					t.Errorf("%s: %q, want as before %q", what, got, was)
+				}
+			}
+			// nextChannel gives each game a channel of its own.
+			n := 0
+			nextChannel := func() {
+				n++
+				s.channel = fmt.Sprintf("12200000000000003%02d", n)
+			}
+
+			nextChannel()
+			check("no game", s.command(alice, "move", "take", 1),
+				"There is no game in this channel. Start one with /nim start.", sub(subStart))
+			check("rules", s.command(alice, "rules", "variant", "nim"),
+				"**How to play here:** `/nim start variant:nim` against nimbot, or add `opponent:` to challenge someone. Click a heap, then an amount, or type any move (\"B3\" takes 3 from heap B) with ⌨️ Type a move or `/nim move notation:`; 💡 Hint explains the winning idea. Any variant can be played misère (`misere:True`).",
+				"`"+sub(subStart)+" "+opt(optVariant)+":nim`", "`"+opt(optOpponent)+":`",
+				"`"+sub(subMove)+" "+opt(optNotation)+":`", "`"+opt(optMisere)+":True`")
+			check("hints against nimbot", s.command(alice, "start", "hints", false),
+				"the hints option is for games between people.", opt(optHints))
+			check("challenging oneself", s.command(alice, "start", "opponent", user(alice)),
+				"or leave opponent empty to play nimbot.", opt(optOpponent))
+
+			s.command(alice, "start", "heaps", "3 4 5", "first", "me")
+			check("a second game", s.command(alice, "start"),
+				"finish it first, or use /nim end to end it.", sub(subEnd))
+			check("no heap", s.command(alice, "move", "take", 1),
+				"Say which heap with the heap option (the heaps are A to C), and how many with take.", opt(optHeap), opt(optTake))
+			check("no amount", s.command(alice, "move", "heap", "B"),
+				"Say how many to take with the take option, like heap:B take:1.", opt(optHeap)+":B "+opt(optTake)+":1")
+
+			nextChannel()
+			s.command(alice, "start", "variant", "21", "first", "me")
+			check("no count", s.command(alice, "move"),
+				"Say how many more numbers to say with the take option, like take:2.", opt(optTake)+":2")
+
+			nextChannel()
+			s.command(alice, "start", "variant", "wythoff", "first", "me")
+			check("both without an amount", s.command(alice, "move", "both", true),
+				"Say how many to take from both heaps with the take option.", opt(optTake))
+
+			nextChannel()
+			s.command(alice, "start", "variant", "kayles", "heaps", "5", "first", "me")
+			d, _ := engine.Describe(engine.Kayles)
+			check("no pin", s.command(alice, "move", "heap", "A"),
+				"In Kayles, say which pin to knock down with the pin option (counted from 1 at the left of row A), and take:2 to knock it and the next one.",
+				p.Phrase(d.TitlePhrase()), opt(optPin), opt(optTake)+":2")
 		})
 	}
 	checkNothingMissing(t)

@@ -187,9 +187,9 @@ func TestChallengeAfterRace(t *testing.T) {
 			i := h.interaction("message_component.json", fields{UserID: bob, CustomID: c.click(g).CustomID(), ComponentType: 2, MessageID: board, MessageComponents: c.components})
 			resp, _ := svc.Handle(ctx, i)
 			checkResponse(t, resp)
-			for _, wrong := range []string{"play.err.over", "play.err.stale"} {
-				if strings.Contains(text(resp), locale.For(locale.English).T(wrong)) {
-					t.Fatalf("answered %s: %s", wrong, text(resp))
+			for _, wrong := range []error{errOver(), errStale()} {
+				if say, _ := isUserError(wrong, locale.For(locale.English)); strings.Contains(text(resp), say) {
+					t.Fatalf("answered %q: %s", say, text(resp))
 				}
 			}
 			c.check(t, resp, h.gameByID(g.ID))

@@ -203,7 +203,7 @@ func (m mux) serve(r *request) (*answer, error) {
 				continue
 			}
 			if other.match(r.path) != nil {
-				return nil, userErr("play.err.wrong_kind", "Path", quote(r.path, 100), "Owner", interactionKind(t), "Kind", interactionKind(r.i.Type))
+				return nil, userErr("play.err.wrong_kind", "Path", quote(r.path, 100), "Owner", interactionKind(t), "Kind", interactionKind(r.i.Type), "StatusCommand", subName(subStatus))
 			}
 		}
 		if r.i.Type == discordgo.InteractionApplicationCommand {
@@ -211,7 +211,7 @@ func (m mux) serve(r *request) (*answer, error) {
 			// list of commands for a while after an update.
 			return nil, userErr("play.err.unknown_command")
 		}
-		return nil, userErr("play.err.unknown_control")
+		return nil, userErr("play.err.unknown_control", "StatusCommand", subName(subStatus))
 	}
 	return h(r)
 }

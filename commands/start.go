@@ -56,7 +56,7 @@ func (s *Service) start(r *request) (*answer, error) {
 			return nil, userErr("start.err.difficulty", "Difficulty", quote(string(d), 20), "Choices", difficultyNames(r))
 		}
 		if o.has(optHints) && !o.bool(optHints) {
-			return nil, userErr("start.err.hints_vs_bot")
+			return nil, userErr("start.err.hints_vs_bot", "HintsOption", optionName(optHints))
 		}
 		g.Difficulty, g.Hints, g.Status = d, true, match.Active
 		g.TurnTimeout = s.cfg.BotTurn
@@ -125,7 +125,7 @@ func (s *Service) create(r *request, g *match.Game) (*answer, error) {
 		case errors.As(err, &cool):
 			return false, s.cooldownRefusal(r, cool.Last)
 		case errors.Is(err, match.ErrChannelBusy):
-			return false, userErr("start.err.channel_busy")
+			return false, userErr("start.err.channel_busy", "StatusCommand", subName(subStatus), "EndCommand", subName(subEnd))
 		case err != nil:
 			return false, fmt.Errorf("create game: %w", err)
 		}
@@ -169,9 +169,9 @@ func busyError(g *match.Game) error {
 		what = "challenge"
 	}
 	if g.MessageID == "" {
-		return userErr("start.err.busy."+what, "Game", strconv.FormatInt(g.ID, 10))
+		return userErr("start.err.busy."+what, "Game", strconv.FormatInt(g.ID, 10), "StatusCommand", subName(subStatus), "EndCommand", subName(subEnd))
 	}
-	return userErr("start.err.busy_link."+what, "Link", messageLink(g))
+	return userErr("start.err.busy_link."+what, "Link", messageLink(g), "EndCommand", subName(subEnd))
 }
 
 // messageLink is the Discord link to a game's board.
@@ -190,7 +190,7 @@ func (s *Service) opponent(r *request, o options) (string, error) {
 		return match.BotID, nil
 	}
 	if id == r.userID() {
-		return "", userErr("start.err.self")
+		return "", userErr("start.err.self", "OpponentOption", optionName(optOpponent))
 	}
 	if id == r.i.AppID {
 		return match.BotID, nil
@@ -198,11 +198,11 @@ func (s *Service) opponent(r *request, o options) (string, error) {
 	if r.i.GuildID == "" && r.i.Context != discordgo.InteractionContextPrivateChannel {
 		// A DM with nimbot holds the user and nimbot only; a group DM or a
 		// DM between two people (context 2) is a channel both can see.
-		return "", userErr("start.err.challenge_in_dm")
+		return "", userErr("start.err.challenge_in_dm", "OpponentOption", optionName(optOpponent))
 	}
 	if d := r.i.ApplicationCommandData(); d.Resolved != nil {
 		if u := d.Resolved.Users[id]; u != nil && u.Bot {
-			return "", userErr("start.err.opponent_bot", "Player", name(id))
+			return "", userErr("start.err.opponent_bot", "Player", name(id), "OpponentOption", optionName(optOpponent))
 		}
 	}
 	return id, nil
@@ -212,7 +212,7 @@ func (s *Service) opponent(r *request, o options) (string, error) {
 // user's newest, saying how long ago that was and how long to wait.
 func (s *Service) cooldownRefusal(r *request, last *match.Game) error {
 	wait := max(0, last.CreatedAt.Add(s.cfg.ChallengeCooldown).Sub(r.now))
-	return userErr("start.err.cooldown", "Ago", roundDuration(r.now.Sub(last.CreatedAt)), "Wait", roundDuration(wait))
+	return userErr("start.err.cooldown", "Ago", roundDuration(r.now.Sub(last.CreatedAt)), "Wait", roundDuration(wait), "OpponentOption", optionName(optOpponent))
 }
 
 func roundDuration(d time.Duration) string {
@@ -327,7 +327,7 @@ func (s *Service) parseStartHeaps(rules engine.Rules, text string) ([]int64, err
 	}
 	for i, h := range heaps {
 		if h > maxBoardHeap {
-			return nil, userErr("start.err.heap_too_big", "Heap", engine.HeapLabel(i), "Size", h, "Max", maxBoardHeap)
+			return nil, userErr("start.err.heap_too_big", "Heap", engine.HeapLabel(i), "Size", h, "Max", maxBoardHeap, "AnalyzeCommand", subName(subAnalyze))
 		}
 	}
 	return heaps, nil
@@ -434,9 +434,9 @@ func (s *Service) challenge(r *request, id int64) (*match.Game, error) {
 		}
 		return nil, challengeOver(g.Status)
 	case r.userID() == g.CreatedBy:
-		return nil, userErr("start.err.own_challenge", "Challenged", name(challenged))
+		return nil, userErr("start.err.own_challenge", "Challenged", name(challenged), "EndCommand", subName(subEnd))
 	case r.userID() != challenged:
-		return nil, userErr("start.err.not_challenged", "Challenged", name(challenged))
+		return nil, userErr("start.err.not_challenged", "Challenged", name(challenged), "StartCommand", subName(subStart))
 	}
 	return g, nil
 }
@@ -453,9 +453,9 @@ func (s *Service) rematch(r *request, c RematchControl) (*answer, error) {
 	case errors.Is(err, match.ErrNotOver):
 		return nil, userErr("start.err.rematch_not_over")
 	case errors.Is(err, match.ErrNeverStarted):
-		return nil, userErr("start.err.rematch_never_started")
+		return nil, userErr("start.err.rematch_never_started", "StartCommand", subName(subStart))
 	case errors.Is(err, match.ErrNotPlayer):
-		return nil, userErr("start.err.rematch_not_player")
+		return nil, userErr("start.err.rematch_not_player", "StartCommand", subName(subStart))
 	case err != nil:
 		return nil, err
 	}
@@ -501,9 +501,9 @@ func interactionOnly(i *discordgo.Interaction) bool {
 func challengeOver(st match.Status) error {
 	switch st {
 	case match.Declined, match.Expired:
-		return userErr("start.err.challenge_over." + string(st))
+		return userErr("start.err.challenge_over."+string(st), "StartCommand", subName(subStart))
 	}
-	return userErr("start.err.challenge_over.ended")
+	return userErr("start.err.challenge_over.ended", "StartCommand", subName(subStart))
 }
 
 // difficultyNames lists the difficulties as the user's /nim start menu
@@ -516,7 +516,12 @@ func difficultyNames(r *request) string {
 	return strings.Join(names, ", ")
 }
 
-// optionName is a /nim start option's name as the user's Discord shows it
-// (the catalog's opt.<name>.name), for errors that point at the option: a
-// phrase, rendered in whichever language the error is shown in.
+// optionName is an option's name as the user's Discord shows it (the
+// catalog's opt.<name>.name), for messages that point at the option: a
+// phrase, rendered in whichever language the message is shown in.
 func optionName(opt string) engine.Phrase { return engine.P("opt." + opt + ".name") }
+
+// subName is a subcommand's name as the user's Discord shows it (the
+// catalog's nim.<sub>.name), for messages that tell the user which command
+// to send ("/nim {{.StartCommand}}"): a phrase, as optionName.
+func subName(sub string) engine.Phrase { return engine.P("nim." + sub + ".name") }

@@ -1,6 +1,7 @@
 package locale
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -41,6 +42,23 @@ func TestCatalogComplete(t *testing.T) {
 		for _, id := range ids {
 			if !slices.Contains(en, id) {
 				t.Errorf("%s has %s, which English lacks", l, id)
+			}
+		}
+	}
+}
+
+// TestCommandsByParameter checks that no message names a subcommand of
+// /nim in its text: Discord shows the user the subcommand's localized
+// name, so a message passes it ("/nim {{.StartCommand}}", from
+// nim.start.name) rather than writing the English one, in any language.
+func TestCommandsByParameter(t *testing.T) {
+	literal := regexp.MustCompile(`/nim [^{]`)
+	for lang, msgs := range catalog.messages {
+		for id, m := range msgs {
+			for _, body := range []string{m.Zero, m.One, m.Two, m.Few, m.Many, m.Other} {
+				if at := literal.FindStringIndex(body); at != nil {
+					t.Errorf("%s %s names a subcommand in its text: %q", lang, id, body[at[0]:min(len(body), at[0]+20)])
+				}
 			}
 		}
 	}
