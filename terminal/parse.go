@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
@@ -217,9 +218,9 @@ func parseSlash(s string, defs []*discordgo.ApplicationCommand, people []person,
 	return t, nil
 }
 
-// optionToken splits "name:value"; names are what Discord allows (lowercase
-// letters, digits, - and _), so "3:4" or "http://x" in a value is not taken
-// for an option.
+// optionToken splits "name:value"; names are what Discord allows (letters
+// of any script, digits, - and _: a translated name such as "山" too), so
+// "3:4" or "http://x" in a value is not taken for an option.
 func optionToken(tok string) (name, value string, ok bool) {
 	i := strings.IndexByte(tok, ':')
 	if i <= 0 {
@@ -228,8 +229,8 @@ func optionToken(tok string) (name, value string, ok bool) {
 	name = tok[:i]
 	for j, r := range name {
 		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r == '_', r == '-':
-		case r >= '0' && r <= '9' && j > 0:
+		case unicode.IsLetter(r), r == '_', r == '-':
+		case j > 0 && (unicode.IsDigit(r) || unicode.IsMark(r)):
 		default:
 			return "", "", false
 		}
@@ -247,6 +248,13 @@ func optionValue(o *discordgo.ApplicationCommandOption, s string, people []perso
 		for _, c := range o.Choices {
 			if strings.EqualFold(s, c.Name) || strings.EqualFold(s, fmt.Sprint(c.Value)) {
 				return choiceValue(c.Value), nil, nil
+			}
+		}
+		for _, c := range o.Choices {
+			for _, n := range c.NameLocalizations {
+				if strings.EqualFold(s, n) {
+					return choiceValue(c.Value), nil, nil
+				}
 			}
 		}
 		return nil, nil, fmt.Errorf("%q is not one of %s", clip(s), choiceList(o))
@@ -338,21 +346,52 @@ func findPerson(s string, people []person, bot person) (person, bool) {
 }
 
 func findCommand(defs []*discordgo.ApplicationCommand, name string) *discordgo.ApplicationCommand {
+	var localized *discordgo.ApplicationCommand
 	for _, d := range defs {
-		if d != nil && d.Name == name && (d.Type == 0 || d.Type == discordgo.ChatApplicationCommand) {
+		if d == nil || (d.Type != 0 && d.Type != discordgo.ChatApplicationCommand) {
+			continue
+		}
+		if d.Name == name {
 			return d
 		}
-	}
-	return nil
-}
-
-func findOption(opts []*discordgo.ApplicationCommandOption, name string) *discordgo.ApplicationCommandOption {
-	for _, o := range opts {
-		if o != nil && o.Name == name {
-			return o
+		if localized == nil && d.NameLocalizations != nil && namedIn(*d.NameLocalizations, name) {
+			localized = d
 		}
 	}
-	return nil
+	return localized
+}
+
+// findOption finds the option (or subcommand) called name: by its own name,
+// else by a name it has in one of Discord's languages. nimbot's messages name
+// options as Discord shows them to the reader, and the terminal plays in the
+// reader's language, so "/nim zug nehmen:1" works as "/nim move take:1".
+// The English names come first: a translation that happened to spell another
+// option's English name cannot take its place.
+func findOption(opts []*discordgo.ApplicationCommandOption, name string) *discordgo.ApplicationCommandOption {
+	var localized *discordgo.ApplicationCommandOption
+	for _, o := range opts {
+		if o == nil {
+			continue
+		}
+		if o.Name == name {
+			return o
+		}
+		if localized == nil && namedIn(o.NameLocalizations, name) {
+			localized = o
+		}
+	}
+	return localized
+}
+
+// namedIn reports whether name is one of the localized names in names
+// (Discord keeps them lowercase).
+func namedIn(names map[discordgo.Locale]string, name string) bool {
+	for _, n := range names {
+		if n == name {
+			return true
+		}
+	}
+	return false
 }
 
 func hasSubcommands(opts []*discordgo.ApplicationCommandOption) bool {

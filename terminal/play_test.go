@@ -8,11 +8,14 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
 	"testing/iotest"
 	"time"
+
+	"github.com/bwmarrin/discordgo"
 
 	"nimbot/commands"
 	"nimbot/engine"
@@ -592,4 +595,44 @@ func TestPlayButtonWithExtraWords(t *testing.T) {
 	// The number alone still presses: heap A's button offers its takes.
 	mustContain(t, tm.do("1"), "Take 1")
 	tm.close()
+}
+
+// TestParseLocalizedNames: nimbot's messages name subcommands, options and
+// choices as Discord shows them to the reader, so the terminal reads a line
+// written with the names of any of Discord's languages as it reads the
+// English one.
+func TestParseLocalizedNames(t *testing.T) {
+	defs := commands.Definitions()
+	nim := findCommand(defs, "nim")
+	sub := func(name string) *discordgo.ApplicationCommandOption { return findOption(nim.Options, name) }
+	start, move := sub("start"), sub("move")
+	variant := findOption(start.Options, "variant")
+	var kayles *discordgo.ApplicationCommandOptionChoice
+	for _, c := range variant.Choices {
+		if c.Value == "kayles" {
+			kayles = c
+		}
+	}
+	for _, lang := range []discordgo.Locale{discordgo.German, discordgo.French, discordgo.Japanese} {
+		for english, local := range map[string]string{
+			"/nim move heap:B take:2": "/nim " + move.NameLocalizations[lang] + " " +
+				findOption(move.Options, "heap").NameLocalizations[lang] + ":B " +
+				findOption(move.Options, "take").NameLocalizations[lang] + ":2",
+			"/nim start variant:kayles heaps:3 4": "/nim " + start.NameLocalizations[lang] + " " +
+				variant.NameLocalizations[lang] + ":" + kayles.NameLocalizations[lang] + " " +
+				findOption(start.Options, "heaps").NameLocalizations[lang] + ":3 4",
+		} {
+			want, err := parseLine(english, defs, localPlayers, nimbotUser)
+			if err != nil {
+				t.Fatalf("%s: %v", english, err)
+			}
+			got, err := parseLine(local, defs, localPlayers, nimbotUser)
+			if err != nil {
+				t.Fatalf("%s (%s): %v", local, lang, err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s reads as %+v, %s as %+v", local, got, english, want)
+			}
+		}
+	}
 }
