@@ -17,8 +17,10 @@ func invalid(id string, nameValues ...any) error {
 	return &invalidError{ph: P(id, nameValues...)}
 }
 
-// invalidf is invalid for a message not yet in the catalog: its phrase is
-// the English as a literal.
+// invalidf is invalid for a message only a program reads (a malformed
+// JSON move, a difficulty the caller never offered): its phrase is the
+// English as a literal. What a player typed or chose is refused with
+// invalid and a phrase, which every language has.
 func invalidf(format string, args ...any) error {
 	return &invalidError{ph: Lit(fmt.Sprintf(format, args...))}
 }
@@ -83,24 +85,27 @@ func (r Rules) Normalize() (Rules, error) {
 	d, ok := describe(r.Variant)
 	if _, registered := variants[r.Variant]; !ok || !registered {
 		if r.Variant == "" {
-			return r, invalidf("no game named: choose one of %s", variantList())
+			return r, invalid(pErrRulesNoGame, "Games", variantList())
 		}
-		return r, invalidf("no game called %q: choose one of %s", string(r.Variant), variantList())
+		return r, invalid(pErrRulesUnknown, "Name", quoted(string(r.Variant)), "Games", variantList())
 	}
 	for _, name := range ruleFields {
 		if r.given(name) {
 			if _, ok := d.Setting(name); !ok {
-				return r, invalidf("%s takes no %s", d.Title, settingNoun(name))
+				if name == "set" {
+					return r, invalid(pErrRulesTakesNoSet, "Game", d.TitlePhrase())
+				}
+				return r, invalid(pErrRulesTakesNo, "Game", d.TitlePhrase(), "Setting", Lit(name))
 			}
 		}
 	}
 	if r.K < 0 {
-		return r, invalidf("k must be at least 1, not %d", r.K)
+		return r, invalid(pErrRulesKMin, "K", r.K)
 	}
 	for _, s := range d.Settings {
 		if s.Excludes != "" && r.given(s.Name) && r.given(s.Excludes) {
 			x, _ := d.Setting(s.Excludes)
-			return r, invalidf("%s: give %s or %s, not both", d.Title, s.article(), x.article())
+			return r, invalid(pErrRulesNotBoth, "Game", d.TitlePhrase(), "A", s.article(), "B", x.article())
 		}
 	}
 	for _, s := range d.Settings {
@@ -112,9 +117,9 @@ func (r Rules) Normalize() (Rules, error) {
 			}
 			if v := int64(*f); *f != 0 && (v < s.Min || v > s.Max) {
 				if v >= s.Min {
-					return r, invalidf("%s: %s is at most %d, not %d", d.Title, s.Name, s.Max, v)
+					return r, invalid(pErrRulesAtMost, "Game", d.TitlePhrase(), "Setting", Lit(s.Name), "Max", s.Max, "Value", v)
 				}
-				return r, invalidf("%s: %s runs from %d to %d, not %d", d.Title, s.Name, s.Min, s.Max, v)
+				return r, invalid(pErrRulesRange, "Game", d.TitlePhrase(), "Setting", Lit(s.Name), "Min", s.Min, "Max", s.Max, "Value", v)
 			}
 		case IntSet:
 			if len(r.Set) == 0 {
@@ -125,11 +130,11 @@ func (r Rules) Normalize() (Rules, error) {
 			slices.Sort(r.Set)
 			r.Set = slices.Compact(r.Set)
 			if len(r.Set) > s.MaxLen {
-				return r, invalidf("%s: a %s has at most %d amounts, this one has %d", d.Title, s.Name, s.MaxLen, len(r.Set))
+				return r, invalid(pErrRulesSetSize, "Game", d.TitlePhrase(), "Max", s.MaxLen, "Has", len(r.Set))
 			}
 			for _, v := range r.Set {
 				if int64(v) < s.Min || int64(v) > s.Max {
-					return r, invalidf("%s: %s amounts run from %d to %d, not %d", d.Title, s.Name, s.Min, s.Max, v)
+					return r, invalid(pErrRulesSetRange, "Game", d.TitlePhrase(), "Min", s.Min, "Max", s.Max, "Value", v)
 				}
 			}
 		}
@@ -146,16 +151,29 @@ func (r Rules) Normalize() (Rules, error) {
 }
 
 // ruleFields are the settings Rules has a field for; a variant's
-// Description says which of them it takes.
+// Description says which of them it takes. IntSet settings are "set" alone:
+// the refusals of a set say "set".
 var ruleFields = []string{"k", "set", "target"}
 
-// settingNoun is how an error names a setting.
-func settingNoun(name string) string {
-	if name == "set" {
-		return "a subtraction set"
-	}
-	return name
-}
+// The refusals of rules (Normalize, With). A setting's name is notation
+// ("k", "target"), the same in every language.
+var (
+	pErrRulesNoGame     = def("err.rules.no_game", "", "no game named: choose one of {{.Games}}")
+	pErrRulesUnknown    = def("err.rules.unknown_game", "", "no game called {{.Name}}: choose one of {{.Games}}")
+	pErrRulesTakesNo    = def("err.rules.takes_no", "", "{{.Game}} takes no {{.Setting}}")
+	pErrRulesTakesNoSet = def("err.rules.takes_no_set", "", "{{.Game}} takes no subtraction set")
+	pErrRulesKMin       = def("err.rules.k_min", "", "k must be at least 1, not {{.K}}")
+	pErrRulesNotBoth    = def("err.rules.not_both", "", "{{.Game}}: give {{.A}} or {{.B}}, not both")
+	pErrRulesASet       = def("err.rules.a_set", "", "a set")
+	pErrRulesAtMost     = def("err.rules.at_most", "", "{{.Game}}: {{.Setting}} is at most {{.Max}}, not {{.Value}}")
+	pErrRulesRange      = def("err.rules.range", "", "{{.Game}}: {{.Setting}} runs from {{.Min}} to {{.Max}}, not {{.Value}}")
+	pErrRulesSetSize    = def("err.rules.set_size", "", "{{.Game}}: a set has at most {{.Max}} amounts, this one has {{.Has}}")
+	pErrRulesSetRange   = def("err.rules.set_range", "", "{{.Game}}: set amounts run from {{.Min}} to {{.Max}}, not {{.Value}}")
+	pErrWithSetRange    = def("err.rules.with.set_range", "", "set amounts run from 1 to {{.Max}}, not {{.Value}}")
+	pErrWithNoSetting   = def("err.rules.with.no_setting", "", "no game has a setting {{.Name}}: the settings are {{.Settings}}")
+	pErrWithOneNumber   = def("err.rules.with.one_number", "", "{{.Setting}} takes one number, not {{.Given}}")
+	pErrWithRange       = def("err.rules.with.range", "", "{{.Setting}} runs from 1 to {{.Max}}, not {{.Value}}")
+)
 
 // given reports whether the rules give the setting called name.
 func (r *Rules) given(name string) bool {
@@ -186,7 +204,7 @@ func (r Rules) With(name string, values ...int64) (Rules, error) {
 		r.Set = r.Set[:0]
 		for _, v := range values {
 			if v < 1 || v > maxSetElement {
-				return r, invalidf("%s amounts run from 1 to %d, not %d", name, maxSetElement, v)
+				return r, invalid(pErrWithSetRange, "Max", maxSetElement, "Value", v)
 			}
 			r.Set = append(r.Set, int(v))
 		}
@@ -195,22 +213,24 @@ func (r Rules) With(name string, values ...int64) (Rules, error) {
 	f := r.intField(name)
 	switch {
 	case f == nil:
-		return r, invalidf("no game has a setting %q: the settings are %s", name, strings.Join(ruleFields, ", "))
+		return r, invalid(pErrWithNoSetting, "Name", quoted(name), "Settings", Lit(strings.Join(ruleFields, ", ")))
 	case len(values) != 1:
-		return r, invalidf("%s takes one number, not %d", name, len(values))
+		return r, invalid(pErrWithOneNumber, "Setting", Lit(name), "Given", len(values))
 	case values[0] < 1 || values[0] > MaxHeapSize:
-		return r, invalidf("%s runs from 1 to %d, not %d", name, MaxHeapSize, values[0])
+		return r, invalid(pErrWithRange, "Setting", Lit(name), "Max", MaxHeapSize, "Value", values[0])
 	}
 	*f = int(values[0])
 	return r, nil
 }
 
-func variantList() string {
+// variantList names every variant as typed ("nim, subtraction, 21, …"):
+// notation, the same in every language.
+func variantList() Phrase {
 	var names []string
 	for _, v := range Variants() {
 		names = append(names, string(v))
 	}
-	return strings.Join(names, ", ")
+	return Lit(strings.Join(names, ", "))
 }
 
 // variantTitle is the variant's display name without parameters.

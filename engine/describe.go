@@ -163,12 +163,13 @@ func registerPhrases(ds []Description) {
 	}
 }
 
-// article names the setting in a sentence: "k", "a set".
-func (s Setting) article() string {
+// article names the setting in a refusal: "k" (notation, in every
+// language), "a set" (words, in the reader's).
+func (s Setting) article() Phrase {
 	if s.Kind == IntSet {
-		return "a " + s.Name
+		return P(pErrRulesASet)
 	}
-	return s.Name
+	return Lit(s.Name)
 }
 
 // Heap shapes shared by several variants.

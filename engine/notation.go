@@ -29,7 +29,7 @@ import (
 func ParseGame(s string) (Rules, Position, error) {
 	fields := strings.Fields(strings.ToLower(s))
 	if len(fields) == 0 {
-		return Rules{}, Position{}, invalidf("describe a game, like \"3 4 5\" or \"nim misere 3-4-5\"")
+		return Rules{}, Position{}, invalid(pErrGameDescribe)
 	}
 	r := Rules{Variant: Nim}
 	if v, ok := Lookup(fields[0]); ok {
@@ -48,27 +48,27 @@ func ParseGame(s string) (Rules, Position, error) {
 			switch f {
 			case "normal", "misere", "misère":
 				if conventionSet {
-					return Rules{}, Position{}, invalidf("say normal or misere once")
+					return Rules{}, Position{}, invalid(pErrGameConvention)
 				}
 				conventionSet = true
 				r.Misere = f != "normal"
 				continue
 			}
 			if _, ok := Lookup(f); ok && !isDigits(f) {
-				return Rules{}, Position{}, invalidf("name the game first: %q comes after other words", f)
+				return Rules{}, Position{}, invalid(pErrGameNameFirst, "Word", quoted(f))
 			}
 			heapText = append(heapText, f)
 			continue
 		}
 		if seen[key] {
-			return Rules{}, Position{}, invalidf("%s= is given twice", key)
+			return Rules{}, Position{}, invalid(pErrGameTwice, "Key", Lit(key))
 		}
 		seen[key] = true
 		switch key {
 		case "k", "target":
 			n, err := strconv.Atoi(val)
 			if err != nil || n < 1 {
-				return Rules{}, Position{}, invalidf("%s= needs a whole number of at least 1, not %q", key, val)
+				return Rules{}, Position{}, invalid(pErrGamePositive, "Key", Lit(key), "Value", quoted(val))
 			}
 			if key == "k" {
 				r.K = n
@@ -79,14 +79,14 @@ func ParseGame(s string) (Rules, Position, error) {
 			for _, part := range strings.Split(val, ",") {
 				n, err := strconv.Atoi(part)
 				if err != nil {
-					return Rules{}, Position{}, invalidf("set= needs amounts like set=1,3,4, not %q", val)
+					return Rules{}, Position{}, invalid(pErrGameSet, "Value", quoted(val))
 				}
 				r.Set = append(r.Set, n)
 			}
 		case "count", "limit":
 			n, err := strconv.ParseInt(val, 10, 64)
 			if err != nil || n < 0 {
-				return Rules{}, Position{}, invalidf("%s= needs a whole number, not %q", key, val)
+				return Rules{}, Position{}, invalid(pErrGameNumber, "Key", Lit(key), "Value", quoted(val))
 			}
 			if key == "count" {
 				count = &n
@@ -94,7 +94,7 @@ func ParseGame(s string) (Rules, Position, error) {
 				limit = &n
 			}
 		default:
-			return Rules{}, Position{}, invalidf("unknown setting %s=: use k=, set=, target=, count= or limit=", key)
+			return Rules{}, Position{}, invalid(pErrGameUnknown, "Key", Lit(key))
 		}
 	}
 	r, err := r.Normalize()
@@ -102,10 +102,10 @@ func ParseGame(s string) (Rules, Position, error) {
 		return Rules{}, Position{}, err
 	}
 	if count != nil && !d.Counting {
-		return Rules{}, Position{}, invalidf("%s has no count=", r.Name())
+		return Rules{}, Position{}, invalid(pErrGameNoCount, "Game", r.NamePhrase())
 	}
 	if limit != nil && !d.Limit {
-		return Rules{}, Position{}, invalidf("%s has no limit=", r.Name())
+		return Rules{}, Position{}, invalid(pErrGameNoLimit, "Game", r.NamePhrase())
 	}
 	var heaps []int64
 	if len(heapText) > 0 {
@@ -116,13 +116,13 @@ func ParseGame(s string) (Rules, Position, error) {
 	}
 	if d.Counting {
 		if count != nil && heaps != nil {
-			return Rules{}, Position{}, invalidf("the 21 game: give the count once, as count=%d", *count)
+			return Rules{}, Position{}, invalid(pErrGameCountOnce, "Game", r.NamePhrase(), "Said", Lit(strconv.FormatInt(*count, 10)))
 		}
 		if count != nil {
 			heaps = []int64{*count}
 		}
 	} else if len(heaps) == 0 {
-		return Rules{}, Position{}, invalidf("%s: give the heaps, like %q", r.Name(), exampleFor(r.Variant))
+		return Rules{}, Position{}, invalid(pErrGameHeaps, "Game", r.NamePhrase(), "Example", quoted(exampleFor(r.Variant)))
 	}
 	p, err := r.Start(heaps)
 	if err != nil {
@@ -136,6 +136,23 @@ func ParseGame(s string) (Rules, Position, error) {
 	}
 	return r, p, nil
 }
+
+// The refusals of a game in the notation (ParseGame). Keys, values and
+// examples are notation, the same in every language.
+var (
+	pErrGameDescribe   = def("err.game.describe", "", `describe a game, like "3 4 5" or "nim misere 3-4-5"`)
+	pErrGameConvention = def("err.game.convention", "", "say normal or misere once")
+	pErrGameNameFirst  = def("err.game.name_first", "", "name the game first: {{.Word}} comes after other words")
+	pErrGameTwice      = def("err.game.twice", "", "{{.Key}}= is given twice")
+	pErrGamePositive   = def("err.game.positive", "", "{{.Key}}= needs a whole number of at least 1, not {{.Value}}")
+	pErrGameSet        = def("err.game.set", "", "set= needs amounts like set=1,3,4, not {{.Value}}")
+	pErrGameNumber     = def("err.game.number", "", "{{.Key}}= needs a whole number, not {{.Value}}")
+	pErrGameUnknown    = def("err.game.unknown", "", "unknown setting {{.Key}}=: use k=, set=, target=, count= or limit=")
+	pErrGameNoCount    = def("err.game.no_count", "", "{{.Game}} has no count=")
+	pErrGameNoLimit    = def("err.game.no_limit", "", "{{.Game}} has no limit=")
+	pErrGameCountOnce  = def("err.game.count_once", "", "{{.Game}}: give the count once, as count={{.Said}}")
+	pErrGameHeaps      = def("err.game.heaps", "", "{{.Game}}: give the heaps, like {{.Example}}")
+)
 
 func exampleFor(v Variant) string {
 	if d, ok := describe(v); ok {
