@@ -483,25 +483,24 @@ func checkLimits(r Rules, l Limits, p Position) error {
 
 // checkShape is the common shape check for games on a list of heaps: between
 // 1 and maxHeaps heaps, each between 0 and maxHeap, and no Limit. name is
-// the game's name (a literal: the games name themselves in English).
-func checkShape(name string, p Position, maxHeaps int, maxHeap int64) error {
-	game := Lit(name)
+// the game's name, asked for only when a refusal says it.
+func checkShape(name func() Phrase, p Position, maxHeaps int, maxHeap int64) error {
 	if len(p.Heaps) == 0 {
-		return invalid(pErrGiveHeap, "Game", game)
+		return invalid(pErrGiveHeap, "Game", name())
 	}
 	if len(p.Heaps) > maxHeaps {
-		return tooLarge(pErrShapeHeaps, "Game", game, "Max", maxHeaps, "Heaps", len(p.Heaps))
+		return tooLarge(pErrShapeHeaps, "Game", name(), "Max", maxHeaps, "Heaps", len(p.Heaps))
 	}
 	for i, h := range p.Heaps {
 		if h < 0 {
-			return invalid(pErrShapeNegative, "Game", game, "Heap", HeapLabel(i), "Has", h)
+			return invalid(pErrShapeNegative, "Game", name(), "Heap", HeapLabel(i), "Has", h)
 		}
 		if h > maxHeap {
-			return tooLarge(pErrShapeHeap, "Game", game, "Heap", HeapLabel(i), "Has", h, "Max", maxHeap)
+			return tooLarge(pErrShapeHeap, "Game", name(), "Heap", HeapLabel(i), "Has", h, "Max", maxHeap)
 		}
 	}
 	if p.Limit != 0 {
-		return invalid(pErrShapeLimit, "Game", game)
+		return invalid(pErrShapeLimit, "Game", name())
 	}
 	return nil
 }

@@ -50,29 +50,34 @@ func zmin(n int64) int64 {
 // finished positions differ, where the player who cannot move wins.
 type fibonacciGame struct{ misere bool }
 
-func (g fibonacciGame) name() string {
-	if g.misere {
-		return "Misère Fibonacci Nim"
-	}
-	return "Fibonacci Nim"
-}
+// name is the game's name, for refusals that say it.
+func (g fibonacciGame) name() Phrase { return Rules{Variant: Fibonacci, Misere: g.misere}.NamePhrase() }
+
+// Fibonacci's refusals of a position: one heap, and a limit.
+var (
+	pErrFibHeaps         = def("err.position.fibonacci.heaps", "", "{{.Game}} is played on one heap, not {{.Heaps}}")
+	pErrFibHeapNegative  = def("err.position.fibonacci.heap_negative", "", "{{.Game}}: the heap has {{.Has}}; it cannot be negative")
+	pErrFibHeapMax       = def("err.position.fibonacci.heap_max", "", "{{.Game}}: the heap has {{.Has}}; it holds at most {{.Max}}")
+	pErrFibLimitNegative = def("err.position.fibonacci.limit_negative", "", "{{.Game}}: the limit is {{.Limit}}; it cannot be negative")
+	pErrFibLimitMax      = def("err.position.fibonacci.limit_max", "", "{{.Game}}: the limit is {{.Limit}}; it is at most {{.Max}}")
+)
 
 func (g fibonacciGame) check(p Position) error {
 	if len(p.Heaps) != 1 {
-		return invalidf("%s is played on one heap, not %d", g.name(), len(p.Heaps))
+		return invalid(pErrFibHeaps, "Game", g.name(), "Heaps", len(p.Heaps))
 	}
 	n := p.Heaps[0]
 	if n < 0 {
-		return invalidf("%s: the heap has %d; it cannot be negative", g.name(), n)
+		return invalid(pErrFibHeapNegative, "Game", g.name(), "Has", n)
 	}
 	if n > MaxHeapSize {
-		return invalidf("%s: the heap has %d; it holds at most %d", g.name(), n, MaxHeapSize)
+		return invalid(pErrFibHeapMax, "Game", g.name(), "Has", n, "Max", MaxHeapSize)
 	}
 	if p.Limit < 0 {
-		return invalidf("%s: the limit is %d; it cannot be negative", g.name(), p.Limit)
+		return invalid(pErrFibLimitNegative, "Game", g.name(), "Limit", p.Limit)
 	}
 	if p.Limit > 2*MaxHeapSize {
-		return invalidf("%s: the limit is %d; it is at most %d", g.name(), p.Limit, 2*MaxHeapSize)
+		return invalid(pErrFibLimitMax, "Game", g.name(), "Limit", p.Limit, "Max", 2*MaxHeapSize)
 	}
 	return nil
 }
@@ -93,11 +98,11 @@ func (g fibonacciGame) legal(p Position) []Move {
 }
 
 func (g fibonacciGame) validate(p Position, m Move) error {
-	if err := validateTake(g.name(), p, m); err != nil {
+	if err := validateTake(g.name, p, m); err != nil {
 		return err
 	}
 	if m.Take > p.Limit {
-		return movePhrase(m, g.limitReason(p), "Game", Rules{Variant: Fibonacci, Misere: g.misere}.NamePhrase(), "Limit", p.Limit)
+		return movePhrase(m, g.limitReason(p), "Game", g.name(), "Limit", p.Limit)
 	}
 	return nil
 }

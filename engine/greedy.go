@@ -15,15 +15,11 @@ func init() {
 // P iff the number of 1-heaps is odd (all empty: N).
 type greedyGame struct{ misere bool }
 
-func (g greedyGame) name() string {
-	if g.misere {
-		return "Misère Greedy Nim"
-	}
-	return "Greedy Nim"
-}
+// name is the game's name, for refusals that say it.
+func (g greedyGame) name() Phrase { return Rules{Variant: Greedy, Misere: g.misere}.NamePhrase() }
 
 func (g greedyGame) check(p Position) error {
-	return checkShape(g.name(), p, maxHeapsClosed, MaxHeapSize)
+	return checkShape(g.name, p, maxHeapsClosed, MaxHeapSize)
 }
 
 func (g greedyGame) limits() Limits { return Limits{MaxHeaps: maxHeapsClosed, MaxHeap: MaxHeapSize} }
@@ -68,7 +64,7 @@ func (g greedyGame) largest(p Position) []string {
 }
 
 func (g greedyGame) validate(p Position, m Move) error {
-	if err := validateTake("Greedy Nim", p, m); err != nil {
+	if err := validateTake(g.name, p, m); err != nil {
 		return err
 	}
 	if mx, _ := top(p.Heaps); p.Heaps[m.Heap] != mx {

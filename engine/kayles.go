@@ -22,12 +22,8 @@ func init() {
 // (kayles_table.go).
 type kaylesGame struct{ misere bool }
 
-func (g kaylesGame) name() string {
-	if g.misere {
-		return "Misère Kayles"
-	}
-	return "Kayles"
-}
+// name is the game's name, for refusals that say it.
+func (g kaylesGame) name() Phrase { return Rules{Variant: Kayles, Misere: g.misere}.NamePhrase() }
 
 // kaylesPeriodStart is where the Grundy values become periodic: from n = 71
 // on, g(n) = kaylesPeriod[n mod 12]. Below it they come from the recurrence.
@@ -66,9 +62,9 @@ func kaylesG(n int64) int64 {
 func (g kaylesGame) check(p Position) error {
 	if g.misere {
 		// Rows stay small enough for the search's byte-sized row lengths.
-		return checkShape(g.name(), p, maxHeapsClosed, kaylesMisereMaxRow)
+		return checkShape(g.name, p, maxHeapsClosed, kaylesMisereMaxRow)
 	}
-	return checkShape(g.name(), p, maxHeapsClosed, MaxHeapSize)
+	return checkShape(g.name, p, maxHeapsClosed, MaxHeapSize)
 }
 
 func (g kaylesGame) limits() Limits {

@@ -19,15 +19,11 @@ func init() {
 // 2 or more, and with only heaps of 0 and 1 left, P iff their number is odd.
 type laskerGame struct{ misere bool }
 
-func (g laskerGame) name() string {
-	if g.misere {
-		return "Misère Lasker"
-	}
-	return "Lasker"
-}
+// name is the game's name, for refusals that say it.
+func (g laskerGame) name() Phrase { return Rules{Variant: Lasker, Misere: g.misere}.NamePhrase() }
 
 func (g laskerGame) check(p Position) error {
-	return checkShape(g.name(), p, maxHeapsClosed, MaxHeapSize)
+	return checkShape(g.name, p, maxHeapsClosed, MaxHeapSize)
 }
 
 func (g laskerGame) limits() Limits {
@@ -66,7 +62,7 @@ func (g laskerGame) legal(p Position) []Move {
 func (g laskerGame) validate(p Position, m Move) error {
 	switch m.Kind {
 	case Take:
-		return validateTake(g.name(), p, m)
+		return validateTake(g.name, p, m)
 	case Split:
 		if m.Heap < 0 || m.Heap >= len(p.Heaps) {
 			return moveErr(m, "no heap %s: %s", HeapLabel(m.Heap), labelRange(len(p.Heaps)))

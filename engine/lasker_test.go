@@ -138,11 +138,11 @@ func TestLaskerMoveErrors(t *testing.T) {
 		m    Move
 		want string
 	}{
-		{"parts do not add up", Move{Kind: Split, Heap: 1, Parts: [2]int64{3, 3}}, "Lasker: both parts must be non-empty and add up to 7"},
-		{"empty part", Move{Kind: Split, Heap: 1, Parts: [2]int64{0, 7}}, "Lasker: both parts must be non-empty and add up to 7"},
-		{"split a 1", Move{Kind: Split, Heap: 0, Parts: [2]int64{1, 0}}, "Lasker: heap A has 1, too few to split (a split needs 2 or more)"},
+		{"parts do not add up", Move{Kind: Split, Heap: 1, Parts: [2]int64{3, 3}}, "Lasker's Nim: both parts must be non-empty and add up to 7"},
+		{"empty part", Move{Kind: Split, Heap: 1, Parts: [2]int64{0, 7}}, "Lasker's Nim: both parts must be non-empty and add up to 7"},
+		{"split a 1", Move{Kind: Split, Heap: 0, Parts: [2]int64{1, 0}}, "Lasker's Nim: heap A has 1, too few to split (a split needs 2 or more)"},
 		{"no heap", Move{Kind: Split, Heap: 2, Parts: [2]int64{1, 1}}, "no heap C: the heaps are A to B"},
-		{"knock", Move{Kind: Knock, Heap: 1, Take: 1}, "Lasker: take from one heap (like B3) or split one in two (like B=2+3)"},
+		{"knock", Move{Kind: Knock, Heap: 1, Take: 1}, "Lasker's Nim: take from one heap (like B3) or split one in two (like B=2+3)"},
 		{"take too many", Move{Kind: Take, Heap: 1, Take: 8}, "heap B has 7, you asked for 8"},
 	}
 	for _, tc := range tests {

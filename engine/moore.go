@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"math"
 	"math/bits"
 	"slices"
@@ -29,16 +28,13 @@ type mooreGame struct {
 	k      int
 }
 
-func (g mooreGame) name() string {
-	n := fmt.Sprintf("Moore's Nim (k=%d)", g.k)
-	if g.misere {
-		n = "Misère " + n
-	}
-	return n
+// name is the game's name, for refusals that say it.
+func (g mooreGame) name() Phrase {
+	return Rules{Variant: Moore, K: g.k, Misere: g.misere}.NamePhrase()
 }
 
 func (g mooreGame) check(p Position) error {
-	return checkShape(g.name(), p, maxHeapsClosed, MaxHeapSize)
+	return checkShape(g.name, p, maxHeapsClosed, MaxHeapSize)
 }
 
 // limits: listing every winning move looks at every set of at most k heaps,
@@ -131,7 +127,7 @@ func (g mooreGame) legal(p Position) []Move {
 func (g mooreGame) validate(p Position, m Move) error {
 	switch m.Kind {
 	case Take:
-		return validateTake(g.name(), p, m)
+		return validateTake(g.name, p, m)
 	case Multi:
 	default:
 		return moveErr(m, "%s: take from up to %d heaps at once (like A2 C1)", g.name(), g.k)

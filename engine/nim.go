@@ -17,15 +17,11 @@ const maxHeapsClosed = 10_000
 // would leave only heaps of 0 and 1, where the parity of 1-heaps flips.
 type nimGame struct{ misere bool }
 
-func (g nimGame) name() string {
-	if g.misere {
-		return "Misère Nim"
-	}
-	return "Nim"
-}
+// name is the game's name, for refusals that say it.
+func (g nimGame) name() Phrase { return Rules{Variant: Nim, Misere: g.misere}.NamePhrase() }
 
 func (g nimGame) check(p Position) error {
-	return checkShape(g.name(), p, maxHeapsClosed, MaxHeapSize)
+	return checkShape(g.name, p, maxHeapsClosed, MaxHeapSize)
 }
 
 func (g nimGame) limits() Limits {
@@ -59,7 +55,7 @@ func (g nimGame) legal(p Position) []Move {
 	return ms
 }
 
-func (g nimGame) validate(p Position, m Move) error { return validateTake(g.name(), p, m) }
+func (g nimGame) validate(p Position, m Move) error { return validateTake(g.name, p, m) }
 
 func (g nimGame) apply(p Position, m Move) Position { return applyTake(p, m) }
 

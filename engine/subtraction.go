@@ -37,11 +37,11 @@ type subGame struct {
 	k      int64    // S(1..k) when set is nil
 	set    []int64  // the amounts, ascending
 	tab    *grundyT // the set's Grundy sequence
-	title  string
+	rules  Rules    // for the game's name (the 21 game's, when it is one)
 }
 
 func newSubGame(r Rules) *subGame {
-	g := &subGame{misere: r.Misere, title: r.Name()}
+	g := &subGame{misere: r.Misere, rules: r}
 	if len(r.Set) > 0 {
 		for _, s := range r.Set {
 			g.set = append(g.set, int64(s))
@@ -171,6 +171,9 @@ func scanGrundy(set []int) (*grundyT, error) {
 	return nil, invalidf("Subtraction %s: its Grundy values do not repeat within %d heap sizes; choose a smaller set", setString(set), maxGrundyScan)
 }
 
+// name is the game's name, for refusals that say it.
+func (g *subGame) name() Phrase { return g.rules.NamePhrase() }
+
 func (g *subGame) grundy(h int64) int64 {
 	if g.tab != nil {
 		return g.tab.at(h)
@@ -179,7 +182,7 @@ func (g *subGame) grundy(h int64) int64 {
 }
 
 func (g *subGame) check(p Position) error {
-	return checkShape(g.title, p, maxHeapsClosed, MaxHeapSize)
+	return checkShape(g.name, p, maxHeapsClosed, MaxHeapSize)
 }
 
 func (g *subGame) limits() Limits { return Limits{MaxHeaps: maxHeapsClosed, MaxHeap: MaxHeapSize} }
@@ -257,7 +260,7 @@ func (g *subGame) allowed() string {
 }
 
 func (g *subGame) validate(p Position, m Move) error {
-	if err := validateTake(g.title, p, m); err != nil {
+	if err := validateTake(g.name, p, m); err != nil {
 		return err
 	}
 	ok := m.Take <= g.k
@@ -265,7 +268,7 @@ func (g *subGame) validate(p Position, m Move) error {
 		ok = slices.Contains(g.set, m.Take)
 	}
 	if !ok {
-		return moveErr(m, "%s: %s", g.title, g.allowed())
+		return moveErr(m, "%s: %s", g.name(), g.allowed())
 	}
 	return nil
 }

@@ -104,10 +104,12 @@ var (
 
 // validateTake checks a Take move against the heaps: the heap exists, the
 // amount is at least 1 and at most what the heap holds. Variant rules (which
-// amounts, which heaps) are checked by the caller afterwards.
-func validateTake(name string, p Position, m Move) error {
+// amounts, which heaps) are checked by the caller afterwards. name is the
+// game's name, asked for only when a refusal says it (every move is
+// validated; few are refused).
+func validateTake(name func() Phrase, p Position, m Move) error {
 	if m.Kind != Take {
-		return movePhrase(m, pErrOneHeap, "Game", Lit(name))
+		return movePhrase(m, pErrOneHeap, "Game", name())
 	}
 	if m.Heap < 0 || m.Heap >= len(p.Heaps) {
 		return movePhrase(m, pErrNoHeap, "Heap", HeapLabel(m.Heap), "Heaps", labelRange(len(p.Heaps)))

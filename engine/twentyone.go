@@ -4,7 +4,7 @@ import "fmt"
 
 func init() {
 	variants[TwentyOne] = func(r Rules) game {
-		return &twentyOneGame{sub: &subGame{misere: r.Misere, k: int64(r.K), title: r.Name()}, target: int64(r.Target), misere: r.Misere}
+		return &twentyOneGame{sub: &subGame{misere: r.Misere, k: int64(r.K), rules: r}, target: int64(r.Target), misere: r.Misere}
 	}
 }
 
@@ -19,6 +19,14 @@ type twentyOneGame struct {
 
 func (g *twentyOneGame) count(p Position) int64 { return g.target - p.Heaps[0] }
 
+// The 21 game's refusals of a position: its one heap is the count still
+// to go.
+var (
+	pErr21OneCount = def("err.position.21.one_count", "", "{{.Game}}: give the count said so far, one number")
+	pErr21Count    = def("err.position.21.count", "", "{{.Game}}: the count runs from 0 to {{.Target}}, not {{.Said}}")
+	pErr21Heaps    = def("err.position.21.heaps", "", "{{.Game}} is played on one count, not {{.Heaps}} heaps")
+)
+
 func (g *twentyOneGame) start(heaps []int64) (Position, error) {
 	var c int64
 	switch len(heaps) {
@@ -26,23 +34,23 @@ func (g *twentyOneGame) start(heaps []int64) (Position, error) {
 	case 1:
 		c = heaps[0]
 	default:
-		return Position{}, invalidf("%s: give the count said so far, one number", g.sub.title)
+		return Position{}, invalid(pErr21OneCount, "Game", g.sub.name())
 	}
 	if c < 0 || c > g.target {
-		return Position{}, invalidf("%s: the count runs from 0 to %d, not %d", g.sub.title, g.target, c)
+		return Position{}, invalid(pErr21Count, "Game", g.sub.name(), "Target", g.target, "Said", c)
 	}
 	return Position{Heaps: []int64{g.target - c}}, nil
 }
 
 func (g *twentyOneGame) check(p Position) error {
 	if len(p.Heaps) != 1 {
-		return invalidf("%s is played on one count, not %d heaps", g.sub.title, len(p.Heaps))
+		return invalid(pErr21Heaps, "Game", g.sub.name(), "Heaps", len(p.Heaps))
 	}
 	if p.Heaps[0] < 0 || p.Heaps[0] > g.target {
-		return invalidf("%s: the count runs from 0 to %d, not %d", g.sub.title, g.target, g.target-p.Heaps[0])
+		return invalid(pErr21Count, "Game", g.sub.name(), "Target", g.target, "Said", g.target-p.Heaps[0])
 	}
 	if p.Limit != 0 {
-		return invalidf("%s has no move limit", g.sub.title)
+		return invalid(pErrShapeLimit, "Game", g.sub.name())
 	}
 	return nil
 }
@@ -55,10 +63,10 @@ func (g *twentyOneGame) legal(p Position) []Move { return g.sub.legal(p) }
 
 func (g *twentyOneGame) validate(p Position, m Move) error {
 	if m.Kind != Take || m.Heap != 0 {
-		return moveErr(m, "%s: say 1 to %d more (like +3)", g.sub.title, g.sub.k)
+		return moveErr(m, "%s: say 1 to %d more (like +3)", g.sub.name(), g.sub.k)
 	}
 	if m.Take < 1 || m.Take > g.sub.k {
-		return moveErr(m, "%s: say 1 to %d more, not %d", g.sub.title, g.sub.k, m.Take)
+		return moveErr(m, "%s: say 1 to %d more, not %d", g.sub.name(), g.sub.k, m.Take)
 	}
 	if left := p.Heaps[0]; m.Take > left {
 		return moveErr(m, "the count is %d: you can say at most %d more to reach %d", g.count(p), left, g.target)

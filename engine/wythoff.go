@@ -24,18 +24,17 @@ func init() {
 // the same.
 type wythoffGame struct{ misere bool }
 
-func (g wythoffGame) name() string {
-	if g.misere {
-		return "Misère Wythoff"
-	}
-	return "Wythoff"
-}
+// name is the game's name, for refusals that say it.
+func (g wythoffGame) name() Phrase { return Rules{Variant: Wythoff, Misere: g.misere}.NamePhrase() }
+
+// pErrWythoffHeaps refuses a position of other than two heaps.
+var pErrWythoffHeaps = def("err.position.wythoff.heaps", "", "{{.Game}} is played on two heaps, not {{.Heaps}}")
 
 func (g wythoffGame) check(p Position) error {
 	if len(p.Heaps) != 2 {
-		return invalidf("%s is played on two heaps, not %d", g.name(), len(p.Heaps))
+		return invalid(pErrWythoffHeaps, "Game", g.name(), "Heaps", len(p.Heaps))
 	}
-	return checkShape(g.name(), p, 2, MaxHeapSize)
+	return checkShape(g.name, p, 2, MaxHeapSize)
 }
 
 func (g wythoffGame) limits() Limits { return Limits{MaxHeaps: 2, MaxHeap: MaxHeapSize} }
@@ -58,7 +57,7 @@ func (g wythoffGame) legal(p Position) []Move {
 func (g wythoffGame) validate(p Position, m Move) error {
 	switch m.Kind {
 	case Take:
-		return validateTake(g.name(), p, m)
+		return validateTake(g.name, p, m)
 	case Diagonal:
 		if m.Take < 1 {
 			return moveErr(m, "take at least 1")

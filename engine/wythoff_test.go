@@ -143,9 +143,9 @@ func TestWythoffMoveErrors(t *testing.T) {
 		m    Move
 		want string
 	}{
-		{"different amounts", Move{Kind: Multi, Takes: []int64{1, 2}}, "Wythoff: take the same amount from both heaps, or from one"},
-		{"split", Move{Kind: Split, Parts: [2]int64{1, 2}}, "Wythoff: take the same amount from both heaps, or from one"},
-		{"diagonal too many", Move{Kind: Diagonal, Take: 4}, "Wythoff: heap A has 3, so you can take at most 3 from both heaps"},
+		{"different amounts", Move{Kind: Multi, Takes: []int64{1, 2}}, "Wythoff's game: take the same amount from both heaps, or from one"},
+		{"split", Move{Kind: Split, Parts: [2]int64{1, 2}}, "Wythoff's game: take the same amount from both heaps, or from one"},
+		{"diagonal too many", Move{Kind: Diagonal, Take: 4}, "Wythoff's game: heap A has 3, so you can take at most 3 from both heaps"},
 		{"diagonal nothing", Move{Kind: Diagonal}, "take at least 1"},
 		{"too many", Move{Kind: Take, Heap: 1, Take: 6}, "heap B has 5, you asked for 6"},
 		{"no heap C", Move{Kind: Take, Heap: 2, Take: 1}, "no heap C: the heaps are A to B"},
@@ -161,7 +161,7 @@ func TestWythoffMoveErrors(t *testing.T) {
 	}
 	_, err := r.Apply(Position{Heaps: []int64{0, 5}}, Move{Kind: Diagonal, Take: 1})
 	var me *MoveError
-	if !errors.As(err, &me) || me.Reason != "Wythoff: heap A is empty, so you cannot take from both heaps" {
+	if !errors.As(err, &me) || me.Reason != "Wythoff's game: heap A is empty, so you cannot take from both heaps" {
 		t.Errorf("empty heap diagonal: %v", err)
 	}
 	if err := r.Check(Position{Heaps: []int64{1, 2, 3}}); !errors.Is(err, ErrInvalid) {
