@@ -52,23 +52,27 @@ func (g greedyGame) legal(p Position) []Move {
 	return ms
 }
 
-func (g greedyGame) largest(p Position) []string {
+// largest names the largest heaps, "A", "A or D".
+func (g greedyGame) largest(p Position) Phrase {
 	m, _ := top(p.Heaps)
-	var ls []string
+	var ls []Phrase
 	for i, h := range p.Heaps {
 		if h == m && h > 0 {
-			ls = append(ls, HeapLabel(i))
+			ls = append(ls, Lit(HeapLabel(i)))
 		}
 	}
-	return ls
+	return orPhrase(ls)
 }
+
+// pErrGreedyLargest refuses a take from a heap that is not a largest one.
+var pErrGreedyLargest = def("err.move.greedy.largest", "", "{{.Game}}: take from a largest heap, {{.Heaps}}")
 
 func (g greedyGame) validate(p Position, m Move) error {
 	if err := validateTake(g.name, p, m); err != nil {
 		return err
 	}
 	if mx, _ := top(p.Heaps); p.Heaps[m.Heap] != mx {
-		return moveErr(m, "Greedy Nim: take from a largest heap, %s", orList(g.largest(p)))
+		return movePhrase(m, pErrGreedyLargest, "Game", g.name(), "Heaps", g.largest(p))
 	}
 	return nil
 }

@@ -168,8 +168,19 @@ func scanGrundy(set []int) (*grundyT, error) {
 			seen[k] = w
 		}
 	}
-	return nil, invalidf("Subtraction %s: its Grundy values do not repeat within %d heap sizes; choose a smaller set", setString(set), maxGrundyScan)
+	// NamePhrase's "Subtraction {1,3,4}", built here: NamePhrase reads the
+	// descriptions, whose initialisation calls this function.
+	name := P(pNameParams, "Game", P(Description{Variant: Subtraction}.phraseID("title")), "Params", Lit(setString(set)))
+	return nil, invalid(pErrSubPeriod, "Game", name, "Max", maxGrundyScan)
 }
+
+// Subtraction's refusals of a set and of a move.
+var (
+	pErrSubPeriod  = def("err.rules.subtraction.period", "", "{{.Game}}: its Grundy values do not repeat within {{.Max}} heap sizes; choose a smaller set")
+	pErrSubExactly = def("err.move.subtraction.exactly", "", "{{.Game}}: take exactly {{.Amount}}")
+	pErrSubUpTo    = def("err.move.subtraction.up_to", "", "{{.Game}}: take 1 to {{.K}}")
+	pErrSubAmounts = def("err.move.subtraction.amounts", "", "{{.Game}}: take {{.Amounts}}")
+)
 
 // name is the game's name, for refusals that say it.
 func (g *subGame) name() Phrase { return g.rules.NamePhrase() }
@@ -241,22 +252,21 @@ func (g *subGame) legal(p Position) []Move {
 	return ms
 }
 
-// allowed says which amounts the rules allow, for error messages.
-func (g *subGame) allowed() string {
-	if g.set == nil {
-		if g.k == 1 {
-			return "take exactly 1"
-		}
-		return fmt.Sprintf("take 1 to %d", g.k)
+// refuse says which amounts the rules allow, refusing m.
+func (g *subGame) refuse(m Move) error {
+	switch {
+	case g.set == nil && g.k == 1:
+		return movePhrase(m, pErrSubExactly, "Game", g.name(), "Amount", 1)
+	case g.set == nil:
+		return movePhrase(m, pErrSubUpTo, "Game", g.name(), "K", g.k)
+	case len(g.set) == 1:
+		return movePhrase(m, pErrSubExactly, "Game", g.name(), "Amount", g.set[0])
 	}
-	var s []string
-	for _, v := range g.set {
-		s = append(s, strconv.FormatInt(v, 10))
+	amounts := make([]Phrase, len(g.set))
+	for i, v := range g.set {
+		amounts[i] = Lit(strconv.FormatInt(v, 10))
 	}
-	if len(s) == 1 {
-		return "take exactly " + s[0]
-	}
-	return "take " + orList(s)
+	return movePhrase(m, pErrSubAmounts, "Game", g.name(), "Amounts", orPhrase(amounts))
 }
 
 func (g *subGame) validate(p Position, m Move) error {
@@ -268,7 +278,7 @@ func (g *subGame) validate(p Position, m Move) error {
 		ok = slices.Contains(g.set, m.Take)
 	}
 	if !ok {
-		return moveErr(m, "%s: %s", g.name(), g.allowed())
+		return g.refuse(m)
 	}
 	return nil
 }

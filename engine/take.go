@@ -1,9 +1,6 @@
 package engine
 
-import (
-	"fmt"
-	"strings"
-)
+import "fmt"
 
 // HeapLabel names heap i as players see it: 0→"A" … 25→"Z", 26→"AA", 27→"AB",
 // like spreadsheet columns. A negative i has no label and gives "?".
@@ -57,26 +54,20 @@ var (
 	pHeapsRange = def("err.heaps.range", "", "the heaps are A to {{.Last}}")
 )
 
-// orList joins labels as "A", "A or D", "A, B or D".
-func orList(items []string) string {
+// orPhrase joins phrases as "A", "A or D", "A, B or D", in the reader's
+// language.
+func orPhrase(items []Phrase) Phrase {
 	switch len(items) {
 	case 0:
-		return ""
+		return Lit("")
 	case 1:
 		return items[0]
 	}
-	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
-}
-
-// andList joins items as "A", "A and D", "A, B and D".
-func andList(items []string) string {
-	switch len(items) {
-	case 0:
-		return ""
-	case 1:
-		return items[0]
+	head := items[0]
+	for _, it := range items[1 : len(items)-1] {
+		head = P(pListComma, "A", head, "B", it)
 	}
-	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+	return P(pErrOr, "A", head, "B", items[len(items)-1])
 }
 
 // moveErr builds the *MoveError a validator returns, for a reason not yet

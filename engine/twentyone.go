@@ -19,12 +19,15 @@ type twentyOneGame struct {
 
 func (g *twentyOneGame) count(p Position) int64 { return g.target - p.Heaps[0] }
 
-// The 21 game's refusals of a position: its one heap is the count still
-// to go.
+// The 21 game's refusals of a position (its one heap is the count still to
+// go) and of a move.
 var (
 	pErr21OneCount = def("err.position.21.one_count", "", "{{.Game}}: give the count said so far, one number")
 	pErr21Count    = def("err.position.21.count", "", "{{.Game}}: the count runs from 0 to {{.Target}}, not {{.Said}}")
 	pErr21Heaps    = def("err.position.21.heaps", "", "{{.Game}} is played on one count, not {{.Heaps}} heaps")
+	pErr21Say      = def("err.move.21.say", "", "{{.Game}}: say 1 to {{.K}} more (like +3)")
+	pErr21SayNot   = def("err.move.21.say_not", "", "{{.Game}}: say 1 to {{.K}} more, not {{.Take}}")
+	pErr21Reach    = def("err.move.21.reach", "", "the count is {{.Said}}: you can say at most {{.Left}} more to reach {{.Target}}")
 )
 
 func (g *twentyOneGame) start(heaps []int64) (Position, error) {
@@ -63,13 +66,13 @@ func (g *twentyOneGame) legal(p Position) []Move { return g.sub.legal(p) }
 
 func (g *twentyOneGame) validate(p Position, m Move) error {
 	if m.Kind != Take || m.Heap != 0 {
-		return moveErr(m, "%s: say 1 to %d more (like +3)", g.sub.name(), g.sub.k)
+		return movePhrase(m, pErr21Say, "Game", g.sub.name(), "K", g.sub.k)
 	}
 	if m.Take < 1 || m.Take > g.sub.k {
-		return moveErr(m, "%s: say 1 to %d more, not %d", g.sub.name(), g.sub.k, m.Take)
+		return movePhrase(m, pErr21SayNot, "Game", g.sub.name(), "K", g.sub.k, "Take", m.Take)
 	}
 	if left := p.Heaps[0]; m.Take > left {
-		return moveErr(m, "the count is %d: you can say at most %d more to reach %d", g.count(p), left, g.target)
+		return movePhrase(m, pErr21Reach, "Said", g.count(p), "Left", left, "Target", g.target)
 	}
 	return nil
 }
