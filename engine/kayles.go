@@ -1,10 +1,8 @@
 package engine
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 )
 
 func init() {
@@ -24,6 +22,32 @@ type kaylesGame struct{ misere bool }
 
 // name is the game's name, for refusals that say it.
 func (g kaylesGame) name() Phrase { return Rules{Variant: Kayles, Misere: g.misere}.NamePhrase() }
+
+// Kayles's refusals of a move: its heaps are rows, what they hold pins.
+var (
+	pErrKaylesKind     = def("err.move.kayles.kind", "", "{{.Game}}: knock down one pin or two neighbouring pins of one row (like B4 or B4-5)")
+	pErrKaylesNoRow    = def("err.move.kayles.no_row", "", "{{.Game}}: there is no row {{.Row}} ({{.Rows}})")
+	pErrKaylesRowEmpty = def("err.move.kayles.row_empty", "", "{{.Game}}: row {{.Row}} has no pins standing")
+	pErrKaylesTake     = def("err.move.kayles.take", "", "{{.Game}}: knock down one pin or two neighbouring pins, not {{.Take}}")
+	pErrKaylesFromOne  = def("err.move.kayles.from_one", "", "{{.Game}}: pins are numbered from 1, not {{.Pin}}")
+	pErrKaylesPin      = def("err.move.kayles.pin", "", "{{.Game}}: pin {{.Pin}} is not standing in row {{.Row}} (it has {{.Has}})")
+	pErrKaylesPins     = def("err.move.kayles.pins", "", "{{.Game}}: pins {{.First}} and {{.Second}} are not both standing in row {{.Row}} (it has {{.Has}})")
+	pErrKaylesLeaves   = def("err.move.kayles.leaves", "", "{{.Game}}: knocking down {{.Pins}} of row {{.Row}} leaves {{.Left}} and {{.Right}} pins, not {{.A}} and {{.B}}")
+	pRowsNone          = def("err.rows.none", "", "there are no rows")
+	pRowsOne           = def("err.rows.only", "", "the only row is A")
+	pRowsRange         = def("err.rows.range", "", "the rows are A to {{.Last}}")
+)
+
+// rowRange says which rows exist, as labelRange says which heaps do.
+func rowRange(n int) Phrase {
+	switch n {
+	case 0:
+		return P(pRowsNone)
+	case 1:
+		return P(pRowsOne)
+	}
+	return P(pRowsRange, "Last", HeapLabel(n-1))
+}
 
 // kaylesPeriodStart is where the Grundy values become periodic: from n = 71
 // on, g(n) = kaylesPeriod[n mod 12]. Below it they come from the recurrence.
@@ -90,43 +114,35 @@ func (g kaylesGame) legal(p Position) []Move {
 
 func (g kaylesGame) validate(p Position, m Move) error {
 	if m.Kind != Knock {
-		return moveErr(m, "%s: knock down one pin or two neighbouring pins of one row (like B4 or B4-5)", g.name())
+		return movePhrase(m, pErrKaylesKind, "Game", g.name())
 	}
 	if m.Heap < 0 || m.Heap >= len(p.Heaps) {
-		return moveErr(m, "%s: there is no row %s (%s)", g.name(), HeapLabel(m.Heap), strings.ReplaceAll(labelRange(len(p.Heaps)).String(), "heap", "row"))
+		return movePhrase(m, pErrKaylesNoRow, "Game", g.name(), "Row", HeapLabel(m.Heap), "Rows", rowRange(len(p.Heaps)))
 	}
 	row, n := HeapLabel(m.Heap), p.Heaps[m.Heap]
 	if n == 0 {
-		return moveErr(m, "%s: row %s has no pins standing", g.name(), row)
+		return movePhrase(m, pErrKaylesRowEmpty, "Game", g.name(), "Row", row)
 	}
 	if m.Take != 1 && m.Take != 2 {
-		return moveErr(m, "%s: knock down one pin or two neighbouring pins, not %d", g.name(), m.Take)
+		return movePhrase(m, pErrKaylesTake, "Game", g.name(), "Take", m.Take)
 	}
 	if m.Parts[0] < 0 {
-		return moveErr(m, "%s: pins are numbered from 1, not %d", g.name(), m.Parts[0]+1)
+		return movePhrase(m, pErrKaylesFromOne, "Game", g.name(), "Pin", m.Parts[0]+1)
 	}
 	// Pins are numbered from 1; compare before adding, so a huge number
 	// cannot wrap around.
 	first := uint64(m.Parts[0]) + 1
 	if m.Take == 1 && m.Parts[0] > n-1 {
-		return moveErr(m, "%s: pin %d is not standing in row %s (it has %d)", g.name(), first, row, n)
+		return movePhrase(m, pErrKaylesPin, "Game", g.name(), "Pin", first, "Row", row, "Has", n)
 	}
 	if m.Take == 2 && m.Parts[0] > n-2 {
-		return moveErr(m, "%s: pins %d and %d are not both standing in row %s (it has %d)", g.name(), first, first+1, row, n)
+		return movePhrase(m, pErrKaylesPins, "Game", g.name(), "First", first, "Second", first+1, "Row", row, "Has", n)
 	}
 	if right := n - m.Take - m.Parts[0]; m.Parts[1] != right {
-		return moveErr(m, "%s: knocking down %s of row %s leaves %d and %d pins, not %d and %d",
-			g.name(), kaylesPins(m), row, m.Parts[0], right, m.Parts[0], m.Parts[1])
+		return movePhrase(m, pErrKaylesLeaves, "Game", g.name(), "Pins", kaylesPinsPhrase(m), "Row", row,
+			"Left", m.Parts[0], "Right", right, "A", m.Parts[0], "B", m.Parts[1])
 	}
 	return nil
-}
-
-// kaylesPins names the pins a knock takes, numbered from 1: "pin 4", "pins 4 and 5".
-func kaylesPins(m Move) string {
-	if m.Take == 2 {
-		return fmt.Sprintf("pins %d and %d", m.Parts[0]+1, m.Parts[0]+2)
-	}
-	return fmt.Sprintf("pin %d", m.Parts[0]+1)
 }
 
 // The pins a knock takes, as an explanation names them.
@@ -135,7 +151,8 @@ var (
 	pPinsOne = def("explain.kayles.pin_one", "", "pin {{.Pin}}")
 )
 
-// kaylesPinsPhrase is kaylesPins as a Phrase.
+// kaylesPinsPhrase names the pins a knock takes, numbered from 1: "pin 4",
+// "pins 4 and 5".
 func kaylesPinsPhrase(m Move) Phrase {
 	if m.Take == 2 {
 		return P(pPinsTwo, "First", m.Parts[0]+1, "Second", m.Parts[0]+2)

@@ -22,6 +22,13 @@ type laskerGame struct{ misere bool }
 // name is the game's name, for refusals that say it.
 func (g laskerGame) name() Phrase { return Rules{Variant: Lasker, Misere: g.misere}.NamePhrase() }
 
+// Lasker's refusals of a move.
+var (
+	pErrLaskerTooFew = def("err.move.lasker.too_few", "", "{{.Game}}: heap {{.Heap}} has {{.Has}}, too few to split (a split needs 2 or more)")
+	pErrLaskerParts  = def("err.move.lasker.parts", "", "{{.Game}}: both parts must be non-empty and add up to {{.Has}}")
+	pErrLaskerKind   = def("err.move.lasker.kind", "", "{{.Game}}: take from one heap (like B3) or split one in two (like B=2+3)")
+)
+
 func (g laskerGame) check(p Position) error {
 	return checkShape(g.name, p, maxHeapsClosed, MaxHeapSize)
 }
@@ -65,18 +72,18 @@ func (g laskerGame) validate(p Position, m Move) error {
 		return validateTake(g.name, p, m)
 	case Split:
 		if m.Heap < 0 || m.Heap >= len(p.Heaps) {
-			return moveErr(m, "no heap %s: %s", HeapLabel(m.Heap), labelRange(len(p.Heaps)))
+			return movePhrase(m, pErrNoHeap, "Heap", HeapLabel(m.Heap), "Heaps", labelRange(len(p.Heaps)))
 		}
 		h := p.Heaps[m.Heap]
 		if h < 2 {
-			return moveErr(m, "%s: heap %s has %d, too few to split (a split needs 2 or more)", g.name(), HeapLabel(m.Heap), h)
+			return movePhrase(m, pErrLaskerTooFew, "Game", g.name(), "Heap", HeapLabel(m.Heap), "Has", h)
 		}
 		if m.Parts[0] < 1 || m.Parts[1] < 1 || m.Parts[0] > h || m.Parts[1] != h-m.Parts[0] {
-			return moveErr(m, "%s: both parts must be non-empty and add up to %d", g.name(), h)
+			return movePhrase(m, pErrLaskerParts, "Game", g.name(), "Has", h)
 		}
 		return nil
 	}
-	return moveErr(m, "%s: take from one heap (like B3) or split one in two (like B=2+3)", g.name())
+	return movePhrase(m, pErrLaskerKind, "Game", g.name())
 }
 
 // reachable bounds the heaps a game from p can hold: splitting a heap of h

@@ -33,6 +33,15 @@ func (g mooreGame) name() Phrase {
 	return Rules{Variant: Moore, K: g.k, Misere: g.misere}.NamePhrase()
 }
 
+// Moore's refusals of a move. Count is k, or the heaps a move names: one
+// heap reads in the singular.
+var (
+	pErrMooreKind  = def("err.move.moore.kind", "{{.Game}}: take from up to {{.Count}} heap at once (like B3)", "{{.Game}}: take from up to {{.Count}} heaps at once (like A2 C1)")
+	pErrMooreNames = def("err.move.moore.names", "{{.Game}}: the move names {{.Count}} heap but there are {{.Heaps}}", "{{.Game}}: the move names {{.Count}} heaps but there are {{.Heaps}}")
+	pErrMooreEach  = def("err.move.moore.each", "", "take at least 1 from each heap you touch")
+	pErrMooreMost  = def("err.move.moore.most", "{{.Game}}: take from at most {{.Count}} heap at once, not {{.Touched}}", "{{.Game}}: take from at most {{.Count}} heaps at once, not {{.Touched}}")
+)
+
 func (g mooreGame) check(p Position) error {
 	return checkShape(g.name, p, maxHeapsClosed, MaxHeapSize)
 }
@@ -130,32 +139,32 @@ func (g mooreGame) validate(p Position, m Move) error {
 		return validateTake(g.name, p, m)
 	case Multi:
 	default:
-		return moveErr(m, "%s: take from up to %d heaps at once (like A2 C1)", g.name(), g.k)
+		return movePhrase(m, pErrMooreKind, "Game", g.name(), "Count", g.k)
 	}
 	if len(m.Takes) != len(p.Heaps) {
-		return moveErr(m, "%s: the move names %d heaps but there are %d", g.name(), len(m.Takes), len(p.Heaps))
+		return movePhrase(m, pErrMooreNames, "Game", g.name(), "Count", len(m.Takes), "Heaps", len(p.Heaps))
 	}
 	touched := 0
 	for i, t := range m.Takes {
 		if t < 0 {
-			return moveErr(m, "take at least 1 from each heap you touch")
+			return movePhrase(m, pErrMooreEach)
 		}
 		if t == 0 {
 			continue
 		}
 		touched++
 		if p.Heaps[i] == 0 {
-			return moveErr(m, "heap %s is empty", HeapLabel(i))
+			return movePhrase(m, pErrHeapEmpty, "Heap", HeapLabel(i))
 		}
 		if t > p.Heaps[i] {
-			return moveErr(m, "heap %s has %d, you asked for %d", HeapLabel(i), p.Heaps[i], t)
+			return movePhrase(m, pErrHeapTooMany, "Heap", HeapLabel(i), "Has", p.Heaps[i], "Take", t)
 		}
 	}
 	if touched == 0 {
-		return moveErr(m, "take at least 1")
+		return movePhrase(m, pErrTakeOne)
 	}
 	if touched > g.k {
-		return moveErr(m, "%s: take from at most %d heaps at once, not %d", g.name(), g.k, touched)
+		return movePhrase(m, pErrMooreMost, "Game", g.name(), "Count", g.k, "Touched", touched)
 	}
 	return nil
 }

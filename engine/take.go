@@ -70,15 +70,10 @@ func orPhrase(items []Phrase) Phrase {
 	return P(pErrOr, "A", head, "B", items[len(items)-1])
 }
 
-// moveErr builds the *MoveError a validator returns, for a reason not yet
-// in the catalog (its phrase is the English as a literal).
-func moveErr(m Move, format string, args ...any) error {
-	r := fmt.Sprintf(format, args...)
-	return &MoveError{Move: m, Reason: r, phrase: Lit(r)}
-}
-
 // movePhrase builds the *MoveError a validator returns: why m is refused,
-// as phrase id with its arguments.
+// as phrase id with its arguments. Every refusal is a phrase, so a player
+// reads it in their language (TestRefusalsInEveryLocale in package locale
+// renders them all).
 func movePhrase(m Move, id string, nameValues ...any) error {
 	ph := P(id, nameValues...)
 	return &MoveError{Move: m, Reason: ph.String(), phrase: ph}

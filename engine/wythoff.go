@@ -27,8 +27,13 @@ type wythoffGame struct{ misere bool }
 // name is the game's name, for refusals that say it.
 func (g wythoffGame) name() Phrase { return Rules{Variant: Wythoff, Misere: g.misere}.NamePhrase() }
 
-// pErrWythoffHeaps refuses a position of other than two heaps.
-var pErrWythoffHeaps = def("err.position.wythoff.heaps", "", "{{.Game}} is played on two heaps, not {{.Heaps}}")
+// Wythoff's refusals of a position and of a move.
+var (
+	pErrWythoffHeaps     = def("err.position.wythoff.heaps", "", "{{.Game}} is played on two heaps, not {{.Heaps}}")
+	pErrWythoffBothEmpty = def("err.move.wythoff.both_empty", "", "{{.Game}}: heap {{.Heap}} is empty, so you cannot take from both heaps")
+	pErrWythoffBothMost  = def("err.move.wythoff.both_most", "", "{{.Game}}: heap {{.Heap}} has {{.Has}}, so you can take at most {{.Has}} from both heaps")
+	pErrWythoffKind      = def("err.move.wythoff.kind", "", "{{.Game}}: take the same amount from both heaps, or from one")
+)
 
 func (g wythoffGame) check(p Position) error {
 	if len(p.Heaps) != 2 {
@@ -60,17 +65,17 @@ func (g wythoffGame) validate(p Position, m Move) error {
 		return validateTake(g.name, p, m)
 	case Diagonal:
 		if m.Take < 1 {
-			return moveErr(m, "take at least 1")
+			return movePhrase(m, pErrTakeOne)
 		}
 		if lo := min(p.Heaps[0], p.Heaps[1]); m.Take > lo {
 			if lo == 0 {
-				return moveErr(m, "%s: heap %s is empty, so you cannot take from both heaps", g.name(), HeapLabel(lowHeap(p)))
+				return movePhrase(m, pErrWythoffBothEmpty, "Game", g.name(), "Heap", HeapLabel(lowHeap(p)))
 			}
-			return moveErr(m, "%s: heap %s has %d, so you can take at most %d from both heaps", g.name(), HeapLabel(lowHeap(p)), lo, lo)
+			return movePhrase(m, pErrWythoffBothMost, "Game", g.name(), "Heap", HeapLabel(lowHeap(p)), "Has", lo)
 		}
 		return nil
 	}
-	return moveErr(m, "%s: take the same amount from both heaps, or from one", g.name())
+	return movePhrase(m, pErrWythoffKind, "Game", g.name())
 }
 
 // lowHeap is the index of the smaller heap (A when they are equal).
