@@ -13,7 +13,8 @@
 //   - the engine's phrases (engine.Phrases): verdicts, explanations, moves
 //     described, rules, refusals. Their English is defined in package
 //     engine, beside the code that says them; their translations are here,
-//     in messages/engine.<lang>.json.
+//     in messages/<area>.<lang>.json with no English file of their own
+//     (explain, rules, engine-refusal).
 //
 // Every other language is named by its Discord locale code (de, fr,
 // es-ES, pt-BR, ja) and must hold every id English holds, with the same
