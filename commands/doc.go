@@ -13,8 +13,12 @@
 // Definitions adds every name and description of /nim in the languages of
 // the message catalog, package commands/locale, keyed by where each text
 // is shown (localize.go lists the ids); the base names stay English, which
-// is what Discord sends back and what the handlers route on. Boards, hints
-// and errors are still English only.
+// is what Discord sends back and what the handlers route on. Every answer
+// is rendered from the same catalog: a game's public messages (its board,
+// its deadline's edit) in the game's language, the challenger's at /nim
+// start, and what only one user sees (hints, reviews, refusals, rules) in
+// that user's. Messages name subcommands and options as Discord shows them
+// to their reader (subName, optionName).
 //
 // # Routing
 //
