@@ -252,3 +252,108 @@ func TestSettledBoard(t *testing.T) {
 		}
 	})
 }
+
+// TestStaleBoardNotRecorded: a board whose fetch finds the game moved on
+// without it (/nim status posted it, then play went on on the board people
+// had) is not recorded: the board in use stays the game's, instead of
+// turning into a pointer to one whose every control is out of date.
+func TestStaleBoardNotRecorded(t *testing.T) {
+	ctx := context.Background()
+	t.Run("MovedOnOlderBoard", func(t *testing.T) {
+		h := newHarness(t, 1)
+		h.command(alice, "start", "first", "me", "heaps", "7 9 11")
+		g := h.game()
+		m1 := h.message
+		i := h.interaction("application_command.json", fields{UserID: carol, Sub: "status", Type: 2})
+		st := h.handle(i)
+		m2 := h.nextID()
+		h.show(m2, st.Data.Components)
+		if resp := h.clickOn(alice, MoveControl{Game: g.ID, Ply: 0, Heap: 0, Take: 1}, m1, "", 0); resp.Type != discordgo.InteractionResponseUpdateMessage || isEphemeral(resp) {
+			t.Fatalf("move on the board in use: %s", text(resp))
+		}
+		// The fetch, FetchDelay later, returns m2 as posted: a move behind.
+		if err := h.svc.BoardSent(ctx, i, h.posted(st, m2)); err != nil {
+			t.Fatal(err)
+		}
+		if g = h.gameByID(g.ID); g.MessageID != m1 {
+			t.Fatalf("the stale board was recorded: %s, want %s", g.MessageID, m1)
+		}
+		if resp := h.clickOn(alice, HeapControl{Game: g.ID, Ply: g.Ply, Heap: 1}, m1, "", 0); resp.Type != discordgo.InteractionResponseUpdateMessage || !hasKind(resp, moveKind) && !hasKind(resp, moveMenuKind) {
+			t.Fatalf("heap pick on the board in use: %s", text(resp))
+		}
+	})
+
+	t.Run("MovedOnNewBoard", func(t *testing.T) {
+		// Played on the new board itself, the fetch returns it redrawn:
+		// it is the board, and the older one points at it.
+		h := newHarness(t, 1)
+		h.command(alice, "start", "first", "me", "heaps", "7 9 11")
+		g := h.game()
+		m1 := h.message
+		m1Board := h.shownOf(m1)
+		i := h.interaction("application_command.json", fields{UserID: carol, Sub: "status", Type: 2})
+		st := h.handle(i)
+		m2 := h.nextID()
+		h.show(m2, st.Data.Components)
+		moved := h.clickOn(alice, MoveControl{Game: g.ID, Ply: 0, Heap: 0, Take: 1}, m2, "", 0)
+		if moved.Type != discordgo.InteractionResponseUpdateMessage || isEphemeral(moved) {
+			t.Fatalf("move on the new board: %s", text(moved))
+		}
+		if err := h.svc.BoardSent(ctx, i, h.posted(moved, m2)); err != nil {
+			t.Fatal(err)
+		}
+		if g = h.gameByID(g.ID); g.MessageID != m2 {
+			t.Fatalf("recorded %s, want the new board %s", g.MessageID, m2)
+		}
+		wantSuperseded(t, h.clickOn(alice, HeapControl{Game: g.ID, Ply: 0, Heap: 1}, m1, m1Board, 0), g)
+	})
+
+	t.Run("AcceptedOnOlderBoard", func(t *testing.T) {
+		h := newHarness(t, 1)
+		h.command(alice, "start", "opponent", user(bob))
+		g := h.game()
+		m1 := h.message
+		i := h.interaction("application_command.json", fields{UserID: alice, Sub: "status", Type: 2})
+		st := h.handle(i)
+		m2 := h.nextID()
+		h.show(m2, st.Data.Components)
+		if resp := h.clickOn(bob, AcceptControl{Game: g.ID}, m1, "", 0); resp.Type != discordgo.InteractionResponseUpdateMessage || h.gameByID(g.ID).Status != match.Active {
+			t.Fatalf("accept on the board in use: %s", text(resp))
+		}
+		// m2 still shows the challenge.
+		if err := h.svc.BoardSent(ctx, i, h.posted(st, m2)); err != nil {
+			t.Fatal(err)
+		}
+		if g = h.gameByID(g.ID); g.MessageID != m1 {
+			t.Fatalf("the challenge's copy was recorded as the game's board: %s, want %s", g.MessageID, m1)
+		}
+	})
+}
+
+// TestSupersededBoardForm: a form opened on a board before a newer board
+// replaced it, and submitted after, is answered there as a click would be:
+// nothing is played, and that board points at the newest.
+func TestSupersededBoardForm(t *testing.T) {
+	h := newHarness(t, 1)
+	h.command(alice, "start", "first", "me", "heaps", "7 9 11")
+	g := h.game()
+	m1 := h.message
+	m1Board := h.shownOf(m1)
+	h.command(carol, "status")
+	g = h.gameByID(g.ID)
+	for _, f := range []struct{ id, value string }{
+		{TypedModal{Game: g.ID, Ply: 0}.CustomID(), `"A1"`},
+		{AmountModal{Game: g.ID, Ply: 0, Heap: 0}.CustomID(), `"1"`},
+	} {
+		resp := h.handle(h.interaction("modal_submit.json", fields{UserID: alice, CustomID: f.id, Value: f.value, MessageID: m1, MessageComponents: m1Board}))
+		wantSuperseded(t, resp, g)
+	}
+	if now := h.gameByID(g.ID); now.Ply != 0 || len(h.moves(g.ID)) != 0 {
+		t.Fatalf("a form from the older board played: ply %d", now.Ply)
+	}
+	// On the newest board the form plays.
+	resp := h.handle(h.interaction("modal_submit.json", fields{UserID: alice, CustomID: TypedModal{Game: g.ID, Ply: 0}.CustomID(), Value: `"A1"`, MessageID: g.MessageID}))
+	if resp.Type != discordgo.InteractionResponseUpdateMessage || isEphemeral(resp) || h.gameByID(g.ID).Ply == 0 {
+		t.Fatalf("the form on the newest board: %s", text(resp))
+	}
+}

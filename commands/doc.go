@@ -87,11 +87,13 @@
 // # One board per game
 //
 // A game's board is the message BoardSent recorded last: the newest, as
-// /nim status and /nim move post the board again. Play and the deadline's
-// edit stay on it. A click on an older board of a live game changes
-// nothing and turns that board into a link to the newest
-// (supersededBoard), judged by the clicked message's own components, which
-// Discord fills in, never by the custom_id alone. A click on the board of a
+// /nim status and /nim move post the board again, unless play went on
+// elsewhere before its id was fetched (then the board in use stays). Play
+// and the deadline's edit stay on it. A click on an older board of a live
+// game, or a form submitted from one, changes nothing and turns that board
+// into a link to the newest (supersededBoard), judged by the clicked
+// message's own components, which Discord fills in, never by the custom_id
+// alone. A click on the board of a
 // game that ended without that board being edited (by /nim end or /nim
 // resign sent as commands, or at the deadline of a game where nimbot may
 // not edit messages) redraws it with the result (settledBoard).

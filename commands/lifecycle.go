@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -40,6 +41,14 @@ func (s *Service) BoardSent(ctx context.Context, i *discordgo.Interaction, m *di
 	}
 	if !match.ReplacesBoard(g.MessageID, m.ID) {
 		// Recorded already, or a newer board is: spare the write.
+		return nil
+	}
+	if !g.Status.Finished() && !drawnNow(m.Components, g) {
+		// The game moved on while the fetch waited, and not on this board
+		// (a move on it would have redrawn it, and the fetch returns the
+		// message as it is now): people are playing on another, which
+		// stays the board. Recording this one would turn the board in use
+		// into a pointer to one whose every control is out of date.
 		return nil
 	}
 	if err := s.db.SetMessageID(ctx, g.ID, m.ID); err != nil {
@@ -100,28 +109,63 @@ func boardGame(m *discordgo.Message) (int64, bool) {
 	return componentsGame(m.Components)
 }
 
-// componentsGame is boardGame of a message's components.
-func componentsGame(cs []discordgo.MessageComponent) (int64, bool) {
-	for _, c := range cs {
-		if n, ok := componentGame(c); ok {
-			return n, true
+// drawnNow reports whether a board with components cs shows live game g as
+// it is: its controls were drawn at g's ply, or, while g is a challenge,
+// it is the challenge (Accept and Decline, drawn for no ply).
+func drawnNow(cs []discordgo.MessageComponent, g *match.Game) bool {
+	ply, ok := componentsPly(cs)
+	if !ok {
+		return g.Status == match.Pending
+	}
+	return g.Status == match.Active && ply == g.Ply
+}
+
+// componentsPly is the ply the first board control in cs that depends on
+// the turn was drawn for; false if none does (a challenge's board).
+func componentsPly(cs []discordgo.MessageComponent) (int, bool) {
+	for c := range boardControls(cs) {
+		if _, ply := c.Target(); ply >= 0 {
+			return ply, true
 		}
 	}
 	return 0, false
 }
 
-func componentGame(c discordgo.MessageComponent) (int64, bool) {
+// componentsGame is boardGame of a message's components.
+func componentsGame(cs []discordgo.MessageComponent) (int64, bool) {
+	for c := range boardControls(cs) {
+		game, _ := c.Target()
+		return game, true
+	}
+	return 0, false
+}
+
+// boardControls yields the controls among cs, rows opened, that only a
+// board carries (see Control), in order.
+func boardControls(cs []discordgo.MessageComponent) iter.Seq[Control] {
+	return func(yield func(Control) bool) {
+		for _, c := range cs {
+			if !yieldBoardControls(c, yield) {
+				return
+			}
+		}
+	}
+}
+
+// yieldBoardControls is boardControls of one component; false once yield
+// asked to stop.
+func yieldBoardControls(c discordgo.MessageComponent, yield func(Control) bool) bool {
 	var cid string
 	switch v := c.(type) {
 	case *discordgo.ActionsRow:
-		return componentGame(*v)
+		return yieldBoardControls(*v, yield)
 	case discordgo.ActionsRow:
 		for _, cc := range v.Components {
-			if n, ok := componentGame(cc); ok {
-				return n, true
+			if !yieldBoardControls(cc, yield) {
+				return false
 			}
 		}
-		return 0, false
+		return true
 	case *discordgo.Button:
 		cid = v.CustomID
 	case discordgo.Button:
@@ -130,13 +174,14 @@ func componentGame(c discordgo.MessageComponent) (int64, bool) {
 		cid = v.CustomID
 	case discordgo.SelectMenu:
 		cid = v.CustomID
+	default:
+		return true
 	}
 	ctl, err := ParseControl(cid)
 	if err != nil || !controlKinds[ctl.kindName()].marksBoard() {
-		return 0, false
+		return true
 	}
-	game, _ := ctl.Target()
-	return game, true
+	return yield(ctl)
 }
 
 // redrawError carries the answer to a click that is answered by drawing a
@@ -159,18 +204,25 @@ func redrawn(err error) *discordgo.InteractionResponse {
 }
 
 // clickedBoard reports whether r is a click, by a control of a kind that
-// marks a board, on a message that is a board of g. A client may send any
-// custom_id on any message, so only the message's own components, which
-// Discord fills in, say what it is: a board of g carries a board control
-// of g. Ephemeral messages are never boards (a hint's buttons live on one),
-// and neither is a message r.i does not include (a modal submit's may be
-// missing).
+// marks a board, on a message that is a board of g, or a form submitted
+// from one (the amount form, the typed move: opened on a board, answered
+// on it). A client may send any custom_id on any message, so only the
+// message's own components, which Discord fills in, say what it is: a
+// board of g carries a board control of g. Ephemeral messages are never
+// boards (a hint's buttons live on one), and neither is a message r.i does
+// not include.
 func clickedBoard(r *request, g *match.Game) bool {
 	m := r.i.Message
-	if r.i.Type != discordgo.InteractionMessageComponent || m == nil || m.Flags&discordgo.MessageFlagsEphemeral != 0 {
+	if m == nil || m.Flags&discordgo.MessageFlagsEphemeral != 0 {
 		return false
 	}
-	if c, err := ParseControl(r.path); err != nil || !controlKinds[c.kindName()].marksBoard() {
+	switch r.i.Type {
+	case discordgo.InteractionMessageComponent:
+		if c, err := ParseControl(r.path); err != nil || !controlKinds[c.kindName()].marksBoard() {
+			return false
+		}
+	case discordgo.InteractionModalSubmit:
+	default:
 		return false
 	}
 	game, ok := componentsGame(m.Components)
