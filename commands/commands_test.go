@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -414,6 +415,39 @@ func TestStartWithNoLegalMove(t *testing.T) {
 				t.Errorf("the refused start made a game: %v", err)
 			}
 		})
+	}
+}
+
+// Heaps written with a heap's digits grouped were read as separate heaps:
+// "1,000" started a game on 1 and 0, lost in one move and counted in the
+// player's stats. Whatever could be one grouped number is refused, changes
+// nothing, and says how to write each reading; a list that says which it
+// means starts.
+func TestGroupedHeapsAreRefused(t *testing.T) {
+	h := newHarness(t, 1)
+	for _, c := range []struct{ heaps, want string }{
+		{"1,000", `nimbot will not guess what the heaps "1,000" mean: "1,000" reads as the number 1000 with its digits grouped: write it as 1000, with no separator inside a heap.`},
+		{"1 000", `"1 000" reads as the number 1000`},
+		{"2,500", `nimbot will not guess what the heaps "2,500" mean: "2,500" could be the number 2500 with its digits grouped, or separate heaps: write 2500 for one heap, or 2, 500 for separate heaps.`},
+		{"12 345", `write 12345 for one heap, or 12, 345 for separate heaps`},
+		{"3 05", `heap B: write "05" without leading zeros, as 5`},
+	} {
+		t.Run(c.heaps, func(t *testing.T) {
+			wantUserError(t, h.command(alice, "start", "heaps", c.heaps, "first", "opponent"), c.want)
+			if g, err := h.db.ChannelGame(context.Background(), h.channel); !errors.Is(err, match.ErrNotFound) {
+				t.Fatalf("the refused start made a game: %+v, %v", g, err)
+			}
+			wantUserError(t, h.command(alice, "analyze", "position", "nim "+c.heaps), "nimbot cannot read the position")
+		})
+	}
+	if resp := h.command(alice, "stats"); !strings.Contains(text(resp), "No finished games yet") {
+		t.Errorf("refused starts left a record: %s", text(resp))
+	}
+	if resp := h.command(alice, "start", "heaps", "3, 500", "first", "me"); isEphemeral(resp) {
+		t.Fatalf("heaps 3, 500 refused: %s", text(resp))
+	}
+	if got := h.game().Start.Heaps; !reflect.DeepEqual(got, []int64{3, 500}) {
+		t.Errorf("heaps 3, 500 started on %v", got)
 	}
 }
 

@@ -62,6 +62,8 @@ func TestInfoLocalized(t *testing.T) {
 			want(send(alice, "start", "opponent", user(botUser)), "start.err.opponent_bot", "Player", name(botUser), "OpponentOption", optionName(optOpponent))
 			want(send(alice, "start", "opponent", user(bob), "difficulty", "easy"), "start.err.difficulty_vs_person")
 			want(send(alice, "start", "heaps", "3 x"), "start.err.heaps_unreadable", "Text", "3 x")
+			_, grouped := engine.ParseHeaps("2,500")
+			want(send(alice, "start", "heaps", "2,500"), "start.err.heaps_ambiguous", "Text", "2,500", "Reason", engineReason(grouped))
 			want(send(alice, "start", "heaps", "random 4 5"), "start.err.random_form", "Text", "random 4 5")
 			want(send(alice, "start", "heaps", "random x"), "start.err.random_count", "Text", "x")
 			want(send(alice, "start", "heaps", "random 13"), "start.err.random_too_many", "N", 13, "Max", maxBoardHeaps)

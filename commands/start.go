@@ -319,6 +319,12 @@ func (s *Service) parseStartHeaps(rules engine.Rules, text string) ([]int64, err
 		return s.randomHeaps(rules, count)
 	}
 	heaps, err := engine.ParseHeaps(text)
+	if errors.Is(err, engine.ErrAmbiguous) {
+		// "2 500" is written the way heaps are, so "write sizes separated
+		// by spaces" would not help: the engine says how to write either
+		// reading.
+		return nil, userErr("start.err.heaps_ambiguous", "Text", quote(text, 40), "Reason", engineReason(err))
+	}
 	if err != nil {
 		return nil, userErr("start.err.heaps_unreadable", "Text", quote(text, 40))
 	}

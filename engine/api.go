@@ -25,12 +25,22 @@ func invalidf(format string, args ...any) error {
 	return &invalidError{ph: Lit(fmt.Sprintf(format, args...))}
 }
 
+// ambiguous is invalid for text that reads two ways (ErrAmbiguous).
+func ambiguous(id string, nameValues ...any) error {
+	return &invalidError{ph: P(id, nameValues...), ambiguous: true}
+}
+
 // invalidError carries a phrase and matches ErrInvalid with errors.Is,
 // without prefixing the message with "invalid:" (players read it as is).
-type invalidError struct{ ph Phrase }
+type invalidError struct {
+	ph        Phrase
+	ambiguous bool // also matches ErrAmbiguous
+}
 
-func (e *invalidError) Error() string        { return e.ph.String() }
-func (e *invalidError) Is(target error) bool { return target == ErrInvalid }
+func (e *invalidError) Error() string { return e.ph.String() }
+func (e *invalidError) Is(target error) bool {
+	return target == ErrInvalid || (e.ambiguous && target == ErrAmbiguous)
+}
 
 // Phrase says the error in any language (PhraseError).
 func (e *invalidError) Phrase() Phrase { return e.ph }

@@ -121,6 +121,12 @@ var (
 	ErrTooLarge = errors.New("position too large to solve perfectly")
 	// ErrInvalid: rules, a position or a notation that do not make sense.
 	ErrInvalid = errors.New("invalid")
+	// ErrAmbiguous: heaps written in a way that reads two ways, as one
+	// number with its digits grouped ("2,500", "1 000") or as separate
+	// heaps, or with a leading zero ("05") that only such a number has.
+	// It is refused rather than guessed, and also matches ErrInvalid; the
+	// refusal says how to write either reading.
+	ErrAmbiguous = errors.New("ambiguous")
 )
 
 // MoveError says why a move is illegal, in words a player can act on

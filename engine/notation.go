@@ -10,11 +10,13 @@ import (
 //
 //	[variant] [normal|misere] [k=K] [set=1,3,4] [target=T] [count=C] [limit=L] heaps
 //
-// with heaps written "3 4 5", "3-4-5" or "3,4,5". No variant means Nim; the
-// 21 game is misère unless it says normal, every other game normal unless it
-// says misere. FormatGame writes the canonical form ("3 4 5", "nim misere 3 4
-// 5", "subtraction k=3 10 12", "21", "fibonacci 20 limit=4"), which ParseGame
-// reads back to the same rules and position.
+// with heaps written "3 4 5", "3-4-5" or "3,4,5", never with a heap's
+// digits grouped ("1,000" and "2 500" are refused: see ParseHeaps). No
+// variant means Nim; the 21 game is misère unless it says normal, every
+// other game normal unless it says misere. FormatGame writes the canonical
+// form ("3 4 5", "nim misere 3 4 5", "subtraction k=3 10 12", "21",
+// "fibonacci 20 limit=4", "3, 500"), which ParseGame reads back to the same
+// rules and position.
 //
 // A move is "B3" (take 3 from heap B), "AB3" (Wythoff: 3 from both), "A2 C1"
 // (Moore: several heaps at once), "B=2+3" (Lasker: split B into 2 and 3),
@@ -212,23 +214,29 @@ func FormatGame(r Rules, p Position) string {
 	return strings.Join(parts, " ")
 }
 
-// FormatHeaps writes heaps as ParseHeaps reads them: "3 4 5".
+// FormatHeaps writes heaps as ParseHeaps reads them: "3 4 5", or "3, 500"
+// where spaces alone would read as one number with its digits grouped
+// ("3 500" could be 3500, which ParseHeaps refuses).
 func FormatHeaps(heaps []int64) string {
 	s := make([]string, len(heaps))
 	for i, h := range heaps {
 		s[i] = strconv.FormatInt(h, 10)
 	}
-	return strings.Join(s, " ")
+	if spaced := strings.Join(s, " "); findGrouped(spaced).parts == nil {
+		return spaced
+	}
+	return strings.Join(s, ", ")
 }
 
 // ParseHeaps reads heap sizes written "3 4 5", "3-4-5" or "3,4,5". A dash
 // between two numbers separates them ("3-4", "3 - 4"); one that starts a
-// number ("-3", "3,-4", "3 -4") is a minus sign, refused. Errors wrap
-// ErrInvalid and name the offending heap.
+// number ("-3", "3,-4", "3 -4") is a minus sign, refused. Heaps that could
+// be one number with its digits grouped by threes ("1,000", "2 500") are
+// refused, and so is a heap with a leading zero ("05", "000"; "0" alone is
+// a heap of 0): see findGrouped. Errors wrap ErrInvalid (and ErrAmbiguous
+// for those two) and name the offending heap.
 func ParseHeaps(s string) ([]int64, error) {
-	parts := strings.FieldsFunc(s, func(c rune) bool {
-		return isBlank(c) || c == ',' || c == '-'
-	})
+	parts := strings.FieldsFunc(s, isHeapSeparator)
 	if len(parts) == 0 {
 		return nil, invalid(pErrHeapsEmpty)
 	}
@@ -238,8 +246,14 @@ func ParseHeaps(s string) ([]int64, error) {
 	if len(parts) > maxHeapsClosed {
 		return nil, tooLargeInput(pErrHeapsMany, "Max", maxHeapsClosed, "Heaps", len(parts))
 	}
+	if g := findGrouped(s); g.parts != nil {
+		return nil, g.refusal()
+	}
 	heaps := make([]int64, len(parts))
 	for i, p := range parts {
+		if len(p) > 1 && p[0] == '0' && isDigits(p) {
+			return nil, ambiguous(pErrHeapsLeadingZero, "Heap", HeapLabel(i), "Text", quoted(p), "Size", Lit(strings.TrimLeft(p[:len(p)-1], "0")+p[len(p)-1:]))
+		}
 		n, err := strconv.ParseInt(p, 10, 64)
 		if err != nil || n < 0 {
 			if isDigits(p) {
@@ -283,6 +297,107 @@ func hasMinusSign(s string) bool {
 }
 
 func isBlank(c rune) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func isHeapSeparator(c rune) bool { return isBlank(c) || c == ',' || c == '-' }
+
+// grouped is a run of heaps text that reads as one number with its digits
+// grouped by threes: the run as typed, and its parts ("2,500": "2", "500").
+type grouped struct {
+	text  string
+	parts []string
+}
+
+// findGrouped returns the first run of heaps text s that could be one
+// number written with its digits grouped by threes, the way people write
+// numbers: "1,000" and "2,500" in English, "1 000" and "12 345" in French
+// and other languages that group with a space. Read as separate heaps these
+// are a game nobody asked for ("1,000" was the heaps 1 and 0, a game over in
+// one move), so ParseHeaps refuses them, saying how to write either reading.
+//
+// A run is a chain of heaps joined by the same mark: a bare comma, with no
+// blank either side ("2,500"; "2, 500" is a list), or blanks alone. It reads
+// as a grouped number when it is one as a whole: a first part of 1 to 3
+// digits not starting with 0, then parts of exactly 3 digits, and a number
+// no larger than MaxHeapSize: past that it is no heap of any game, so only
+// the heaps are meant ("833 833 833 833 833" is five heaps). The whole
+// chain and not any two heaps in it, because a writer does not separate
+// heaps and group digits with the same mark: in "3 4 500" the spaces
+// separate heaps, so the 500 is a heap; in "2 500" or "100 200 300" nothing
+// says which the spaces do. The cost is that a game like "3 500" must be
+// written "3, 500" or "3-500" (a comma and a space, or a dash, group digits
+// nowhere); FormatHeaps writes it so. A dot or an apostrophe ("1.000",
+// "1'000") is no separator, so those are refused as no heap size already.
+func findGrouped(s string) grouped {
+	type number struct{ start, end int }
+	var nums []number
+	for i := 0; i < len(s); {
+		if isHeapSeparator(rune(s[i])) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && !isHeapSeparator(rune(s[j])) {
+			j++
+		}
+		nums = append(nums, number{i, j})
+		i = j
+	}
+	// mark is what joins number k to number k+1: ',' for a bare comma, ' '
+	// for blanks alone, 0 for anything else.
+	mark := func(k int) byte {
+		sep := s[nums[k].end:nums[k+1].start]
+		if sep == "," {
+			return ','
+		}
+		if strings.TrimFunc(sep, isBlank) == "" {
+			return ' '
+		}
+		return 0
+	}
+	for a := range nums {
+		for _, m := range []byte{',', ' '} {
+			if a > 0 && mark(a-1) == m {
+				continue // not the start of a chain of m
+			}
+			b := a
+			for b+1 < len(nums) && mark(b) == m {
+				b++
+			}
+			if b == a {
+				continue
+			}
+			first := s[nums[a].start:nums[a].end]
+			ok := len(first) <= 3 && isDigits(first) && first[0] != '0'
+			for k := a + 1; ok && k <= b; k++ {
+				part := s[nums[k].start:nums[k].end]
+				ok = len(part) == 3 && isDigits(part)
+			}
+			if !ok {
+				continue
+			}
+			g := grouped{text: s[nums[a].start:nums[b].end]}
+			for k := a; k <= b; k++ {
+				g.parts = append(g.parts, s[nums[k].start:nums[k].end])
+			}
+			if n, err := strconv.ParseInt(strings.Join(g.parts, ""), 10, 64); err == nil && n <= MaxHeapSize {
+				return g
+			}
+		}
+	}
+	return grouped{}
+}
+
+// refusal says how to write g as one heap, and as separate heaps unless a
+// part has a leading zero ("1,000" can only be a thousand).
+func (g grouped) refusal() error {
+	number := Lit(strings.Join(g.parts, ""))
+	for _, p := range g.parts[1:] {
+		if p[0] == '0' {
+			return ambiguous(pErrHeapsGroupedNumber, "Text", quoted(g.text), "Number", number)
+		}
+	}
+	return ambiguous(pErrHeapsGrouped, "Text", quoted(g.text), "Number", number, "Apart", Lit(strings.Join(g.parts, ", ")))
+}
 
 func isDigits(s string) bool {
 	for _, c := range s {
@@ -492,24 +607,27 @@ func moveExample(r Rules) Phrase {
 // player's text, quoted or as typed; heap letters and examples are
 // notation.
 var (
-	pErrOr              = def("err.or", "", "{{.A}} or {{.B}}")
-	pErrHeapsEmpty      = def("err.heaps.empty", "", "give the heap sizes, like 3 4 5")
-	pErrHeapsNegative   = def("err.heaps.negative", "", "heaps cannot be negative")
-	pErrHeapsMany       = def("err.heaps.many", "", "at most {{.Max}} heaps, not {{.Heaps}}")
-	pErrHeapsLarge      = def("err.heaps.large", "", "heap {{.Heap}}: {{.Size}} is too large; heaps hold at most {{.Max}}")
-	pErrHeapsNotSize    = def("err.heaps.not_size", "", "heap {{.Heap}}: {{.Text}} is not a heap size; write whole numbers like 3 4 5")
-	pErrMoveAmountLarge = def("err.move.amount_large", "", "{{.Move}}: {{.Amount}} is more than any heap holds")
-	pErrMoveNotMove     = def("err.move.not_move", "", "{{.Move}} is not a move: write a heap and an amount, like B3")
-	pErrMoveGive        = def("err.move.give", "", "give a move, like {{.Example}}")
-	pErrMoveNameHeap    = def("err.move.name_heap", "", "{{.Move}}: name the heap too, like {{.Example}}")
-	pErrMoveWriteLike   = def("err.move.write_like", "", "{{.Move}} is not a move: write it like {{.Example}}")
-	pErrMoveSplit       = def("err.move.split", "", "{{.Move}}: write a split like {{.Heap}}=2+3")
-	pErrMoveKnock       = def("err.move.knock", "", "{{.Move}}: knock down one pin or two side by side, like {{.Row}}4 or {{.Row}}4-5")
-	pErrMoveRowEmpty    = def("err.move.row_empty", "", "row {{.Row}} has no pins left")
-	pErrMovePins        = def("err.move.pins", "", "row {{.Row}} has pins 1 to {{.Pins}}, not {{.Text}}")
-	pErrMoveMulti       = def("err.move.multi", "", "{{.Move}} is not a move: write each heap and amount, like A2 C1")
-	pErrMoveMultiOne    = def("err.move.multi_one", "", "{{.Move}}: take at least 1 from each heap you name")
-	pErrMoveMultiTwice  = def("err.move.multi_twice", "", "{{.Move}} names heap {{.Heap}} twice")
+	pErrOr                 = def("err.or", "", "{{.A}} or {{.B}}")
+	pErrHeapsEmpty         = def("err.heaps.empty", "", "give the heap sizes, like 3 4 5")
+	pErrHeapsNegative      = def("err.heaps.negative", "", "heaps cannot be negative")
+	pErrHeapsMany          = def("err.heaps.many", "", "at most {{.Max}} heaps, not {{.Heaps}}")
+	pErrHeapsLarge         = def("err.heaps.large", "", "heap {{.Heap}}: {{.Size}} is too large; heaps hold at most {{.Max}}")
+	pErrHeapsNotSize       = def("err.heaps.not_size", "", "heap {{.Heap}}: {{.Text}} is not a heap size; write whole numbers like 3 4 5")
+	pErrHeapsLeadingZero   = def("err.heaps.leading_zero", "", "heap {{.Heap}}: write {{.Text}} without leading zeros, as {{.Size}}")
+	pErrHeapsGrouped       = def("err.heaps.grouped", "", "{{.Text}} could be the number {{.Number}} with its digits grouped, or separate heaps: write {{.Number}} for one heap, or {{.Apart}} for separate heaps")
+	pErrHeapsGroupedNumber = def("err.heaps.grouped_number", "", "{{.Text}} reads as the number {{.Number}} with its digits grouped: write it as {{.Number}}, with no separator inside a heap")
+	pErrMoveAmountLarge    = def("err.move.amount_large", "", "{{.Move}}: {{.Amount}} is more than any heap holds")
+	pErrMoveNotMove        = def("err.move.not_move", "", "{{.Move}} is not a move: write a heap and an amount, like B3")
+	pErrMoveGive           = def("err.move.give", "", "give a move, like {{.Example}}")
+	pErrMoveNameHeap       = def("err.move.name_heap", "", "{{.Move}}: name the heap too, like {{.Example}}")
+	pErrMoveWriteLike      = def("err.move.write_like", "", "{{.Move}} is not a move: write it like {{.Example}}")
+	pErrMoveSplit          = def("err.move.split", "", "{{.Move}}: write a split like {{.Heap}}=2+3")
+	pErrMoveKnock          = def("err.move.knock", "", "{{.Move}}: knock down one pin or two side by side, like {{.Row}}4 or {{.Row}}4-5")
+	pErrMoveRowEmpty       = def("err.move.row_empty", "", "row {{.Row}} has no pins left")
+	pErrMovePins           = def("err.move.pins", "", "row {{.Row}} has pins 1 to {{.Pins}}, not {{.Text}}")
+	pErrMoveMulti          = def("err.move.multi", "", "{{.Move}} is not a move: write each heap and amount, like A2 C1")
+	pErrMoveMultiOne       = def("err.move.multi_one", "", "{{.Move}}: take at least 1 from each heap you name")
+	pErrMoveMultiTwice     = def("err.move.multi_twice", "", "{{.Move}} names heap {{.Heap}} twice")
 )
 
 // FormatMove writes m, a move in position p, in the notation ParseMove reads.

@@ -41,6 +41,11 @@ func TestParseGameRoundTrip(t *testing.T) {
 		{"nim 21", "nim 21", Rules{Variant: Nim}, []int64{21}, 0},
 		{"21 4", "21 k=3 target=21 count=4", Rules{Variant: TwentyOne, Misere: true, K: 3, Target: 21}, []int64{17}, 0},
 		{"1000000000000 7", "1000000000000 7", Rules{Variant: Nim}, []int64{1_000_000_000_000, 7}, 0},
+		// Spaces alone would read as 3500 with its digits grouped, which
+		// ParseHeaps refuses: the canonical form separates with commas.
+		{"nim 3-500", "3, 500", Rules{Variant: Nim}, []int64{3, 500}, 0},
+		{"kayles 100, 200, 300", "kayles 100, 200, 300", Rules{Variant: Kayles}, []int64{100, 200, 300}, 0},
+		{"0 500", "0 500", Rules{Variant: Nim}, []int64{0, 500}, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
@@ -94,8 +99,8 @@ func TestParseGameErrors(t *testing.T) {
 	if _, _, err := ParseGame("3 2000000000000"); !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("a heap over 10^12: error %v, want ErrTooLarge as well as ErrInvalid", err)
 	}
-	if _, _, err := ParseGame("kayles misere 200 200"); !errors.Is(err, ErrTooLarge) {
-		t.Fatalf("kayles misere 200 200: error %v, want ErrTooLarge", err)
+	if _, _, err := ParseGame("kayles misere 200, 200"); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("kayles misere 200, 200: error %v, want ErrTooLarge", err)
 	}
 }
 
@@ -143,6 +148,84 @@ func TestParseHeaps(t *testing.T) {
 		got, err := ParseHeaps(in)
 		if !errors.Is(err, ErrInvalid) || err.Error() != lead.Error() {
 			t.Errorf("ParseHeaps(%q) = %v, %v; want the error %q", in, got, err, lead)
+		}
+	}
+}
+
+// A heap written with its digits grouped ("1,000", "2 500") must never be
+// read as separate heaps: "1,000" started a game on the heaps 1 and 0, lost
+// in one move. What could be either is refused, saying how to write both.
+func TestParseHeapsGroupedDigits(t *testing.T) {
+	refused := []struct{ in, want string }{
+		{"1,000", `"1,000" reads as the number 1000 with its digits grouped: write it as 1000, with no separator inside a heap`},
+		{"1 000", `"1 000" reads as the number 1000`},
+		{"10,000,000", `"10,000,000" reads as the number 10000000`},
+		{"2,500", `"2,500" could be the number 2500 with its digits grouped, or separate heaps: write 2500 for one heap, or 2, 500 for separate heaps`},
+		{"2 500", `"2 500" could be the number 2500`},
+		{"12 345", `"12 345" could be the number 12345`},
+		{"3  500", `"3  500" could be the number 3500`},
+		{"3\t500", `"3\t500" could be the number 3500`},
+		{"100 200 300", `"100 200 300" could be the number 100200300 with its digits grouped, or separate heaps: write 100200300 for one heap, or 100, 200, 300 for separate heaps`},
+		{"1,234,567", `"1,234,567" could be the number 1234567`},
+		{"999 999 999 999", `"999 999 999 999" could be the number 999999999999`},
+		{"1 000 000 000 000", `"1 000 000 000 000" reads as the number 1000000000000`},
+		// A list separated one way holds a number grouped the other.
+		{"3 4,500", `"4,500" could be the number 4500`},
+		{"3, 4, 2 500", `"2 500" could be the number 2500`},
+		{"3,4 500", `"4 500" could be the number 4500`},
+		{"1,000 2,000", `"1,000" reads as the number 1000`},
+		// A leading zero is only ever part of a grouped number.
+		{"05", `heap A: write "05" without leading zeros, as 5`},
+		{"3 000", `"3 000" reads as the number 3000`},
+		{"3 4 000", `heap C: write "000" without leading zeros, as 0`},
+		{"3-0050", `heap B: write "0050" without leading zeros, as 50`},
+		// Too large for one heap, yet still never read as heaps 1 and 0.
+		{"1,000,000,000,001", `heap B: write "000" without leading zeros, as 0`},
+	}
+	for _, tt := range refused {
+		got, err := ParseHeaps(tt.in)
+		if !errors.Is(err, ErrAmbiguous) || !errors.Is(err, ErrInvalid) || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("ParseHeaps(%q) = %v, %v; want ErrAmbiguous saying %q", tt.in, got, err, tt.want)
+		}
+		if _, _, err := ParseGame("nim " + tt.in); !errors.Is(err, ErrAmbiguous) {
+			t.Errorf("ParseGame(%q) error = %v, want ErrAmbiguous", "nim "+tt.in, err)
+		}
+	}
+	// Lists no one groups digits in, and lone zeros, read as before.
+	read := []struct {
+		in   string
+		want []int64
+	}{
+		{"0", []int64{0}},
+		{"0 3", []int64{0, 3}},
+		{"0 500", []int64{0, 500}},
+		{"0,500", []int64{0, 500}},
+		{"3 4 500", []int64{3, 4, 500}},
+		{"3, 500", []int64{3, 500}},
+		{"3 ,500", []int64{3, 500}},
+		{"3-500", []int64{3, 500}},
+		{"3,4,500", []int64{3, 4, 500}},
+		{"3,500,7", []int64{3, 500, 7}},
+		{"1000 1", []int64{1000, 1}},
+		{"1000,100", []int64{1000, 100}},
+		{"12 3456", []int64{12, 3456}},
+		{"1 2 3", []int64{1, 2, 3}},
+		{"10 20 30", []int64{10, 20, 30}},
+		{"100", []int64{100}},
+		// Past the largest heap of any game, a grouped number is no heap.
+		{"833 833 833 833 833", []int64{833, 833, 833, 833, 833}},
+	}
+	for _, tt := range read {
+		got, err := ParseHeaps(tt.in)
+		if err != nil || !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("ParseHeaps(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
+		}
+	}
+	// FormatHeaps writes what ParseHeaps reads back.
+	for _, heaps := range [][]int64{{3, 500}, {1, 100}, {100, 200, 300}, {999, 999}, {3, 4, 500}, {0, 100}, {1000, 100}} {
+		s := FormatHeaps(heaps)
+		if got, err := ParseHeaps(s); err != nil || !reflect.DeepEqual(got, heaps) {
+			t.Errorf("FormatHeaps(%v) = %q, read back as %v, %v", heaps, s, got, err)
 		}
 	}
 }

@@ -285,6 +285,9 @@ func TestAnalyzeBadInput(t *testing.T) {
 		{[]string{"3,-4"}, ExitUsage, `cannot read the heaps "3,-4": heaps cannot be negative`},
 		{[]string{"3 -4"}, ExitUsage, `cannot read the heaps "3 -4": heaps cannot be negative`},
 		{[]string{"5", "6,-3"}, ExitUsage, "heaps cannot be negative"},
+		// A heap's digits grouped once read as two heaps: 1 and 0.
+		{[]string{"1,000"}, ExitUsage, `cannot read the heaps "1,000": "1,000" reads as the number 1000 with its digits grouped`},
+		{[]string{"2", "500"}, ExitUsage, `write 2500 for one heap, or 2, 500 for separate heaps`},
 		// Heaps past MaxHeapSize are positions beyond the published
 		// limits, refused as the other over-limit positions are (exit 1).
 		{[]string{"1000000000001"}, ExitRefused, "too large to solve perfectly: heap A: 1000000000001 is too large; heaps hold at most 1000000000000"},

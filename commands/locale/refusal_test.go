@@ -76,6 +76,7 @@ var refusalGames = []string{
 	"subtraction set=1,2,3,4,5,6,7,8,9 4", "moore k=9 3 4", "21 target=0", "21 count=22", "21 3 4",
 	"-3 4", "3 x", "3,-4", "99999999999999999999", "fibonacci 3 4", "fibonacci 20 limit=9999999999999",
 	"wythoff 3 4 5", "21 limit=3", "nim ,", "nim " + strings.Repeat("1 ", 10_001),
+	"1,000", "2 500", "3 05",
 }
 
 // refusalMoveTexts are typed moves ParseMove refuses, by game.
