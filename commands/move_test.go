@@ -101,6 +101,28 @@ func TestMoveOptionsFitTheGame(t *testing.T) {
 	}
 }
 
+// TestMoveNotationWithBlanks: a move typed with a blank inside ("B 1") was
+// read as Moore's several heaps at once and refused with "like A2 C1" in
+// every game. Where the blank changes nothing it is the move; where the
+// text cannot be read, the refusal shows the game's own move.
+func TestMoveNotationWithBlanks(t *testing.T) {
+	for _, c := range []moveCase{
+		{"Nim", []any{"heaps", "3 4 5"}, []any{"notation", "B 1"}, ""},
+		{"the 21 game", []any{"variant", "21"}, []any{"notation", "+ 3"}, ""},
+		{"Fibonacci Nim", []any{"variant", "fibonacci", "heaps", "10"}, []any{"notation", "A 2"}, ""},
+		{"Kayles", []any{"variant", "kayles", "heaps", "5 8"}, []any{"notation", "B 4"}, ""},
+		{"Lasker's Nim", []any{"variant", "lasker", "heaps", "3 5"}, []any{"notation", "B =2+3"}, ""},
+		{"Wythoff's game", []any{"variant", "wythoff", "heaps", "3 5"}, []any{"notation", "AB 2"}, ""},
+		{"Moore's Nim", []any{"variant", "moore", "heaps", "3 5 6"}, []any{"notation", "A 2 C 1"}, ""},
+		{"digits apart", []any{"heaps", "3 4 5"}, []any{"notation", "B1 1"}, `nimbot cannot read the move "B1 1": "B1 1" is not a move: write it like B3.`},
+		{"the 21 game, two amounts", []any{"variant", "21"}, []any{"notation", "2 1"}, `"2 1" is not a move: write it like +3.`},
+		{"Kayles, pins with a comma", []any{"variant", "kayles", "heaps", "8"}, []any{"notation", "4,5"}, `"4,5" is not a move: write it like B4 or B4\-5.`},
+		{"Moore's Nim, unreadable", []any{"variant", "moore", "heaps", "3 5 6"}, []any{"notation", "A 2 1"}, `write each heap and amount, like A2 C1`},
+	} {
+		t.Run(c.name, c.run)
+	}
+}
+
 // TestMoveBothWhereABIsAHeap: with 28 heaps or more "AB" is heap 28's label,
 // so both:true, once joined into "AB1", took 1 from that heap in Lasker's
 // Nim. There both:true is refused and changes nothing.

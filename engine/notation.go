@@ -21,7 +21,9 @@ import (
 // A move is "B3" (take 3 from heap B), "AB3" (Wythoff: 3 from both), "A2 C1"
 // (Moore: several heaps at once), "B=2+3" (Lasker: split B into 2 and 3),
 // "B4" or "B4-5" (Kayles: knock down pin 4, or pins 4 and 5, of row B,
-// counting from 1) and "+3" (the 21 game: say 3 more).
+// counting from 1) and "+3" (the 21 game: say 3 more). Blanks inside a move
+// are read where they cannot change it: "B 3" is B3, "B = 2 + 3" is B=2+3
+// (see joinSpaced).
 
 // ParseGame reads a game in the notation above: "3 4 5", "nim misere 3-4-5",
 // "subtraction k=3 10 12", "subtraction set=1,3,4 7 9", "21", "21 k=3
@@ -469,8 +471,12 @@ func (r Rules) ParseMove(p Position, s string) (Move, error) {
 	if len(tokens) == 0 {
 		return Move{}, invalid(pErrMoveGive, "Example", moveExample(r))
 	}
+	d, _ := describe(r.Variant)
+	tokens = joinSpaced(tokens, !d.Has(Multi))
 	if len(tokens) > 1 {
-		return parseMulti(p, tokens, s)
+		// Several heaps in one move are Moore's Nim's; in another game
+		// Apply says it takes from one heap, in its own words.
+		return parseMulti(r, p, tokens, s)
 	}
 	tok := tokens[0]
 	if rest, ok := strings.CutPrefix(tok, "+"); ok || isDigits(tok) || (r.Variant == Kayles && isPinPair(tok)) {
@@ -526,6 +532,30 @@ func (r Rules) ParseMove(p Position, s string) (Move, error) {
 	return Move{Kind: Take, Heap: i, Take: t}, nil
 }
 
+// joinSpaced joins the words of a move typed with blanks inside it back
+// into the move, where the blank cannot mean anything else: a heap's label
+// and the amount after it ("B 3" is B3, "AB 2" is AB2) and, where a move
+// takes from one heap only (signs), either side of a sign ("+ 3", "B = 2 +
+// 3", "B4 - 5"). Blanks between two digits or two letters are kept, since
+// joining would make another number or label ("B1 1" is not B11, "A B2" not
+// AB2), and so is the one between moves in Moore's "A2 C1", where a sign
+// has no place.
+func joinSpaced(words []string, signs bool) []string {
+	isSign := func(c byte) bool { return c == '+' || c == '=' || c == '-' }
+	isLetter := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+	out := words[:1:1]
+	for _, w := range words[1:] {
+		last := out[len(out)-1]
+		a, b := last[len(last)-1], w[0]
+		if isLetter(a) && b >= '0' && b <= '9' || signs && (isSign(a) || isSign(b)) {
+			out[len(out)-1] = last + w
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
 // isPinPair reports whether s is two pin numbers joined by a dash, "4-5":
 // bare like "4", it knocks pins of the only row, as "+4-5" does.
 func isPinPair(s string) bool {
@@ -559,12 +589,17 @@ func parseKnock(p Position, i int, rest, s string) (Move, error) {
 	return Move{Kind: Knock, Heap: i, Take: last - first + 1, Parts: [2]int64{first - 1, row - last}}, nil
 }
 
-// parseMulti reads Moore's "A2 C1": each token a heap and an amount.
-func parseMulti(p Position, tokens []string, s string) (Move, error) {
+// parseMulti reads Moore's "A2 C1": each token a heap and an amount. Text
+// it cannot read is refused with an example of the game's own moves: only
+// Moore's Nim writes "A2 C1".
+func parseMulti(r Rules, p Position, tokens []string, s string) (Move, error) {
 	m := Move{Kind: Multi, Takes: make([]int64, len(p.Heaps))}
 	for _, tok := range tokens {
 		label, rest := splitLabel(tok)
 		if label == "" || rest == "" {
+			if d, _ := describe(r.Variant); !d.Has(Multi) {
+				return Move{}, invalid(pErrMoveWriteLike, "Move", quoted(s), "Example", moveExample(r))
+			}
 			return Move{}, invalid(pErrMoveMulti, "Move", quoted(s))
 		}
 		i, err := heapIndex(p, label, s)

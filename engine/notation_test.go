@@ -278,6 +278,75 @@ func TestParseMoveRoundTrip(t *testing.T) {
 	}
 }
 
+// A move typed with a blank inside ("B 1") went to Moore's several-heap
+// reader, whose refusal advised "like A2 C1" in every game. Where the
+// blank cannot change the move it is read as the move; where it could, the
+// refusal shows the game's own move.
+func TestParseMoveWithBlanks(t *testing.T) {
+	read := []struct{ game, move, canonical string }{
+		{"3 4 5", "B 1", "B1"},
+		{"3 4 5", "b\t1", "B1"},
+		{"3 4 5", "B,1", "B1"},
+		{"21", "+ 3", "+3"},
+		{"fibonacci 10", "A 2", "A2"},
+		{"kayles 5 8", "B 4", "B4"},
+		{"kayles 5 8", "B3 - 4", "B3-4"},
+		{"kayles 5 8", "B 4 -5", "B4-5"},
+		{"kayles 8", "4 - 5", "A4-5"},
+		{"lasker 3 5", "B =2+3", "B=2+3"},
+		{"lasker 3 5", "B = 2 + 3", "B=2+3"},
+		{"wythoff 3 5", "AB 2", "AB2"},
+		{"moore k=2 3 5 6", "A 2 C 1", "A2 C1"},
+		{"moore k=2 3 5 6", "B 1", "B1"},
+	}
+	for _, tt := range read {
+		r, p, err := ParseGame(tt.game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := r.ParseMove(p, tt.move)
+		if err != nil {
+			t.Errorf("%s: ParseMove(%q): %v", tt.game, tt.move, err)
+			continue
+		}
+		if got := r.FormatMove(p, m); got != tt.canonical {
+			t.Errorf("%s: ParseMove(%q) = %s, want %s", tt.game, tt.move, got, tt.canonical)
+		}
+	}
+	refused := []struct{ game, move, want string }{
+		// Several heaps read, and Apply refuses them in the game's words.
+		{"3 4 5", "A1 B1", "Nim: take from one heap at a time (like B3)"},
+		{"lasker 3 5", "A1 B1", "Lasker's Nim: take from one heap (like B3) or split one in two (like B=2+3)"},
+		{"3 4 5", "B1 1", `"B1 1" is not a move: write it like B3`},
+		{"3 4 5", "B 1 2", `"B 1 2" is not a move: write it like B3`},
+		{"21", "3 3", `"3 3" is not a move: write it like +3`},
+		{"wythoff 3 5", "A B2", `"A B2" is not a move: write it like B3 or AB3`},
+		{"kayles 8", "4,5", `"4,5" is not a move: write it like B4 or B4-5`},
+		{"lasker 3 5", "B2 x", `"B2 x" is not a move: write it like B3 or B=2+3`},
+		{"moore k=2 3 5 6", "A2 + C1", `"A2 + C1" is not a move: write each heap and amount, like A2 C1`},
+		{"moore k=2 3 5 6", "A 2 1", `"A 2 1" is not a move: write each heap and amount, like A2 C1`},
+	}
+	for _, tt := range refused {
+		r, p, err := ParseGame(tt.game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := r.ParseMove(p, tt.move)
+		var illegal *MoveError
+		if err == nil {
+			_, err = r.Apply(p, m)
+			if !errors.As(err, &illegal) {
+				t.Errorf("%s: %q read as %+v, and Apply says %v, no MoveError", tt.game, tt.move, m, err)
+			}
+		} else if !errors.Is(err, ErrInvalid) {
+			t.Errorf("%s: ParseMove(%q): %v does not wrap ErrInvalid", tt.game, tt.move, err)
+		}
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("%s: ParseMove(%q) then Apply: %+v, %v; want %q", tt.game, tt.move, m, err, tt.want)
+		}
+	}
+}
+
 func TestParseMoveErrors(t *testing.T) {
 	tests := []struct{ game, move, want string }{
 		{"3 4 5", "F2", "no heap F: the heaps are A to C"},

@@ -85,7 +85,7 @@ var refusalMoveTexts = map[string][]string{
 	"kayles 5":        {"4-6", "9", "A2-4"},
 	"kayles 0 3":      {"A1"},
 	"wythoff 3 5":     {""},
-	"moore k=2 3 5 6": {""},
+	"moore k=2 3 5 6": {"", "A1 Bx", "A0 B1", "A1 A2", "x1 B1"},
 	"lasker 4 7":      {""},
 	"21":              {""},
 }
