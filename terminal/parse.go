@@ -271,9 +271,14 @@ func optionValue(o *discordgo.ApplicationCommandOption, s string, people []perso
 		return s, nil, nil
 	case discordgo.ApplicationCommandOptionInteger:
 		n, err := strconv.ParseInt(s, 10, 64)
-		// Discord carries integers as JSON numbers, exact only to 2^53.
-		if err != nil || n > 1<<53 || n < -(1<<53) {
+		if err != nil && !isWhole(s) {
 			return nil, nil, fmt.Errorf("%q is not a whole number", clip(s))
+		}
+		// Discord carries integers as JSON numbers, exact only to 2^53. A
+		// whole number past that is one, only too large: saying it is no
+		// number would send the player looking for a typo.
+		if err != nil || n > 1<<53 || n < -(1<<53) {
+			return nil, nil, outOfRange(o, s)
 		}
 		if err := checkBounds(o, float64(n)); err != nil {
 			return nil, nil, err
@@ -304,6 +309,38 @@ func optionValue(o *discordgo.ApplicationCommandOption, s string, people []perso
 		return who.ID, &who, nil
 	}
 	return nil, nil, fmt.Errorf("%s options cannot be typed in the terminal", o.Type)
+}
+
+// isWhole reports whether s is digits, with one sign or none: a whole
+// number of any size.
+func isWhole(s string) bool {
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		s = s[1:]
+	}
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// outOfRange refuses whole number s, past what an integer option carries,
+// with the bound that applies: the option's own, else Discord's 2^53.
+func outOfRange(o *discordgo.ApplicationCommandOption, s string) error {
+	if strings.HasPrefix(s, "-") {
+		if o.MinValue != nil {
+			return fmt.Errorf("%s is below the least allowed, %v", clip(s), *o.MinValue)
+		}
+		return fmt.Errorf("%s is too small: a whole number goes down to %d", clip(s), -(1 << 53))
+	}
+	if o.MaxValue != 0 {
+		return fmt.Errorf("%s is above the most allowed, %v", clip(s), o.MaxValue)
+	}
+	return fmt.Errorf("%s is too large: a whole number goes up to %d", clip(s), 1<<53)
 }
 
 func checkBounds(o *discordgo.ApplicationCommandOption, v float64) error {

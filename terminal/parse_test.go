@@ -143,7 +143,15 @@ func TestParseLineErrors(t *testing.T) {
 		{"/nim start heaps:" + strings.Repeat("9", 101), []string{"too long"}},
 		{"/nim admin end", []string{"needs option game", "/nim admin end game:<whole number>"}},
 		{"/nim admin", []string{"/nim admin needs a subcommand", "/nim admin end"}},
-		{"/nim move heap:B take:9007199254740993", []string{"not a whole number"}},
+		// Whole numbers past what Discord carries are too large, not "not
+		// a whole number".
+		{"/nim move heap:B take:9007199254740993", []string{"option take", "9007199254740993 is too large: a whole number goes up to 9007199254740992"}},
+		{"/nim move heap:B take:99999999999999999999", []string{"99999999999999999999 is too large: a whole number goes up to 9007199254740992"}},
+		{"/nim move heap:B take:-99999999999999999999", []string{"-99999999999999999999 is below the least allowed, 1"}},
+		{"/nim start k:99999999999999999999", []string{"99999999999999999999 is above the most allowed, 20"}},
+		{"/nim move heap:B take:+", []string{`"+" is not a whole number`}},
+		{"/nim move heap:B take:1-2", []string{`"1-2" is not a whole number`}},
+		{"/nim move heap:B take:--99999999999999999999", []string{`"--99999999999999999999" is not a whole number`}},
 		{"/as", []string{"/as 1 or /as 2"}},
 		{"/as 3", []string{`no local player "3"`}},
 		{"-1", []string{"I don't understand"}},
