@@ -27,6 +27,7 @@ const (
 	amountOK        amountShape = iota // a whole number
 	amountNotNumber                    // not digits at all: "three", "-3", ""
 	amountBadGroups                    // digits and group marks, not grouped by threes: "1,5"
+	amountTooLarge                     // a whole number past int64: "99999999999999999999"
 )
 
 // isGroupMark reports whether r is a mark people group digits with: the
@@ -94,14 +95,16 @@ func parseAmount(s string, lang *locale.Printer) (int64, amountShape) {
 		}
 	}
 	switch {
+	case len(digits) == 0:
+		return 0, amountNotNumber // nothing typed
 	case mark == 0:
-		return 0, amountNotNumber // plain digits strconv refused: too large
+		return 0, amountTooLarge // plain digits strconv refused
 	case lead > 3 || group != 3 || digits[0] == '0':
 		return 0, amountBadGroups
 	}
 	n, err := strconv.ParseInt(string(digits), 10, 64)
 	if err != nil {
-		return 0, amountNotNumber
+		return 0, amountTooLarge
 	}
 	return n, amountOK
 }

@@ -50,8 +50,15 @@ func TestParseAmount(t *testing.T) {
 		{"-1.500", 0, amountNotNumber},
 		{"1,500x", 0, amountNotNumber},
 		{"1_500", 0, amountNotNumber},
-		{"99999999999999999999", 0, amountNotNumber},
-		{"9,223,372,036,854,775,808", 0, amountNotNumber},
+		// Numbers, only too large: not "no number".
+		{"99999999999999999999", 0, amountTooLarge},
+		{"９９９９９９９９９９９９９９９９９９９９", 0, amountTooLarge},
+		{"9,223,372,036,854,775,808", 0, amountTooLarge},
+		{"99,999,999,999,999,999,999", 0, amountTooLarge},
+		{"99.999.999.999.999.999.999", 0, amountTooLarge},
+		{"9223372036854775807", 9223372036854775807, amountOK},
+		{"99,999,999,999,999,999,99", 0, amountBadGroups},
+		{"+99999999999999999999", 0, amountNotNumber},
 	} {
 		if n, shape := parseAmount(c.in, en); n != c.n || shape != c.shape {
 			t.Errorf("parseAmount(%q) = %d, %d; want %d, %d", c.in, n, shape, c.n, c.shape)
@@ -137,6 +144,13 @@ func TestAmountFormAsShown(t *testing.T) {
 			resp = s.submit(alice, AmountModal{Game: g.ID, Ply: g.Ply, Heap: 0}.CustomID(), "1,5")
 			if want := p.T("play.err.amount_groups", "Text", "1,5", "Example", 1500, "Plain", "1500"); !isEphemeral(resp) || !strings.Contains(text(resp), want) {
 				t.Errorf("1,5: %q, want %q", text(resp), want)
+			}
+			// A number past any heap is too large, not "no number".
+			for _, huge := range []string{"99999999999999999999", "99,999,999,999,999,999,999"} {
+				resp = s.submit(alice, AmountModal{Game: g.ID, Ply: g.Ply, Heap: 0}.CustomID(), huge)
+				if want := p.T("play.err.amount_large", "Text", huge, "Heap", "A", "Size", 1500); !isEphemeral(resp) || !strings.Contains(text(resp), want) {
+					t.Errorf("%s: %q, want %q", huge, text(resp), want)
+				}
 			}
 			if s.gameByID(g.ID).Ply != g.Ply {
 				t.Fatal("a refused amount moved the game on")

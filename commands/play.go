@@ -323,6 +323,10 @@ func (s *Service) amountSubmit(r *request, c AmountModal) (*answer, error) {
 	switch {
 	case shape == amountBadGroups:
 		return nil, userErr("play.err.amount_groups", "Text", quote(text, 40), "Example", 1500, "Plain", "1500")
+	case shape == amountTooLarge:
+		// A number, only more than any heap holds: "not a number" would
+		// send the player looking for a typo.
+		return nil, userErr("play.err.amount_large", "Text", quote(text, 40), "Heap", engine.HeapLabel(heap), "Size", g.Position.Heaps[heap])
 	case shape != amountOK || n < 1:
 		return nil, userErr("play.err.not_number", "Text", quote(text, 40))
 	}
