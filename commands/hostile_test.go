@@ -384,6 +384,9 @@ func TestFieldsDiscordAlwaysSendsAreChecked(t *testing.T) {
 		{"a guild id that is no snowflake", "[]", func(m map[string]any) { m["guild_id"] = "guild" }, "not a Discord server id"},
 		{"k=0", `[{"name":"variant","type":3,"value":"subtraction"},{"name":"k","type":4,"value":0}]`, nil, "The option k must be from 1 to 20"},
 		{"k=2^63", `[{"name":"variant","type":3,"value":"subtraction"},{"name":"k","type":4,"value":9223372036854775808}]`, nil, "The option k must be from 1 to 20; 9223372036854776000 is out of range"},
+		// A value Discord's client could never send is echoed short, not
+		// as its three hundred digits.
+		{"k=1e300", `[{"name":"variant","type":3,"value":"subtraction"},{"name":"k","type":4,"value":1e300}]`, nil, "The option k must be from 1 to 20; 1e+300 is out of range"},
 		{"k=10^9", `[{"name":"variant","type":3,"value":"subtraction"},{"name":"k","type":4,"value":1000000000}]`, nil, "The option k must be from 1 to 20"},
 		{"k=2.5", `[{"name":"variant","type":3,"value":"subtraction"},{"name":"k","type":4,"value":2.5}]`, nil, "The option k must be a whole number"},
 		{"k as text", `[{"name":"variant","type":3,"value":"subtraction"},{"name":"k","type":3,"value":"3"}]`, nil, "The option k must be a whole number"},

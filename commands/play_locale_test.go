@@ -71,7 +71,7 @@ func TestCommandsNamedAsDiscordShows(t *testing.T) {
 					english = append(english, regexp.MustCompile(`/nim `+s+`\b`))
 				}
 			}
-			for _, o := range []string{optTake, optHeap, optPin, optOpponent, optVariant, optNotation, optMisere, optHints} {
+			for _, o := range []string{optTake, optHeap, optPin, optOpponent, optVariant, optNotation, optMisere, optHints, optLevel} {
 				if opt(o) != o {
 					english = append(english, regexp.MustCompile(`\b`+o+`\b`))
 				}
@@ -122,6 +122,29 @@ func TestCommandsNamedAsDiscordShows(t *testing.T) {
 				"Say which heap with the heap option (the heaps are A to C), and how many with take.", opt(optHeap), opt(optTake))
 			check("no amount", s.command(alice, "move", "heap", "B"),
 				"Say how many to take with the take option, like heap:B take:1.", opt(optHeap)+":B "+opt(optTake)+":1")
+
+			// Options Discord's own client would not send, refused before any
+			// handler reads them, are named as the reader's Discord names them
+			// too.
+			raw := func(sub, options string) *discordgo.InteractionResponse {
+				return s.send("application_command.json", fields{UserID: alice, Sub: sub, Options: options, Type: 2})
+			}
+			check("take below its minimum", s.command(alice, "move", "heap", "A", "take", 0),
+				"The option take must be from 1 to 9,007,199,254,740,992; 0 is out of range", opt(optTake))
+			check("take not whole", s.command(alice, "move", "heap", "A", "take", 2.5),
+				"The option take must be a whole number", opt(optTake))
+			check("take as text", raw(subMove, `[{"name":"heap","type":3,"value":"A"},{"name":"take","type":3,"value":"2"}]`),
+				"The option take must be a whole number", opt(optTake))
+			check("heap too long", s.command(alice, "move", "heap", "ABCD", "take", 1),
+				"The option heap is at most 3 characters long", opt(optHeap))
+			check("level outside its choices", s.command(alice, "hint", "level", 4),
+				"The option level must be one of 1, 2, 3", opt(optLevel))
+			check("an option twice", raw(subMove, `[{"name":"take","type":4,"value":1},{"name":"take","type":4,"value":2}]`),
+				"the option take is given twice", opt(optTake))
+			check("an undeclared option", raw(subMove, `[{"name":"rated","type":5,"value":true}]`),
+				`/nim move has no option "rated"`, sub(subMove))
+			check("an empty option", raw(subMove, `[null]`),
+				"/nim move carries an empty option", sub(subMove))
 
 			nextChannel()
 			s.command(alice, "start", "variant", "21", "first", "me")

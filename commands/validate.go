@@ -137,22 +137,22 @@ func (d declaredOptions) check(data discordgo.ApplicationCommandInteractionData,
 	seen := map[string]bool{}
 	for _, o := range sub.Options {
 		if o == nil {
-			return userErr("play.err.empty_option", "Sub", quote(sub.Name, 32))
+			return userErr("play.err.empty_option", "Sub", subName(sub.Name))
 		}
 		def, ok := decl[o.Name]
 		if !ok {
-			return userErr("play.err.no_option", "Sub", quote(sub.Name, 32), "Option", quote(o.Name, 32))
+			return userErr("play.err.no_option", "Sub", subName(sub.Name), "Option", quote(o.Name, 32))
 		}
 		if seen[o.Name] {
-			return userErr("play.err.option_twice", "Option", quote(o.Name, 32))
+			return userErr("play.err.option_twice", "Option", optionName(def.Name))
 		}
 		seen[o.Name] = true
 		if o.Type != def.Type || len(o.Options) > 0 {
-			return userErr("play.err.option_type", "Option", def.Name, "Kind", optionKind(def.Type))
+			return userErr("play.err.option_type", "Option", optionName(def.Name), "Kind", optionKind(def.Type))
 		}
 		if autocomplete && o.Focused {
 			if _, ok := o.Value.(string); !ok && o.Value != nil {
-				return userErr("play.err.focused_text", "Option", def.Name)
+				return userErr("play.err.focused_text", "Option", optionName(def.Name))
 			}
 			continue
 		}
@@ -166,7 +166,7 @@ func (d declaredOptions) check(data discordgo.ApplicationCommandInteractionData,
 // checkValue checks one option's value against its declaration.
 func checkValue(def *discordgo.ApplicationCommandOption, v any) error {
 	bad := func() error {
-		return userErr("play.err.option_type", "Option", def.Name, "Kind", optionKind(def.Type))
+		return userErr("play.err.option_type", "Option", optionName(def.Name), "Kind", optionKind(def.Type))
 	}
 	switch def.Type {
 	case discordgo.ApplicationCommandOptionString:
@@ -175,10 +175,10 @@ func checkValue(def *discordgo.ApplicationCommandOption, v any) error {
 			return bad()
 		}
 		if def.MaxLength > 0 && utf8.RuneCountInString(s) > def.MaxLength {
-			return userErr("play.err.option_long", "Option", def.Name, "Count", def.MaxLength)
+			return userErr("play.err.option_long", "Option", optionName(def.Name), "Count", def.MaxLength)
 		}
 		if def.MinLength != nil && utf8.RuneCountInString(s) < *def.MinLength {
-			return userErr("play.err.option_short", "Option", def.Name, "Count", *def.MinLength)
+			return userErr("play.err.option_short", "Option", optionName(def.Name), "Count", *def.MinLength)
 		}
 	case discordgo.ApplicationCommandOptionInteger, discordgo.ApplicationCommandOptionNumber:
 		f, ok := v.(float64)
@@ -193,7 +193,7 @@ func checkValue(def *discordgo.ApplicationCommandOption, v any) error {
 			hi = min(hi, def.MaxValue)
 		}
 		if f < lo || f > hi {
-			return userErr("play.err.option_range", "Option", def.Name, "Min", optionNumber(lo), "Max", optionNumber(hi), "Value", strconv.FormatFloat(f, 'f', -1, 64))
+			return userErr("play.err.option_range", "Option", optionName(def.Name), "Min", optionNumber(lo), "Max", optionNumber(hi), "Value", optionNumber(f))
 		}
 	case discordgo.ApplicationCommandOptionBoolean:
 		if _, ok := v.(bool); !ok {
@@ -210,7 +210,7 @@ func checkValue(def *discordgo.ApplicationCommandOption, v any) error {
 		for _, c := range def.Choices {
 			vals = append(vals, fmt.Sprint(c.Value))
 		}
-		return userErr("play.err.option_choice", "Option", def.Name, "Choices", strings.Join(vals, ", "))
+		return userErr("play.err.option_choice", "Option", optionName(def.Name), "Choices", strings.Join(vals, ", "))
 	}
 	return nil
 }
@@ -227,11 +227,17 @@ func isChoice(cs []*discordgo.ApplicationCommandOptionChoice, v any) bool {
 	return false
 }
 
-// optionNumber is a bound of a number option as a message argument: an
-// integer (formatted per language) when it is one, else its digits.
+// optionNumber is a number option's bound or value as a message argument:
+// an integer (formatted per language) when it is an exact one, else its
+// shortest digits as JavaScript prints a number, in exponent form when
+// very large or very small, so that a forged 1e300 is echoed as "1e+300"
+// rather than as three hundred digits.
 func optionNumber(f float64) any {
 	if f == math.Trunc(f) && math.Abs(f) <= maxExactInteger {
 		return int64(f)
+	}
+	if a := math.Abs(f); a >= 1e21 || a < 1e-6 {
+		return strconv.FormatFloat(f, 'g', -1, 64)
 	}
 	return strconv.FormatFloat(f, 'f', -1, 64)
 }
