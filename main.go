@@ -119,14 +119,21 @@ func run(args []string, in io.Reader, out, errOut io.Writer) int {
 		tuneGC(os.Getenv)
 		return exit(errOut, runGateway(ctx, cfg, log, errOut))
 	case "serve":
+		fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+		if code, ok := parseFlags(fs, args, serveUsage, out, errOut); !ok {
+			return code
+		}
+		if fs.NArg() > 0 {
+			fmt.Fprintf(errOut, "nimbot: serve takes no arguments; its settings come from the environment: %q\n", fs.Args())
+			return 2
+		}
 		tuneGC(os.Getenv)
 		return exit(errOut, runServe(ctx, cfg, log))
 	case "play":
 		fs := flag.NewFlagSet("play", flag.ContinueOnError)
-		fs.SetOutput(errOut)
 		lang := fs.String("lang", os.Getenv("NIMBOT_LANG"), "the language to play in: en, de, fr, es-ES, pt-BR or ja (default NIMBOT_LANG, else en)")
-		if err := fs.Parse(args); err != nil {
-			return 2
+		if code, ok := parseFlags(fs, args, playUsage, out, errOut); !ok {
+			return code
 		}
 		if fs.NArg() > 0 {
 			fmt.Fprintf(errOut, "nimbot: play takes no arguments, only -lang: %q\n", fs.Args())
@@ -142,11 +149,17 @@ func run(args []string, in io.Reader, out, errOut io.Writer) int {
 	case "analyze":
 		return analyze(args, out, errOut)
 	case "backup":
-		if len(args) != 1 {
+		// Flags first, so that "backup -h" is a question, not a copy to a
+		// file named -h (a path that starts with "-" goes after "--").
+		fs := flag.NewFlagSet("backup", flag.ContinueOnError)
+		if code, ok := parseFlags(fs, args, backupUsage, out, errOut); !ok {
+			return code
+		}
+		if fs.NArg() != 1 {
 			fmt.Fprint(errOut, "nimbot: backup needs the destination file: nimbot backup PATH\n")
 			return 2
 		}
-		return exit(errOut, backup(ctx, cfg, args[0], out))
+		return exit(errOut, backup(ctx, cfg, fs.Arg(0), out))
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(out, usageText)
 		return 0
@@ -154,6 +167,48 @@ func run(args []string, in io.Reader, out, errOut io.Writer) int {
 		fmt.Fprintf(errOut, "nimbot: unknown command %q\n\n%s", cmd, usageText)
 		return 2
 	}
+}
+
+const (
+	serveUsage = `Usage: nimbot serve
+
+Runs nimbot as an HTTP Interactions Endpoint on HTTP_ADDR (default :8080).
+It takes no flags: its settings (DISCORD_PUBLIC_KEY, DISCORD_TOKEN,
+DISCORD_APP_ID, ...) come from the environment or a .env file; see .env.example.
+`
+	playUsage = `Usage: nimbot play [-lang LANG]
+
+Plays in the terminal: type /nim commands as in Discord. No Discord account
+or token is needed.
+
+`
+	backupUsage = `Usage: nimbot backup PATH
+
+Copies the SQLite database at DATABASE_PATH to PATH, safely, while the bot
+runs. With DATABASE_URL (PostgreSQL), use PostgreSQL's own tools, like pg_dump.
+`
+)
+
+// parseFlags parses a subcommand's flags. Asking for help (-h, -help,
+// --help) is no error: the usage goes to out and the exit code is 0, as
+// for "nimbot help" and "nimbot analyze -h". A flag it does not know is a
+// usage error: flag's complaint and the usage go to errOut, exit code 2.
+// ok is false when the caller is to return code at once.
+func parseFlags(fs *flag.FlagSet, args []string, usage string, out, errOut io.Writer) (code int, ok bool) {
+	fs.SetOutput(errOut)
+	fs.Usage = func() {} // printed below, where it belongs
+	err := fs.Parse(args)
+	if err == nil {
+		return 0, true
+	}
+	w, code := errOut, 2
+	if errors.Is(err, flag.ErrHelp) {
+		w, code = out, 0
+	}
+	fmt.Fprint(w, usage)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	return code, false
 }
 
 // signalContext returns a context cancelled by the first SIGINT or SIGTERM,

@@ -80,6 +80,15 @@ func TestRun(t *testing.T) {
 		{"ServeKeyNotAPoint", []string{"serve"}, "", map[string]string{"DISCORD_PUBLIC_KEY": strings.Repeat("ab", 32)}, 1, "does not decode to a point"},
 		// The public key of RFC 8032's first test vector.
 		{"ServeNeedsToken", []string{"serve"}, "", map[string]string{"DISCORD_PUBLIC_KEY": "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a"}, 1, "DISCORD_TOKEN"},
+		// Asking a subcommand for help is no error: each answers with its
+		// usage and exit code 0, as "nimbot help" does.
+		{"PlayHelp", []string{"play", "-h"}, "", nil, 0, "-lang"},
+		{"PlayHelpLong", []string{"play", "--help"}, "", nil, 0, "Usage: nimbot play"},
+		{"ServeHelp", []string{"serve", "-h"}, "", nil, 0, "Usage: nimbot serve"},
+		{"BackupHelp", []string{"backup", "-h"}, "", nil, 0, "Usage: nimbot backup PATH"},
+		{"AnalyzeHelp", []string{"analyze", "-h"}, "", nil, 0, "usage: analyze"},
+		{"PlayUnknownFlag", []string{"play", "-x"}, "", nil, 2, "flag provided but not defined: -x"},
+		{"ServeArguments", []string{"serve", "now"}, "", nil, 2, "serve takes no arguments"},
 		{"Analyze", []string{"analyze", "3 4 5"}, "", nil, 0, "A2"},
 		{"Play", []string{"play"}, "/nim start heaps:1 2 first:me\n", nil, 0, "@player1 to move"},
 		{"PlayGerman", []string{"play", "-lang", "de"}, "/nim start heaps:1 2 first:me\n", nil, 0, "In diesem Kanal läuft schon ein Spiel"},
@@ -115,6 +124,11 @@ func TestRun(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "copy.db")); err != nil {
 		t.Errorf("backup wrote no file: %v", err)
+	}
+	// "backup -h" once copied the database to a file named -h, here.
+	if _, err := os.Stat("-h"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("backup -h wrote a file named -h: %v", err)
+		os.Remove("-h")
 	}
 	// A backup of no database creates neither a database nor a copy.
 	for _, name := range []string{"none.db", "none-copy.db"} {
