@@ -31,8 +31,9 @@
 // write. Past MaxDelayed waiting, a fetch is made at once.
 //
 // That background work is bounded (MaxPending, default 256, then dropped
-// and logged: the moves are committed already) and shutdown waits for it at
-// most FollowupGrace (the delayed fetches become due at once), because
+// and logged: a handled move is committed already, and what one still being
+// handled commits stands) and shutdown waits for it at most
+// FollowupGrace (the delayed fetches become due at once), because
 // discordgo sends it through one rate-limit bucket, one request at a time,
 // and a hanging API would pile it up.
 //

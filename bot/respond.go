@@ -43,7 +43,9 @@ const DefaultMaxPending = 256
 // FollowupGrace is how long shutdown waits for the background answers once
 // the interactions in flight are answered; then the REST calls still waiting
 // on Discord are abandoned (their moves are saved; only the board message
-// update is lost).
+// update is lost), and so are the deferred answers whose interactions are
+// still being handled (a change they commit stands; their users see the
+// deferral).
 const FollowupGrace = 5 * time.Second
 
 // responder is the part both transports share: running Handle against
@@ -59,6 +61,11 @@ type responder struct {
 	wg      sync.WaitGroup
 	pending chan struct{} // a slot per background answer
 	dropped atomic.Int64
+	// handling counts the background answers among pending that wait for
+	// Handle to return (a deferred answer's finish): nothing of theirs is
+	// known to be committed yet, unlike the rest, so shutdown reports them
+	// apart.
+	handling atomic.Int64
 	// base is the background work's context; wait cancels it when its own
 	// time is up, so REST calls stuck on Discord end.
 	base   context.Context
@@ -288,8 +295,15 @@ func (r *responder) after(i *discordgo.Interaction, first *discordgo.Interaction
 	case late != nil:
 		// Handle may still be running: what it changes is kept if it
 		// commits, but nothing is known of it yet.
-		r.background(i, false, "not delivering its deferred answer: the interaction is still being handled, and a change it commits stands, but the user sees the deferral until the next click or /nim status",
-			func(ctx context.Context) { r.finish(ctx, i, first, (<-late).resp) })
+		r.handling.Add(1)
+		if !r.background(i, false, "not delivering its deferred answer: the interaction is still being handled, and a change it commits stands, but the user sees the deferral until the next click or /nim status",
+			func(ctx context.Context) {
+				rep := <-late
+				r.handling.Add(-1)
+				r.finish(ctx, i, first, rep.resp)
+			}) {
+			r.handling.Add(-1)
+		}
 	case !createsMessage(first):
 	case r.fetchLater(i, first):
 	default:
@@ -303,13 +317,13 @@ func (r *responder) after(i *discordgo.Interaction, first *discordgo.Interaction
 // counted in wg. When the bound is reached it drops the work and logs what
 // is lost and what is not (dropped: only the caller knows whether Handle
 // has finished), or, with wait, waits for a slot until shutdown gives up
-// on the background work.
-func (r *responder) background(i *discordgo.Interaction, wait bool, dropped string, work func(ctx context.Context)) {
+// on the background work. It reports whether work was started.
+func (r *responder) background(i *discordgo.Interaction, wait bool, dropped string, work func(ctx context.Context)) bool {
 	if wait {
 		select {
 		case r.pending <- struct{}{}:
 		case <-r.base.Done():
-			return
+			return false
 		}
 	} else {
 		select {
@@ -318,7 +332,7 @@ func (r *responder) background(i *discordgo.Interaction, wait bool, dropped stri
 			n := r.dropped.Add(1)
 			r.log.Error("too many answers waiting on Discord's API; dropping one, "+dropped,
 				"interaction", i.ID, "waiting", cap(r.pending), "dropped_total", n)
-			return
+			return false
 		}
 	}
 	r.wg.Add(1)
@@ -329,6 +343,7 @@ func (r *responder) background(i *discordgo.Interaction, wait bool, dropped stri
 		defer cancel()
 		work(ctx)
 	}()
+	return true
 }
 
 // fetchBoard fetches the message the answer to i created and reports it
@@ -357,13 +372,22 @@ func (r *responder) wait(ctx context.Context) error {
 		return nil
 	case <-ctx.Done():
 	}
+	// A deferred answer still waiting for Handle has nothing committed
+	// that anyone knows of: its move is not "saved", so it is counted
+	// apart from the answers whose changes are.
+	handling := min(r.handling.Load(), int64(len(r.pending)))
 	left := len(r.pending) + r.later.len()
 	r.cancel()
 	select {
 	case <-done:
 	case <-time.After(time.Second):
 	}
-	r.log.Warn("abandoned answers still waiting on Discord's API at shutdown; their moves are saved", "count", left)
+	if saved := int64(left) - handling; saved > 0 {
+		r.log.Warn("abandoned answers still waiting on Discord's API at shutdown; their moves are saved", "count", saved)
+	}
+	if handling > 0 {
+		r.log.Warn("abandoned deferred answers whose interactions were still being handled at shutdown; a change they commit stands, but their users see the deferral until the next click or /nim status", "count", handling)
+	}
 	return fmt.Errorf("waiting for follow-ups (%d abandoned): %w", left, ctx.Err())
 }
 

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -110,4 +111,98 @@ func TestRespondPooledState(t *testing.T) {
 		t.Errorf("%d deferred, %d answered: the test needs both", deferred, answered)
 	}
 	t.Logf("%d deferred, %d answered at once", deferred, answered)
+}
+
+// heldService answers a click at once with a new public board, and a
+// command only once release is closed: a command is still being handled
+// when its deferral goes out.
+type heldService struct {
+	sleepyService
+	release chan struct{}
+}
+
+func (s heldService) Handle(_ context.Context, i *discordgo.Interaction) (*discordgo.InteractionResponse, []byte) {
+	if i.Type == discordgo.InteractionApplicationCommand {
+		<-s.release
+	}
+	return &discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Content: "board"},
+	}, nil
+}
+
+// logBuffer is a log destination goroutines can share.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (b *logBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *logBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// TestShutdownLogSaysWhatIsSaved: a shutdown that gives up on the
+// background answers says their moves are saved only of those whose
+// interaction was handled (here a board fetch stuck on Discord's API), not
+// of a deferred answer whose interaction is still being handled: nothing of
+// it is committed yet.
+func TestShutdownLogSaysWhatIsSaved(t *testing.T) {
+	hang := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-hang:
+		case <-r.Context().Done():
+		}
+		http.Error(w, "gone", http.StatusServiceUnavailable)
+	}))
+	defer srv.Close()
+	defer close(hang)
+	var logs logBuffer
+	svc := heldService{release: make(chan struct{})}
+	r := newResponder(svc, testSession(t, srv), slog.New(slog.NewTextHandler(&logs, nil)),
+		responderConfig{deferAfter: 50 * time.Millisecond, fetchDelay: -1})
+	delivered := make(chan bool, 2)
+	deliver := func(_ http.ResponseWriter, _ reply, deferred bool) { delivered <- deferred }
+	click := &discordgo.Interaction{ID: "1", AppID: "2", Token: "t1", ChannelID: "3", Type: discordgo.InteractionMessageComponent}
+	command := &discordgo.Interaction{ID: "4", AppID: "2", Token: "t4", ChannelID: "3", Type: discordgo.InteractionApplicationCommand}
+	// The click's board is answered at once; its fetch hangs on the API.
+	r.respond(click, httptest.NewRecorder(), deliver)
+	if <-delivered {
+		t.Fatal("the click was deferred")
+	}
+	// The command's deferral goes out while Handle still runs.
+	handled := make(chan struct{})
+	go func() {
+		defer close(handled)
+		r.respond(command, httptest.NewRecorder(), deliver)
+	}()
+	if !<-delivered {
+		t.Fatal("the held command was not deferred")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if err := r.wait(ctx); err == nil {
+		t.Fatal("wait reported nothing abandoned")
+	}
+	out := logs.String()
+	for _, want := range []string{
+		`msg="abandoned answers still waiting on Discord's API at shutdown; their moves are saved" count=1`,
+		`msg="abandoned deferred answers whose interactions were still being handled at shutdown; a change they commit stands, but their users see the deferral until the next click or /nim status" count=1`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the log has no %s:\n%s", want, out)
+		}
+	}
+	// Let the held command end, and its finish with it, within the test.
+	close(svc.release)
+	<-handled
+	r.wg.Wait()
 }
