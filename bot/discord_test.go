@@ -72,6 +72,10 @@ type fakeDiscord struct {
 	// refuseGateway and refuseCommands are how many GET /gateway and
 	// command overwrites to answer 503, as Discord does in an outage.
 	refuseGateway, refuseCommands int
+	// failFollowups is how many follow-ups to answer 502 without making
+	// them; lostFollowups, how many to make and then answer 502, as
+	// Discord's edge may when the message was made behind it.
+	failFollowups, lostFollowups int
 	// hang, when not nil, holds every webhook and callback request until it
 	// is closed or the client gives up: an API that accepts connections and
 	// never answers.
@@ -924,6 +928,11 @@ func (fd *fakeDiscord) followup(w http.ResponseWriter, r *http.Request) {
 	id := fd.newID()
 	fd.mu.Lock()
 	defer fd.mu.Unlock()
+	if fd.failFollowups > 0 {
+		fd.failFollowups--
+		writeDiscordError(w, http.StatusBadGateway, 0, "bad gateway")
+		return
+	}
 	if orig := fd.messages[fd.original[token]]; orig != nil && orig.Flags&discordgo.MessageFlagsLoading != 0 {
 		// Its flags stay the deferral's: editMessage changes no flag but
 		// LOADING.
@@ -936,6 +945,11 @@ func (fd *fakeDiscord) followup(w http.ResponseWriter, r *http.Request) {
 	} else {
 		m.ID, m.ChannelID = id, channelID
 		fd.createdLocked(m, params.AllowedMentions)
+	}
+	if fd.lostFollowups > 0 {
+		fd.lostFollowups--
+		writeDiscordError(w, http.StatusBadGateway, 0, "bad gateway")
+		return
 	}
 	if r.URL.Query().Get("wait") == "true" {
 		writeJSONBody(w, http.StatusOK, m)

@@ -749,6 +749,49 @@ func TestHTTPDeferredChallenge(t *testing.T) {
 	}
 }
 
+// TestHTTPDeferredFollowupFails: when the follow-up that was to take a
+// public placeholder's place fails, the placeholder ("↓") is deleted all
+// the same rather than left pointing at nothing. Discord may answer 502
+// after it made the follow-up: then the challenge is there, and still only
+// the "↓" goes (a line saying it failed would be false).
+func TestHTTPDeferredFollowupFails(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		made bool // the follow-up was made before the 502
+	}{{"not made", false}, {"made, then 502", true}} {
+		t.Run(c.name, func(t *testing.T) {
+			he := newHTTPEnv(t, func(c *bot.HTTPConfig) { c.DeferAfter = time.Second })
+			he.fd.mu.Lock()
+			if c.made {
+				he.fd.lostFollowups = 1
+			} else {
+				he.fd.failFollowups = 1
+			}
+			he.fd.mu.Unlock()
+			since := len(he.fd.Shown())
+			release := lockDatabase(t, he.path)
+			resp := he.deliver(he.p.command(alice, "start", opt{"opponent", bob}, opt{"heaps", "3 4 5"}))
+			if resp.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource || ephemeral(resp) {
+				t.Fatalf("want a public deferral while the store is locked, got %s", describe(resp))
+			}
+			release()
+			he.h.Wait(context.Background())
+			if n := len(he.fd.Calls("POST", "/webhooks/")); n != 1 {
+				t.Fatalf("%d follow-ups, want 1 (not retried on 502)", n)
+			}
+			left := he.left(since)
+			for _, id := range left {
+				if m, _ := decodeMessage(he.fd.Message(t, id)); m.Content == "↓" {
+					t.Errorf("the placeholder %s is left pointing at nothing", id)
+				}
+			}
+			if want := map[bool]int{false: 0, true: 1}[c.made]; len(left) != want {
+				t.Errorf("%d messages left (%v), want %d", len(left), left, want)
+			}
+		})
+	}
+}
+
 // TestHTTPDeferredConnection: while a deferred interaction's Handle is
 // still running, the client's next request on the same keep-alive client
 // is answered at once, not after it: the deferral tells the client to

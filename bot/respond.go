@@ -479,9 +479,9 @@ const replacedLine = "↓"
 // loading message is resolved, and a follow-up is a new message with its
 // own flags and allowed mentions (a follow-up "without resolving the
 // loading state" is what Discord takes for resolving it,
-// discord/discord-api-docs#2742); then the placeholder goes. If that edit
-// fails, nothing more is sent: the follow-up might still take the loading
-// message's place, in public.
+// discord/discord-api-docs#2742); then the placeholder goes, whether the
+// follow-up succeeded or not. If that edit fails, nothing more is sent: the
+// follow-up might still take the loading message's place, in public.
 func (r *responder) message(ctx context.Context, i *discordgo.Interaction, first *discordgo.InteractionResponse, data *discordgo.InteractionResponseData) error {
 	opt := discordgo.WithContext(ctx)
 	ephemeral := isEphemeral(data)
@@ -501,6 +501,14 @@ func (r *responder) message(ctx context.Context, i *discordgo.Interaction, first
 	}
 	m, err := followupMessageCreate(r.rest, i, followup(data), opt)
 	if err != nil {
+		if placeholder {
+			// The "↓" would point at nothing; or, when Discord answered
+			// 502 after it made the follow-up, at a message that is there,
+			// which a line saying it failed would deny. Either way it goes.
+			if derr := interactionResponseDelete(r.rest, i, opt); derr != nil {
+				err = errors.Join(err, fmt.Errorf("deleting the placeholder: %w", derr))
+			}
+		}
 		return err
 	}
 	if !ephemeral {
