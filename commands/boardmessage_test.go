@@ -126,10 +126,7 @@ func TestSupersededBoard(t *testing.T) {
 		}
 		// A board posted after the recorded one, whose id is not recorded
 		// yet (its fetch still to come), is the newest: it plays.
-		i := h.interaction("application_command.json", fields{UserID: carol, Sub: "status", Type: 2})
-		resp := h.handle(i)
-		m3 := h.nextID()
-		h.show(m3, resp.Data.Components)
+		i, resp, m3 := h.postedUnrecorded(carol)
 		if resp := h.clickOn(alice, HeapControl{Game: g.ID, Ply: 2, Heap: 1}, m3, "", 0); resp.Type != discordgo.InteractionResponseUpdateMessage || !hasKind(resp, moveKind) && !hasKind(resp, moveMenuKind) {
 			t.Fatalf("heap pick on a board newer than the recorded one: %s", text(resp))
 		}
@@ -264,10 +261,7 @@ func TestStaleBoardNotRecorded(t *testing.T) {
 		h.command(alice, "start", "first", "me", "heaps", "7 9 11")
 		g := h.game()
 		m1 := h.message
-		i := h.interaction("application_command.json", fields{UserID: carol, Sub: "status", Type: 2})
-		st := h.handle(i)
-		m2 := h.nextID()
-		h.show(m2, st.Data.Components)
+		i, st, m2 := h.postedUnrecorded(carol)
 		if resp := h.clickOn(alice, MoveControl{Game: g.ID, Ply: 0, Heap: 0, Take: 1}, m1, "", 0); resp.Type != discordgo.InteractionResponseUpdateMessage || isEphemeral(resp) {
 			t.Fatalf("move on the board in use: %s", text(resp))
 		}
@@ -291,10 +285,7 @@ func TestStaleBoardNotRecorded(t *testing.T) {
 		g := h.game()
 		m1 := h.message
 		m1Board := h.shownOf(m1)
-		i := h.interaction("application_command.json", fields{UserID: carol, Sub: "status", Type: 2})
-		st := h.handle(i)
-		m2 := h.nextID()
-		h.show(m2, st.Data.Components)
+		i, _, m2 := h.postedUnrecorded(carol)
 		moved := h.clickOn(alice, MoveControl{Game: g.ID, Ply: 0, Heap: 0, Take: 1}, m2, "", 0)
 		if moved.Type != discordgo.InteractionResponseUpdateMessage || isEphemeral(moved) {
 			t.Fatalf("move on the new board: %s", text(moved))
@@ -313,10 +304,7 @@ func TestStaleBoardNotRecorded(t *testing.T) {
 		h.command(alice, "start", "opponent", user(bob))
 		g := h.game()
 		m1 := h.message
-		i := h.interaction("application_command.json", fields{UserID: alice, Sub: "status", Type: 2})
-		st := h.handle(i)
-		m2 := h.nextID()
-		h.show(m2, st.Data.Components)
+		i, st, m2 := h.postedUnrecorded(alice)
 		if resp := h.clickOn(bob, AcceptControl{Game: g.ID}, m1, "", 0); resp.Type != discordgo.InteractionResponseUpdateMessage || h.gameByID(g.ID).Status != match.Active {
 			t.Fatalf("accept on the board in use: %s", text(resp))
 		}
@@ -356,4 +344,17 @@ func TestSupersededBoardForm(t *testing.T) {
 	if resp.Type != discordgo.InteractionResponseUpdateMessage || isEphemeral(resp) || h.gameByID(g.ID).Ply == 0 {
 		t.Fatalf("the form on the newest board: %s", text(resp))
 	}
+}
+
+// postedUnrecorded has who post the board again with /nim status, as bot
+// would before its fetch: the message id is the board's, shown with its
+// components, but not yet reported to BoardSent. It returns the
+// interaction and answer to report it with, and the id.
+func (h *harness) postedUnrecorded(who string) (*discordgo.Interaction, *discordgo.InteractionResponse, string) {
+	h.t.Helper()
+	i := h.interaction("application_command.json", fields{UserID: who, Sub: "status", Type: 2})
+	resp := h.handle(i)
+	id := h.nextID()
+	h.show(id, resp.Data.Components)
+	return i, resp, id
 }
