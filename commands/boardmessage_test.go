@@ -299,6 +299,27 @@ func TestStaleBoardNotRecorded(t *testing.T) {
 		wantSuperseded(t, h.clickOn(alice, HeapControl{Game: g.ID, Ply: 0, Heap: 1}, m1, m1Board, 0), g)
 	})
 
+	t.Run("FirstBoardMovedBeforeItsFetch", func(t *testing.T) {
+		// The fetch of a game's first board may return it as posted,
+		// before a move's redraw: it is still the board, there being no
+		// other.
+		h := newHarness(t, 1)
+		i := h.interaction("application_command.json", fields{UserID: alice, Sub: "start", Type: 2, Options: opts("first", "me", "heaps", "7 9 11")})
+		started := h.handle(i)
+		m1 := h.nextID()
+		h.show(m1, started.Data.Components)
+		g := h.game()
+		if resp := h.clickOn(alice, MoveControl{Game: g.ID, Ply: 0, Heap: 0, Take: 1}, m1, "", 0); resp.Type != discordgo.InteractionResponseUpdateMessage || isEphemeral(resp) {
+			t.Fatalf("move on the first board: %s", text(resp))
+		}
+		if err := h.svc.BoardSent(ctx, i, h.posted(started, m1)); err != nil {
+			t.Fatal(err)
+		}
+		if g = h.gameByID(g.ID); g.MessageID != m1 {
+			t.Fatalf("the first board was not recorded: %q, want %s", g.MessageID, m1)
+		}
+	})
+
 	t.Run("AcceptedOnOlderBoard", func(t *testing.T) {
 		h := newHarness(t, 1)
 		h.command(alice, "start", "opponent", user(bob))

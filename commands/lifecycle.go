@@ -43,12 +43,16 @@ func (s *Service) BoardSent(ctx context.Context, i *discordgo.Interaction, m *di
 		// Recorded already, or a newer board is: spare the write.
 		return nil
 	}
-	if !g.Status.Finished() && !drawnNow(m.Components, g) {
+	if g.MessageID != "" && !g.Status.Finished() && !drawnNow(m.Components, g) {
 		// The game moved on while the fetch waited, and not on this board
-		// (a move on it would have redrawn it, and the fetch returns the
-		// message as it is now): people are playing on another, which
-		// stays the board. Recording this one would turn the board in use
-		// into a pointer to one whose every control is out of date.
+		// as fetched: people are playing on the recorded one, which stays
+		// the board. Recording this one would turn the board in use into
+		// a pointer to one whose every control is out of date. (A move on
+		// this board redraws it, and a fetch that raced that redraw leaves
+		// the older board recorded: a click there says it is out of date.)
+		// With no board recorded yet there is no other board: this one is
+		// recorded whatever its ply, or the deadline's edit and the busy
+		// answer's link would have none.
 		return nil
 	}
 	if err := s.db.SetMessageID(ctx, g.ID, m.ID); err != nil {
