@@ -429,7 +429,7 @@ func TestGroupedHeapsAreRefused(t *testing.T) {
 		{"1,000", `nimbot will not guess what the heaps "1,000" mean: "1,000" reads as the number 1000 with its digits grouped: write it as 1000, with no separator inside a heap.`},
 		{"1 000", `"1 000" reads as the number 1000`},
 		{"2,500", `nimbot will not guess what the heaps "2,500" mean: "2,500" could be the number 2500 with its digits grouped, or separate heaps: write 2500 for one heap, or 2, 500 for separate heaps.`},
-		{"12 345", `write 12345 for one heap, or 12, 345 for separate heaps`},
+		{"2 500", `write 2500 for one heap, or 2, 500 for separate heaps`},
 		{"3 05", `heap B: write "05" without leading zeros, as 5`},
 	} {
 		t.Run(c.heaps, func(t *testing.T) {
@@ -448,6 +448,24 @@ func TestGroupedHeapsAreRefused(t *testing.T) {
 	}
 	if got := h.game().Start.Heaps; !reflect.DeepEqual(got, []int64{3, 500}) {
 		t.Errorf("heaps 3, 500 started on %v", got)
+	}
+	// Grouped into one number, these would pass the largest heap a board
+	// takes (maxBoardHeap): they can only be heaps.
+	for _, c := range []struct {
+		heaps string
+		want  []int64
+	}{
+		{"100 200 300", []int64{100, 200, 300}},
+		{"12 345", []int64{12, 345}},
+		{"10,500", []int64{10, 500}},
+	} {
+		h.command(alice, "end")
+		if resp := h.command(alice, "start", "heaps", c.heaps, "first", "me"); isEphemeral(resp) {
+			t.Fatalf("heaps %q refused: %s", c.heaps, text(resp))
+		}
+		if got := h.game().Start.Heaps; !reflect.DeepEqual(got, c.want) {
+			t.Errorf("heaps %q started on %v", c.heaps, got)
+		}
 	}
 }
 

@@ -318,7 +318,9 @@ func (s *Service) parseStartHeaps(rules engine.Rules, text string) ([]int64, err
 		}
 		return s.randomHeaps(rules, count)
 	}
-	heaps, err := engine.ParseHeaps(text)
+	// A number past maxBoardHeap is no heap of a board, so digits grouped
+	// into one are only heaps ("100 200 300").
+	heaps, err := engine.ParseHeapsUpTo(text, maxBoardHeap)
 	if errors.Is(err, engine.ErrAmbiguous) {
 		// "2 500" is written the way heaps are, so "write sizes separated
 		// by spaces" would not help: the engine says how to write either

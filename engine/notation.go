@@ -224,7 +224,7 @@ func FormatHeaps(heaps []int64) string {
 	for i, h := range heaps {
 		s[i] = strconv.FormatInt(h, 10)
 	}
-	if spaced := strings.Join(s, " "); findGrouped(spaced).parts == nil {
+	if spaced := strings.Join(s, " "); findGrouped(spaced, MaxHeapSize).parts == nil {
 		return spaced
 	}
 	return strings.Join(s, ", ")
@@ -237,7 +237,14 @@ func FormatHeaps(heaps []int64) string {
 // refused, and so is a heap with a leading zero ("05", "000"; "0" alone is
 // a heap of 0): see findGrouped. Errors wrap ErrInvalid (and ErrAmbiguous
 // for those two) and name the offending heap.
-func ParseHeaps(s string) ([]int64, error) {
+func ParseHeaps(s string) ([]int64, error) { return ParseHeapsUpTo(s, MaxHeapSize) }
+
+// ParseHeapsUpTo is ParseHeaps for a caller whose heaps go up to limit
+// only (at most MaxHeapSize): a run that would group into a number larger
+// than limit can only be heaps, so it is read as heaps ("100 200 300" where
+// heaps go up to 9999), not refused as ambiguous. Heaps larger than limit
+// are not refused here; the caller checks its own bound.
+func ParseHeapsUpTo(s string, limit int64) ([]int64, error) {
 	parts := strings.FieldsFunc(s, isHeapSeparator)
 	if len(parts) == 0 {
 		return nil, invalid(pErrHeapsEmpty)
@@ -248,7 +255,7 @@ func ParseHeaps(s string) ([]int64, error) {
 	if len(parts) > maxHeapsClosed {
 		return nil, tooLargeInput(pErrHeapsMany, "Max", maxHeapsClosed, "Heaps", len(parts))
 	}
-	if g := findGrouped(s); g.parts != nil {
+	if g := findGrouped(s, min(limit, MaxHeapSize)); g.parts != nil {
 		return nil, g.refusal()
 	}
 	heaps := make([]int64, len(parts))
@@ -320,8 +327,9 @@ type grouped struct {
 // blank either side ("2,500"; "2, 500" is a list), or blanks alone. It reads
 // as a grouped number when it is one as a whole: a first part of 1 to 3
 // digits not starting with 0, then parts of exactly 3 digits, and a number
-// no larger than MaxHeapSize: past that it is no heap of any game, so only
-// the heaps are meant ("833 833 833 833 833" is five heaps). The whole
+// no larger than limit (MaxHeapSize, or a caller's tighter bound): past that
+// it is no heap the caller takes, so only the heaps are meant ("833 833 833
+// 833 833" is five heaps). The whole
 // chain and not any two heaps in it, because a writer does not separate
 // heaps and group digits with the same mark: in "3 4 500" the spaces
 // separate heaps, so the 500 is a heap; in "2 500" or "100 200 300" nothing
@@ -329,7 +337,7 @@ type grouped struct {
 // written "3, 500" or "3-500" (a comma and a space, or a dash, group digits
 // nowhere); FormatHeaps writes it so. A dot or an apostrophe ("1.000",
 // "1'000") is no separator, so those are refused as no heap size already.
-func findGrouped(s string) grouped {
+func findGrouped(s string, limit int64) grouped {
 	type number struct{ start, end int }
 	var nums []number
 	for i := 0; i < len(s); {
@@ -381,7 +389,7 @@ func findGrouped(s string) grouped {
 			for k := a; k <= b; k++ {
 				g.parts = append(g.parts, s[nums[k].start:nums[k].end])
 			}
-			if n, err := strconv.ParseInt(strings.Join(g.parts, ""), 10, 64); err == nil && n <= MaxHeapSize {
+			if n, err := strconv.ParseInt(strings.Join(g.parts, ""), 10, 64); err == nil && n <= limit {
 				return g
 			}
 		}

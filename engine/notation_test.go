@@ -182,6 +182,18 @@ func TestParseHeapsGroupedDigits(t *testing.T) {
 		// Too large for one heap, yet still never read as heaps 1 and 0.
 		{"1,000,000,000,001", `heap B: write "000" without leading zeros, as 0`},
 	}
+	// Where heaps go up to 9999, a run grouping into a larger number is
+	// only heaps; one grouping into a number up to it is still refused.
+	for in, want := range map[string][]int64{"100 200 300": {100, 200, 300}, "12 345": {12, 345}, "10,500": {10, 500}} {
+		if got, err := ParseHeapsUpTo(in, 9999); err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("ParseHeapsUpTo(%q, 9999) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"1,000", "9 999", "2 500"} {
+		if got, err := ParseHeapsUpTo(in, 9999); !errors.Is(err, ErrAmbiguous) {
+			t.Errorf("ParseHeapsUpTo(%q, 9999) = %v, %v; want ErrAmbiguous", in, got, err)
+		}
+	}
 	for _, tt := range refused {
 		got, err := ParseHeaps(tt.in)
 		if !errors.Is(err, ErrAmbiguous) || !errors.Is(err, ErrInvalid) || !strings.HasPrefix(err.Error(), tt.want) {
