@@ -504,7 +504,10 @@ func (r *responder) message(ctx context.Context, i *discordgo.Interaction, first
 		if placeholder {
 			// The "↓" would point at nothing; or, when Discord answered
 			// 502 after it made the follow-up, at a message that is there,
-			// which a line saying it failed would deny. Either way it goes.
+			// which a line saying it failed would deny. Either way it goes,
+			// unless ctx has ended (shutdown past FollowupGrace, or the
+			// work's timeout): then this delete fails too and the "↓"
+			// stays.
 			if derr := interactionResponseDelete(r.rest, i, opt); derr != nil {
 				err = errors.Join(err, fmt.Errorf("deleting the placeholder: %w", derr))
 			}
