@@ -697,6 +697,21 @@ func TestHTTPDeferredHint(t *testing.T) {
 	he.privateAnswer(since, "Try **")
 }
 
+// deferredStart delivers a /nim start from u while the store is
+// locked, so that it is deferred, checks that the deferral is public (a
+// start may post a board), then unlocks the store and waits for the
+// deferred work to finish.
+func (he *httpEnv) deferredStart(t *testing.T, u user, opts ...opt) {
+	t.Helper()
+	release := lockDatabase(t, he.path)
+	resp := he.deliver(he.p.command(u, "start", opts...))
+	if resp.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource || ephemeral(resp) {
+		t.Fatalf("want a public deferral while the store is locked, got %s", describe(resp))
+	}
+	release()
+	he.h.Wait(context.Background())
+}
+
 // TestHTTPDeferredRefusal: a slow /nim start refused because the channel
 // has a game is deferred in public (a start may post a board), yet the
 // refusal reaches its user alone, as a message of its own: an ephemeral
@@ -706,13 +721,7 @@ func TestHTTPDeferredRefusal(t *testing.T) {
 	he := newHTTPEnv(t, func(c *bot.HTTPConfig) { c.DeferAfter = time.Second })
 	he.start(alice, opt{"heaps", "3 4 5"})
 	since := len(he.fd.Shown())
-	release := lockDatabase(t, he.path)
-	resp := he.deliver(he.p.command(bob, "start", opt{"heaps", "3 4 5"}))
-	if resp.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource || ephemeral(resp) {
-		t.Fatalf("want a public deferral while the store is locked, got %s", describe(resp))
-	}
-	release()
-	he.h.Wait(context.Background())
+	he.deferredStart(t, bob, opt{"heaps", "3 4 5"})
 	he.privateAnswer(since, "already has a game")
 }
 
@@ -723,13 +732,7 @@ func TestHTTPDeferredRefusal(t *testing.T) {
 func TestHTTPDeferredChallenge(t *testing.T) {
 	he := newHTTPEnv(t, func(c *bot.HTTPConfig) { c.DeferAfter = time.Second })
 	since := len(he.fd.Shown())
-	release := lockDatabase(t, he.path)
-	resp := he.deliver(he.p.command(alice, "start", opt{"opponent", bob}, opt{"heaps", "3 4 5"}))
-	if resp.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource || ephemeral(resp) {
-		t.Fatalf("want a public deferral while the store is locked, got %s", describe(resp))
-	}
-	release()
-	he.h.Wait(context.Background())
+	he.deferredStart(t, alice, opt{"opponent", bob}, opt{"heaps", "3 4 5"})
 	left := he.left(since)
 	if len(left) != 1 {
 		t.Fatalf("%d messages left (%v), want 1: the challenge", len(left), left)
@@ -769,13 +772,7 @@ func TestHTTPDeferredFollowupFails(t *testing.T) {
 			}
 			he.fd.mu.Unlock()
 			since := len(he.fd.Shown())
-			release := lockDatabase(t, he.path)
-			resp := he.deliver(he.p.command(alice, "start", opt{"opponent", bob}, opt{"heaps", "3 4 5"}))
-			if resp.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource || ephemeral(resp) {
-				t.Fatalf("want a public deferral while the store is locked, got %s", describe(resp))
-			}
-			release()
-			he.h.Wait(context.Background())
+			he.deferredStart(t, alice, opt{"opponent", bob}, opt{"heaps", "3 4 5"})
 			if n := len(he.fd.Calls("POST", "/webhooks/")); n != 1 {
 				t.Fatalf("%d follow-ups, want 1 (not retried on 502)", n)
 			}
