@@ -41,9 +41,9 @@ type answers struct {
 // answers.commit), so that it needs no saving of its own.
 type answer struct {
 	resp *discordgo.InteractionResponse
-	// encoded is resp as saved (encodeResponse), or nil if it was not
-	// encoded. The HTTP transport writes these bytes as they are (Handle):
-	// encoding a board again is a tenth of the server's CPU.
+	// encoded is resp as saved (json.Marshal), or nil if it was not
+	// encoded. The HTTP transport writes these bytes as they are (Handle),
+	// so a board is encoded once.
 	encoded []byte
 	saved   bool
 }
@@ -153,7 +153,7 @@ func (a answers) commit(r *request, gameID int64, w write) (*answer, error) {
 	var resp *discordgo.InteractionResponse
 	var encoded []byte
 	keep := func(x *discordgo.InteractionResponse) ([]byte, error) {
-		b, err := encodeResponse(x)
+		b, err := json.Marshal(x)
 		if err != nil {
 			return nil, fmt.Errorf("encode response: %w", err)
 		}
@@ -262,7 +262,7 @@ func (a answers) save(r *request, ans *answer) (*answer, error) {
 	b := ans.encoded
 	if b == nil {
 		var err error
-		if b, err = encodeResponse(ans.resp); err != nil {
+		if b, err = json.Marshal(ans.resp); err != nil {
 			return nil, fmt.Errorf("encode response: %w", err)
 		}
 	}
@@ -279,7 +279,7 @@ func (a answers) save(r *request, ans *answer) (*answer, error) {
 	return &answer{resp: ans.resp, encoded: b}, nil
 }
 
-// decodeResponse reverses encodeResponse. discordgo cannot unmarshal
+// decodeResponse reverses json.Marshal of a response. discordgo cannot unmarshal
 // InteractionResponseData's component interfaces, so they are decoded one by
 // one with MessageComponentFromJSON.
 func decodeResponse(b []byte) (*discordgo.InteractionResponse, error) {

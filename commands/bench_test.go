@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -140,7 +141,7 @@ func BenchmarkBoardResponse(b *testing.B) {
 		b.Run(n, func(b *testing.B) {
 			b.ReportAllocs()
 			for range b.N {
-				if _, err := encodeResponse(bd.response(discordgo.InteractionResponseUpdateMessage)); err != nil {
+				if _, err := json.Marshal(bd.response(discordgo.InteractionResponseUpdateMessage)); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -157,7 +158,7 @@ func BenchmarkBoardEncode(b *testing.B) {
 		b.Run(n, func(b *testing.B) {
 			b.ReportAllocs()
 			for range b.N {
-				if _, err := encodeResponse(resp); err != nil {
+				if _, err := json.Marshal(resp); err != nil {
 					b.Fatal(err)
 				}
 			}

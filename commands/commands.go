@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -128,7 +129,7 @@ func (s *Service) withRand(f func(*mrand.Rand)) {
 //
 // encoded is resp in JSON, what json.Marshal makes of it: the answer saved
 // with a change, a redelivery's saved answer (its first answer, byte for
-// byte), or else resp encoded here by encodeResponse. A transport that
+// byte), or else resp encoded here by json.Marshal. A transport that
 // sends JSON sends these bytes rather than encode resp itself. It is nil
 // only if resp could not be encoded.
 //
@@ -142,7 +143,7 @@ func (s *Service) Handle(ctx context.Context, i *discordgo.Interaction) (resp *d
 	defer cancel()
 	resp, encoded = s.handle(ctx, i)
 	if encoded == nil {
-		encoded, _ = encodeResponse(resp)
+		encoded, _ = json.Marshal(resp)
 	}
 	return resp, encoded
 }
