@@ -67,7 +67,7 @@ type HTTPConfig struct {
 // POST /interactions, and GET /healthz for load balancers.
 type HTTP struct {
 	cfg HTTPConfig
-	key *verifier
+	key ed25519.PublicKey // nil when unusable: every request is refused
 	r   *responder
 	mux *http.ServeMux
 	// rejected spaces out the log lines of refused signatures.
@@ -87,10 +87,11 @@ func NewHTTP(cfg HTTPConfig) *HTTP {
 	}
 	// A key that does not decode was refused by CheckPublicKey where the
 	// configuration is read; here it refuses every request, as
-	// crypto/ed25519 would.
-	key, err := newVerifier(cfg.PublicKey)
-	if err != nil {
+	// crypto/ed25519 would (and it would panic on the wrong length).
+	key := cfg.PublicKey
+	if err := CheckPublicKey(key); err != nil {
 		cfg.Log.Error("every interaction request will be refused: the public key is unusable", "err", err)
+		key = nil
 	}
 	h := &HTTP{cfg: cfg, key: key, r: newResponder(cfg.Service, cfg.Session, cfg.Log, responderConfig{cfg.DeferAfter, cfg.MaxPending, cfg.FetchDelay, cfg.MaxDelayed}), mux: http.NewServeMux()}
 	h.mux.HandleFunc("/interactions", h.interactions)
@@ -241,20 +242,17 @@ func (h *HTTP) verify(r *http.Request, body []byte) string {
 	if age < -MaxTimestampSkew {
 		return "timestamp in the future"
 	}
-	// What discordgo.VerifyInteraction checks, on the body already read,
-	// without its copies of the body, against the key decoded once.
-	sigHex := r.Header.Get("X-Signature-Ed25519")
-	var sig [ed25519.SignatureSize]byte
-	if len(sigHex) != 2*len(sig) {
-		return "bad signature"
-	}
-	if _, err := hex.Decode(sig[:], []byte(sigHex)); err != nil {
+	// What discordgo.VerifyInteraction checks, on the body already read:
+	// Discord signs the timestamp followed by the body.
+	sig, err := hex.DecodeString(r.Header.Get("X-Signature-Ed25519"))
+	if err != nil {
 		return "bad signature"
 	}
 	if h.key == nil {
 		return "unusable public key"
 	}
-	if !h.key.verify(sig[:], ts, body) {
+	msg := make([]byte, 0, len(ts)+len(body))
+	if !ed25519.Verify(h.key, append(append(msg, ts...), body...), sig) {
 		return "bad signature"
 	}
 	return ""
