@@ -174,8 +174,10 @@ func (h *HTTP) read(w http.ResponseWriter, r *http.Request) (*discordgo.Interact
 		http.Error(w, "invalid request signature", http.StatusUnauthorized)
 		return nil, false
 	}
+	// discordgo's own decoding, as the gateway's: the data by the
+	// interaction's type, the clicked message whole.
 	i := new(discordgo.Interaction)
-	if err := decodeInteraction(body, i); err != nil {
+	if err := json.Unmarshal(body, i); err != nil {
 		http.Error(w, "malformed interaction", http.StatusBadRequest)
 		return nil, false
 	}
