@@ -17,6 +17,16 @@
 //     HTTP response. Nothing is kept in memory between requests, so several
 //     instances can share one database behind a load balancer.
 //
+// The HTTP endpoint trusts only what the standard library checks: the body
+// is read through http.MaxBytesReader (MaxBody), the signature over the
+// timestamp and body is crypto/ed25519.Verify's, against the key
+// CheckPublicKey accepted at start, and a timestamp outside
+// MaxTimestampAge and MaxTimestampSkew is refused too, so a captured
+// request cannot be replayed; each refusal is a 401, logged at most once a
+// second (golang.org/x/time/rate), as anyone can send them. The
+// interaction is then decoded by encoding/json into discordgo's types, as
+// the gateway decodes it; a body that does not decode gets 400.
+//
 // Both share one rule for Discord's 3-second deadline: when Handle has not
 // answered within DeferAfter, Discord gets a deferred response at once
 // (ephemeral when Service.Private says every answer is) and the real answer

@@ -243,9 +243,8 @@ func (a *answering) deferNow() {
 // run hands j to an idle handler goroutine, or starts one. A goroutine
 // handles interactions one after another until none comes for handlerIdle:
 // a new goroutine per interaction grew its stack from scratch through
-// Handle's deep calls (SQLite, JSON) every time, about 4 % of the server's
-// CPU under load (BENCHMARKS.md). There are never more handler goroutines
-// than interactions were in flight at once.
+// Handle's deep calls (SQLite, JSON) every time. There are never more
+// handler goroutines than interactions were in flight at once.
 func (r *responder) run(j handleJob) {
 	select {
 	case r.idle <- j:
