@@ -17,6 +17,17 @@
 //     HTTP response. Nothing is kept in memory between requests, so several
 //     instances can share one database behind a load balancer.
 //
+// Discord takes one answer per interaction, and either transport may
+// deliver one twice (the gateway replays events when a session resumes;
+// an HTTP request may be sent again). Service.Handle tells a re-delivery
+// from the answers saved in the store (replayed), so this holds across
+// instances and restarts: the gateway then sends nothing, and the HTTP
+// endpoint, which Discord waits on for an answer, sends the saved one
+// again. A callback Discord refuses as acknowledged already (40060: an
+// answer that was not saved, made again for a re-delivery, or another
+// instance's) is logged below ERROR, and one refused as too late (10062,
+// its 3 seconds gone) once, with the interaction's age.
+//
 // Both share one rule for Discord's 3-second deadline: when Handle has not
 // answered within DeferAfter, Discord gets a deferred response at once
 // (ephemeral when Service.Private says every answer is) and the real answer
