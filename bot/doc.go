@@ -68,6 +68,24 @@
 // discordgo re-identifies by itself, unchecked, when Discord invalidates a
 // session it is resuming (opcode 9); that is rare, and it has no hook.
 //
+// discordgo v0.29.0 departs from Discord's gateway documentation in two
+// more ways that nimbot cannot change without forking it (the gateway URL
+// and the heartbeat loop are unexported); it takes what follows instead:
+//
+//   - It ignores READY's resume_gateway_url (its Ready has no such field)
+//     and resumes on the URL it first connected to. Discord says such a
+//     client "will experience disconnects at a higher rate than normal".
+//     Each one costs a resume, or, when Discord refuses it, discordgo's
+//     own Identify (above). The link's Status shows it; the events a
+//     resume replays are answered once (above); an interaction lost with
+//     a refused session is one its user sees fail and sends again.
+//   - It sends the first heartbeat as soon as the session is up, not after
+//     heartbeat_interval × a random jitter. The jitter keeps many clients
+//     that reconnect at the same moment from heartbeating together; nimbot
+//     is a handful of sessions, and its own connection attempts are
+//     spread already (a jittered backoff, IdentifyLimit's slots). An early
+//     heartbeat is valid, so nothing is done about it.
+//
 // bot never logs a token. Interaction tokens travel in webhook URLs, so
 // errors from REST calls are logged without their URL (see safeErr), and
 // the calls whose rate-limit bucket discordgo would name by such a URL (the
