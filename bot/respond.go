@@ -93,11 +93,13 @@ type handleJob struct {
 	done chan<- reply
 }
 
-// reply is what Service.Handle answered: the response, and its JSON when
-// the service had it already (nil otherwise).
+// reply is what Service.Handle answered: the response, its JSON when the
+// service had it already (nil otherwise), and whether it is another
+// delivery's saved answer.
 type reply struct {
-	resp    *discordgo.InteractionResponse
-	encoded []byte
+	resp     *discordgo.InteractionResponse
+	encoded  []byte
+	replayed bool
 }
 
 // responderConfig is what both transports' configurations say about the
@@ -278,7 +280,7 @@ func (r *responder) handle(i *discordgo.Interaction) (rep reply) {
 			rep = reply{resp: apology(i)}
 		}
 	}()
-	rep.resp, rep.encoded = r.svc.Handle(ctx, i)
+	rep.resp, rep.encoded, rep.replayed = r.svc.Handle(ctx, i)
 	if rep.resp == nil {
 		r.log.Error("handler returned no response", "interaction", i.ID)
 		rep = reply{resp: apology(i)}

@@ -14,8 +14,9 @@ import (
 // answers is the one home of idempotency: an interaction delivered twice
 // (a gateway retry, a redelivered HTTP request, two at once) is answered
 // once, and the second delivery gets the first one's answer and changes
-// nothing. Every route is wrapped in one of two policies, chosen in the
-// routing table:
+// nothing; that answer is marked replayed (lookup), so the gateway sends
+// Discord no second one (Handle). Every route is wrapped in one of two
+// policies, chosen in the routing table:
 //
 //   - once: whatever the route answers is saved under the interaction id,
 //     and a redelivery gets that answer back. For slash commands, which act
@@ -46,6 +47,11 @@ type answer struct {
 	// so a board is encoded once.
 	encoded []byte
 	saved   bool
+	// replayed: resp is the answer another delivery of the interaction
+	// saved (an earlier one, or one at the same time that committed
+	// first), found by lookup. That delivery answers Discord; a
+	// transport that answers by callback sends nothing (Handle).
+	replayed bool
 }
 
 // unchanged is the answer of a handler that changed nothing.
@@ -240,6 +246,9 @@ func retryCommand(act func() (*answer, error)) (*answer, error) {
 }
 
 // lookup returns the answer saved for r's interaction, nil if none is.
+// Every delivery saves its answer itself (commit, save) and never looks
+// it up: an answer found here is another delivery's, so r is a
+// re-delivery, logged at debug level.
 func (a answers) lookup(r *request) (*answer, error) {
 	b, err := a.db.Response(r.ctx, r.answerKey())
 	switch {
@@ -252,7 +261,8 @@ func (a answers) lookup(r *request) (*answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &answer{resp: resp, encoded: b, saved: true}, nil
+	a.log.DebugContext(r.ctx, "interaction re-delivered; it has an answer already", "interaction", r.i.ID, "path", r.path)
+	return &answer{resp: resp, encoded: b, saved: true, replayed: true}, nil
 }
 
 // save stores ans, an answer that changed nothing, under r's interaction.

@@ -72,7 +72,7 @@ func BenchmarkSelectMove(b *testing.B) {
 				}
 				b.StartTimer()
 				c0 := cpuclock.Process()
-				resp, _ := h.svc.Handle(context.Background(), &i)
+				resp, _, _ := h.svc.Handle(context.Background(), &i)
 				cpu += cpuclock.Process() - c0
 				b.StopTimer()
 				if resp.Type != discordgo.InteractionResponseUpdateMessage {
@@ -188,7 +188,7 @@ func BenchmarkStart(b *testing.B) {
 					Options: opts("first", first, "difficulty", "easy", "heaps", "3 4 5")})
 				b.StartTimer()
 				c0 := cpuclock.Process()
-				resp, _ := h.svc.Handle(context.Background(), i)
+				resp, _, _ := h.svc.Handle(context.Background(), i)
 				cpu += cpuclock.Process() - c0
 				b.StopTimer()
 				if resp.Type != discordgo.InteractionResponseChannelMessageWithSource {

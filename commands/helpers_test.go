@@ -181,7 +181,7 @@ func (h *harness) interaction(fixture string, f fields) *discordgo.Interaction {
 // Discord's limits.
 func (h *harness) handle(i *discordgo.Interaction) *discordgo.InteractionResponse {
 	h.t.Helper()
-	resp, encoded := h.svc.Handle(context.Background(), i)
+	resp, encoded, _ := h.svc.Handle(context.Background(), i)
 	if resp == nil {
 		h.t.Fatalf("Handle returned nil")
 	}
