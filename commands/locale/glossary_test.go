@@ -170,6 +170,8 @@ func TestGlossaryCatchesDrift(t *testing.T) {
 		want       bool
 	}{
 		{"coge*", "Coge 2 del montón A.", false, false, true},
+		{"quita*", "Quitas 2.", false, false, true},
+		{"quita*", "escribe quit", false, false, false},
 		{"coge*", "Recoges 2.", false, false, false},
 		{"pilha*", "a pilha B", false, false, true},
 		{"Sie", "Wählen Sie einen Zug", true, false, true},
