@@ -61,15 +61,18 @@ type board struct {
 // the game's language (the challenger's, set at /nim start), whoever clicks.
 func (b board) p() *locale.Printer { return locale.For(b.g.Locale) }
 
-// name is how the board writes a player: a mention, or nimbot itself.
-func name(id string) string {
+// name is how a message writes a player: a mention, nimbot itself, or
+// (no player yet) the catalog's word for no one, in the reader's language
+// (a phrase argument is rendered in the language of the message it is
+// part of).
+func name(id string) engine.Phrase {
 	if id == match.BotID {
-		return "nimbot"
+		return engine.Lit("nimbot")
 	}
 	if id == "" {
-		return "nobody"
+		return msg("player.nobody")
 	}
-	return "<@" + id + ">"
+	return engine.Lit("<@" + id + ">")
 }
 
 // other returns the player of g who is not id.
@@ -295,7 +298,7 @@ func moveLog(lp *locale.Printer, g *match.Game, moves []match.Move) (lines []str
 			if m.Hinted {
 				id = "board.log.move_hinted"
 			}
-			lines = append(lines, lp.T(id, "N", strconv.Itoa(m.Ply+1), "Player", name(m.Player), "Move", truncate(lp.Phrase(g.Rules.DescribeMove(p, m.Move)), maxLogLine)))
+			lines = append(lines, lp.T(id, "N", strconv.Itoa(m.Ply+1), "Player", lp.Phrase(name(m.Player)), "Move", truncate(lp.Phrase(g.Rules.DescribeMove(p, m.Move)), maxLogLine)))
 		}
 		if k < len(moves)-1 {
 			if !owned {
@@ -337,7 +340,7 @@ func timestamp(t time.Time) string { return "<t:" + strconv.FormatInt(t.Unix(), 
 // last moves, with the heaps drawn in whatever room the rest leaves.
 func (b board) embed() *discordgo.MessageEmbed {
 	g, lp := b.g, b.p()
-	head := lp.T("board.players", "First", name(g.Players[0]), "Second", name(g.Players[1])) + " · " + convention(lp, g.Rules)
+	head := lp.T("board.players", "First", lp.Phrase(name(g.Players[0])), "Second", lp.Phrase(name(g.Players[1]))) + " · " + convention(lp, g.Rules)
 	status := make([]string, 0, 3) // at most three parts: on the stack
 	colour := colourActive
 	switch {
@@ -358,7 +361,7 @@ func (b board) embed() *discordgo.MessageEmbed {
 		}
 		status = append(status, "**"+result(lp, g)+"**")
 	default:
-		status = append(status, lp.T("board.turn", "Player", name(g.ToMove())))
+		status = append(status, lp.T("board.turn", "Player", lp.Phrase(name(g.ToMove()))))
 		if !g.Deadline.IsZero() {
 			status = append(status, lp.T("board.turn.deadline", "When", timestamp(g.Deadline)))
 			if g.InteractionOnly {

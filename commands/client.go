@@ -88,3 +88,12 @@ func (c ClientText) Disabled() string { return c.printer().T("client.disabled") 
 // Default marks a menu's option chosen before the user picks:
 // "(default)".
 func (c ClientText) Default() string { return c.printer().T("client.default") }
+
+// Terminal renders the terminal's own message id (terminal.<id> in the
+// catalog: its prompts, help and refusals) with its arguments as name,
+// value pairs, in the client's language. The terminal stands in for
+// Discord's client, so its words are the client's and live beside them,
+// held to the same completeness and glossary checks as every message.
+func (c ClientText) Terminal(id string, nameValues ...any) string {
+	return c.printer().T("terminal."+id, nameValues...)
+}

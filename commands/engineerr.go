@@ -3,6 +3,7 @@ package commands
 import (
 	"errors"
 
+	"nimbot/commands/locale"
 	"nimbot/engine"
 )
 
@@ -33,6 +34,11 @@ func escapePhrase(p engine.Phrase) engine.Phrase {
 		switch x := v.(type) {
 		case engine.Phrase:
 			v = escapePhrase(x)
+			// A rule setting is named as the reader's Discord names
+			// its option (k, set, target), not by the engine's word.
+			if _, ok := locale.Text(locale.English, "opt."+x.Text+".name"); ok && k == "Setting" && x.ID == "" {
+				v = optionName(x.Text)
+			}
 		case string:
 			v = escapeMarkdown(x)
 		}

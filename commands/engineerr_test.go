@@ -17,7 +17,7 @@ func TestEngineReasonLocalized(t *testing.T) {
 	for lang, want := range map[string]string{
 		"en-US": "That move is not allowed: heap A has 1, you asked for 5. Pick another move.",
 		"de":    "Dieser Zug ist nicht erlaubt: Haufen A hat 1, du wolltest 5 nehmen. Wähl einen anderen Zug.",
-		"ja":    "その手は指せません：山 A には 1 個しかありませんが、5 個取ろうとしました。別の手を選んでください。",
+		"ja":    "その手は打てません：山 A には 1 個しかありませんが、5 個取ろうとしました。別の手を選んでください。",
 	} {
 		if got, ok := isUserError(refused, locale.For(lang)); !ok || got != want {
 			t.Errorf("%s: %q, want %q", lang, got, want)

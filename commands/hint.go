@@ -208,7 +208,7 @@ func (s *Service) review(r *request, c ReviewControl) (*answer, error) {
 			lines = append(lines, r.t("review.mistake", "Ply", m.Ply+1,
 				"Played", g.Rules.DescribeMove(m.Before, m.Played), "Better", g.Rules.DescribeMove(m.Before, m.Better), "Move", g.Rules.FormatMove(m.Before, m.Better)))
 		}
-		head := fmt.Sprintf("**%s**", name(g.Players[seat]))
+		head := fmt.Sprintf("**%s**", r.lang.Phrase(name(g.Players[seat])))
 		if len(lines) == 0 {
 			d = append(d, r.t("review.no_mistakes", "Player", head))
 			continue

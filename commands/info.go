@@ -66,7 +66,7 @@ func (s *Service) stats(r *request) (*discordgo.InteractionResponse, error) {
 		scope = variantTitle(r.lang, v)
 	}
 	var d []string
-	d = append(d, fmt.Sprintf("%s · %s", name(user), scope))
+	d = append(d, fmt.Sprintf("%s · %s", r.lang.Phrase(name(user)), scope))
 	if st.Wins+st.Losses == 0 {
 		d = append(d, r.t("info.stats.none", "StartCommand", subName(subStart)))
 	} else {

@@ -212,14 +212,30 @@ func (s *Service) opponent(r *request, o options) (string, error) {
 // user's newest, saying how long ago that was and how long to wait.
 func (s *Service) cooldownRefusal(r *request, last *match.Game) error {
 	wait := max(0, last.CreatedAt.Add(s.cfg.ChallengeCooldown).Sub(r.now))
-	return userErr("start.err.cooldown", "Ago", roundDuration(r.now.Sub(last.CreatedAt)), "Wait", roundDuration(wait), "OpponentOption", optionName(optOpponent))
+	return userErr("start.err.cooldown", "Ago", duration(r.now.Sub(last.CreatedAt)), "Wait", duration(wait), "OpponentOption", optionName(optOpponent))
 }
 
-func roundDuration(d time.Duration) string {
-	if d < time.Second {
-		d = time.Second
+// duration words d, rounded to the second and at least one, as a message
+// argument in the reader's language ("1 minute 30 seconds", "1 Minute 30
+// Sekunden", "1分30秒"): each unit through the catalog's plural rules, not
+// Go's "1m30s".
+func duration(d time.Duration) engine.Phrase {
+	d = max(d, time.Second).Round(time.Second)
+	var parts []engine.Phrase
+	for _, u := range []struct {
+		id   string
+		unit time.Duration
+	}{{"duration.hours", time.Hour}, {"duration.minutes", time.Minute}, {"duration.seconds", time.Second}} {
+		if n := int64(d / u.unit); n > 0 {
+			parts = append(parts, msg(u.id, "Count", n))
+			d -= time.Duration(n) * u.unit
+		}
 	}
-	return d.Round(time.Second).String()
+	out := parts[0]
+	for _, p := range parts[1:] {
+		out = msg("duration.and", "A", out, "B", p)
+	}
+	return out
 }
 
 // startPosition reads the rules and the opening position from /nim start's

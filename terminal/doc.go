@@ -14,6 +14,11 @@
 // (the same store as the bot's), so quitting and starting again continues
 // the channel's game.
 //
+// The terminal's own lines (prompts, help, refusals of a mistyped line)
+// are catalog messages too, read through commands.ClientText in the
+// player's language, and help names commands and options as that
+// language's Discord shows them.
+//
 // terminal is a transport, a sibling of bot: it owns the typed line and the
 // printed board, and nothing of the product. It never opens the store or
 // reads game rows (Service.Turn says whose keyboard it is), and it makes no

@@ -54,6 +54,10 @@ var aliases = map[string]string{"vs": "opponent", "against": "opponent"}
 // maxLine bounds a typed line: Discord's longest option value and then some.
 const maxLine = 8000
 
+// maxChoiceWord is the longest choice name choiceList shows instead of
+// the value.
+const maxChoiceWord = 20
+
 // maxStringOption is Discord's cap on a string option's length.
 const maxStringOption = 6000
 
@@ -61,17 +65,18 @@ const maxStringOption = 6000
 // are the local players (index 0 and 1); bot is nimbot's own user. The
 // checks are the ones Discord's client makes before it sends anything
 // (required options, choices, bounds), so the service sees only what Discord
-// would let through. Errors say what is wrong and what to type instead.
-func parseLine(line string, defs []*discordgo.ApplicationCommand, people []person, bot person) (typed, error) {
+// would let through. Errors say what is wrong and what to type instead, in
+// the player's language, naming commands and options as their Discord does.
+func (w words) parseLine(line string, defs []*discordgo.ApplicationCommand, people []person, bot person) (typed, error) {
 	line = strings.TrimSpace(line)
 	if line == "" {
 		return typed{kind: lineEmpty}, nil
 	}
 	if len(line) > maxLine {
-		return typed{}, fmt.Errorf("that line is %d bytes long; a command fits in %d", len(line), maxLine)
+		return typed{}, w.err("err.too_long", "Len", len(line), "Max", maxLine)
 	}
 	if !utf8.ValidString(line) {
-		return typed{}, fmt.Errorf("that line is not valid UTF-8 text")
+		return typed{}, w.err("err.utf8")
 	}
 	fields := strings.Fields(line)
 	head := strings.ToLower(fields[0])
@@ -81,23 +86,23 @@ func parseLine(line string, defs []*discordgo.ApplicationCommand, people []perso
 	case "quit", "exit", "/quit", "/exit", "q":
 		return typed{kind: lineQuit}, nil
 	case "/as", "as":
-		return parseAs(fields[1:], people)
+		return w.parseAs(fields[1:], people)
 	}
 	if c := line[0]; c >= '0' && c <= '9' {
-		return parsePress(fields)
+		return w.parsePress(fields)
 	}
 	if !strings.HasPrefix(line, "/") {
 		if findCommand(defs, head) == nil {
-			return typed{}, fmt.Errorf("I don't understand %q. Type a slash command such as %s, a number to press one of the board's buttons, help, or quit", clip(line), exampleCommand(defs))
+			return typed{}, w.err("err.unknown", "Text", strconv.Quote(clip(line)), "Example", w.exampleCommand(defs))
 		}
 		line = "/" + line // "nim hint" is forgiven its missing slash
 	}
-	return parseSlash(line[1:], defs, people, bot)
+	return w.parseSlash(line[1:], defs, people, bot)
 }
 
-func parseAs(args []string, people []person) (typed, error) {
+func (w words) parseAs(args []string, people []person) (typed, error) {
 	if len(args) != 1 {
-		return typed{}, fmt.Errorf("/as takes one player: /as 1 or /as 2")
+		return typed{}, w.err("err.as_args")
 	}
 	a := strings.ToLower(strings.TrimPrefix(args[0], "@"))
 	for i, p := range people {
@@ -105,13 +110,13 @@ func parseAs(args []string, people []person) (typed, error) {
 			return typed{kind: lineAs, player: i}, nil
 		}
 	}
-	return typed{}, fmt.Errorf("no local player %q: type /as 1 or /as 2", clip(args[0]))
+	return typed{}, w.err("err.as_who", "Text", strconv.Quote(clip(args[0])))
 }
 
-func parsePress(fields []string) (typed, error) {
+func (w words) parsePress(fields []string) (typed, error) {
 	n, err := strconv.Atoi(fields[0])
 	if err != nil || n < 1 {
-		return typed{}, fmt.Errorf("%q is not a button number: type the number shown in [brackets] next to a button, e.g. 1", clip(fields[0]))
+		return typed{}, w.err("err.not_button", "Text", strconv.Quote(clip(fields[0])))
 	}
 	var picks []string
 	for _, f := range fields[1:] {
@@ -127,30 +132,30 @@ func parsePress(fields []string) (typed, error) {
 // parseSlash reads "nim start vs:bot heaps:3 4 5": the command, its
 // subcommand group and subcommand, then name:value options. A value runs to
 // the next name: token, so "heaps:3 4 5" is one value.
-func parseSlash(s string, defs []*discordgo.ApplicationCommand, people []person, bot person) (typed, error) {
+func (w words) parseSlash(s string, defs []*discordgo.ApplicationCommand, people []person, bot person) (typed, error) {
 	toks := strings.Fields(s)
 	if len(toks) == 0 || toks[0] == "" {
-		return typed{}, fmt.Errorf("a slash needs a command after it, e.g. %s", exampleCommand(defs))
+		return typed{}, w.err("err.slash", "Example", w.exampleCommand(defs))
 	}
 	name := strings.ToLower(toks[0])
 	def := findCommand(defs, name)
 	if def == nil {
-		return typed{}, fmt.Errorf("there is no /%s command. Commands: %s (type help for more)", clip(name), commandList(defs))
+		return typed{}, w.err("err.no_command", "Name", clip(name), "Commands", w.commandList(defs))
 	}
 	toks = toks[1:]
-	path := "/" + def.Name
+	path := "/" + w.command(def)
 	opts := def.Options
 	var chain []*discordgo.ApplicationCommandInteractionDataOption // the subcommand group and subcommand
 	for hasSubcommands(opts) {
 		if len(toks) == 0 || strings.Contains(toks[0], ":") {
-			return typed{}, fmt.Errorf("%s needs a subcommand: %s", path, subcommandList(path, opts))
+			return typed{}, w.err("err.need_sub", "Path", path, "List", w.subcommandList(path, opts))
 		}
 		sub := findOption(opts, strings.ToLower(toks[0]))
 		if sub == nil || (sub.Type != discordgo.ApplicationCommandOptionSubCommand && sub.Type != discordgo.ApplicationCommandOptionSubCommandGroup) {
-			return typed{}, fmt.Errorf("%s has no subcommand %q: use %s", path, clip(toks[0]), subcommandList(path, opts))
+			return typed{}, w.err("err.no_sub", "Path", path, "Text", strconv.Quote(clip(toks[0])), "List", w.subcommandList(path, opts))
 		}
 		toks = toks[1:]
-		path += " " + sub.Name
+		path += " " + w.option(sub)
 		chain = append(chain, &discordgo.ApplicationCommandInteractionDataOption{Name: sub.Name, Type: sub.Type})
 		opts = sub.Options
 	}
@@ -171,7 +176,7 @@ func parseSlash(s string, defs []*discordgo.ApplicationCommand, people []person,
 			continue
 		}
 		if len(pairs) == 0 {
-			return typed{}, fmt.Errorf("%q is not an option: write options as name:value, e.g. %s", clip(tok), usage(path, opts))
+			return typed{}, w.err("err.not_option", "Text", strconv.Quote(clip(tok)), "Usage", w.usage(path, opts))
 		}
 		last := &pairs[len(pairs)-1]
 		last.words = append(last.words, tok)
@@ -186,15 +191,15 @@ func parseSlash(s string, defs []*discordgo.ApplicationCommand, people []person,
 			o = findOption(opts, aliases[p.name])
 		}
 		if o == nil || o.Type == discordgo.ApplicationCommandOptionSubCommand || o.Type == discordgo.ApplicationCommandOptionSubCommandGroup {
-			return typed{}, fmt.Errorf("%s has no option %q. Usage: %s", path, clip(p.name), usage(path, opts))
+			return typed{}, w.err("err.no_option", "Path", path, "Text", strconv.Quote(clip(p.name)), "Usage", w.usage(path, opts))
 		}
 		if seen[o.Name] {
-			return typed{}, fmt.Errorf("option %s: given twice", o.Name)
+			return typed{}, w.err("err.given_twice", "Option", w.option(o))
 		}
 		seen[o.Name] = true
-		v, who, err := optionValue(o, strings.Join(p.words, " "), people, bot)
+		v, who, err := w.optionValue(o, strings.Join(p.words, " "), people, bot)
 		if err != nil {
-			return typed{}, fmt.Errorf("option %s: %v. Usage: %s", o.Name, err, usage(path, opts))
+			return typed{}, w.err("err.option", "Option", w.option(o), "Err", err.Error(), "Usage", w.usage(path, opts))
 		}
 		if who != nil {
 			t.users = append(t.users, *who)
@@ -203,7 +208,7 @@ func parseSlash(s string, defs []*discordgo.ApplicationCommand, people []person,
 	}
 	for _, o := range opts {
 		if o.Required && !seen[o.Name] {
-			return typed{}, fmt.Errorf("%s needs option %s. Usage: %s", path, o.Name, usage(path, opts))
+			return typed{}, w.err("err.need_option", "Path", path, "Option", w.option(o), "Usage", w.usage(path, opts))
 		}
 	}
 	if len(chain) == 0 {
@@ -240,9 +245,9 @@ func optionToken(tok string) (name, value string, ok bool) {
 
 // optionValue converts a typed value to what Discord would send for o,
 // checking what Discord's client checks.
-func optionValue(o *discordgo.ApplicationCommandOption, s string, people []person, bot person) (any, *person, error) {
+func (w words) optionValue(o *discordgo.ApplicationCommandOption, s string, people []person, bot person) (any, *person, error) {
 	if s == "" {
-		return nil, nil, fmt.Errorf("no value after %s:", o.Name)
+		return nil, nil, w.err("err.no_value", "Option", w.option(o))
 	}
 	if len(o.Choices) > 0 {
 		for _, c := range o.Choices {
@@ -252,63 +257,63 @@ func optionValue(o *discordgo.ApplicationCommandOption, s string, people []perso
 		}
 		for _, c := range o.Choices {
 			for _, n := range c.NameLocalizations {
-				if strings.EqualFold(s, n) {
+				if strings.EqualFold(s, n) || strings.EqualFold(s, choiceTitle(n)) {
 					return choiceValue(c.Value), nil, nil
 				}
 			}
 		}
-		return nil, nil, fmt.Errorf("%q is not one of %s", clip(s), choiceList(o))
+		return nil, nil, w.err("err.not_choice", "Text", strconv.Quote(clip(s)), "Choices", w.choiceList(o))
 	}
 	switch o.Type {
 	case discordgo.ApplicationCommandOptionString:
 		n := utf8.RuneCountInString(s)
 		if n > maxStringOption || (o.MaxLength > 0 && n > o.MaxLength) {
-			return nil, nil, fmt.Errorf("too long (%d characters, at most %d)", n, max(o.MaxLength, 0))
+			return nil, nil, w.err("err.text_long", "Len", n, "Max", max(o.MaxLength, 0))
 		}
 		if o.MinLength != nil && n < *o.MinLength {
-			return nil, nil, fmt.Errorf("too short (%d characters, at least %d)", n, *o.MinLength)
+			return nil, nil, w.err("err.text_short", "Len", n, "Min", *o.MinLength)
 		}
 		return s, nil, nil
 	case discordgo.ApplicationCommandOptionInteger:
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil && !isWhole(s) {
-			return nil, nil, fmt.Errorf("%q is not a whole number", clip(s))
+			return nil, nil, w.err("err.not_whole", "Text", strconv.Quote(clip(s)))
 		}
 		// Discord carries integers as JSON numbers, exact only to 2^53. A
 		// whole number past that is one, only too large: saying it is no
 		// number would send the player looking for a typo.
 		if err != nil || n > 1<<53 || n < -(1<<53) {
-			return nil, nil, outOfRange(o, s)
+			return nil, nil, w.outOfRange(o, s)
 		}
-		if err := checkBounds(o, float64(n)); err != nil {
+		if err := w.checkBounds(o, float64(n)); err != nil {
 			return nil, nil, err
 		}
 		return n, nil, nil
 	case discordgo.ApplicationCommandOptionNumber:
 		f, err := strconv.ParseFloat(s, 64)
 		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-			return nil, nil, fmt.Errorf("%q is not a number", clip(s))
+			return nil, nil, w.err("err.not_number", "Text", strconv.Quote(clip(s)))
 		}
-		if err := checkBounds(o, f); err != nil {
+		if err := w.checkBounds(o, f); err != nil {
 			return nil, nil, err
 		}
 		return f, nil, nil
 	case discordgo.ApplicationCommandOptionBoolean:
-		switch strings.ToLower(s) {
-		case "true", "yes", "y", "on", "1":
+		switch b := strings.ToLower(s); {
+		case b == "true" || b == "yes" || b == "y" || b == "on" || b == "1" || b == strings.ToLower(w.t("bool.true")):
 			return true, nil, nil
-		case "false", "no", "n", "off", "0":
+		case b == "false" || b == "no" || b == "n" || b == "off" || b == "0" || b == strings.ToLower(w.t("bool.false")):
 			return false, nil, nil
 		}
-		return nil, nil, fmt.Errorf("%q is not true or false", clip(s))
+		return nil, nil, w.err("err.not_bool", "Text", strconv.Quote(clip(s)), "True", w.t("bool.true"), "False", w.t("bool.false"))
 	case discordgo.ApplicationCommandOptionUser, discordgo.ApplicationCommandOptionMentionable:
 		who, ok := findPerson(s, people, bot)
 		if !ok {
-			return nil, nil, fmt.Errorf("no user %q here: name %s, or bot", clip(s), peopleList(people))
+			return nil, nil, w.err("err.no_user", "Text", strconv.Quote(clip(s)), "People", peopleList(people))
 		}
 		return who.ID, &who, nil
 	}
-	return nil, nil, fmt.Errorf("%s options cannot be typed in the terminal", o.Type)
+	return nil, nil, w.err("err.untypable", "Kind", o.Type.String())
 }
 
 // isWhole reports whether s is digits, with one sign or none: a whole
@@ -330,27 +335,27 @@ func isWhole(s string) bool {
 
 // outOfRange refuses whole number s, past what an integer option carries,
 // with the bound that applies: the option's own, else Discord's 2^53.
-func outOfRange(o *discordgo.ApplicationCommandOption, s string) error {
+func (w words) outOfRange(o *discordgo.ApplicationCommandOption, s string) error {
 	if strings.HasPrefix(s, "-") {
 		if o.MinValue != nil {
-			return fmt.Errorf("%s is below the least allowed, %v", clip(s), *o.MinValue)
+			return w.err("err.below", "Value", clip(s), "Min", fmt.Sprint(*o.MinValue))
 		}
-		return fmt.Errorf("%s is too small: a whole number goes down to %d", clip(s), -(1 << 53))
+		return w.err("err.too_small", "Value", clip(s), "Min", strconv.FormatInt(-(1<<53), 10))
 	}
 	if o.MaxValue != 0 {
-		return fmt.Errorf("%s is above the most allowed, %v", clip(s), o.MaxValue)
+		return w.err("err.above", "Value", clip(s), "Max", fmt.Sprint(o.MaxValue))
 	}
-	return fmt.Errorf("%s is too large: a whole number goes up to %d", clip(s), 1<<53)
+	return w.err("err.too_large", "Value", clip(s), "Max", strconv.FormatInt(1<<53, 10))
 }
 
-func checkBounds(o *discordgo.ApplicationCommandOption, v float64) error {
+func (w words) checkBounds(o *discordgo.ApplicationCommandOption, v float64) error {
 	if o.MinValue != nil && v < *o.MinValue {
-		return fmt.Errorf("%v is below the least allowed, %v", v, *o.MinValue)
+		return w.err("err.below", "Value", fmt.Sprint(v), "Min", fmt.Sprint(*o.MinValue))
 	}
 	// discordgo cannot tell "no maximum" from a maximum of 0 (omitempty), and
 	// neither can Discord, so 0 means none here too.
 	if o.MaxValue != 0 && v > o.MaxValue {
-		return fmt.Errorf("%v is above the most allowed, %v", v, o.MaxValue)
+		return w.err("err.above", "Value", fmt.Sprint(v), "Max", fmt.Sprint(o.MaxValue))
 	}
 	return nil
 }
@@ -442,13 +447,13 @@ func hasSubcommands(opts []*discordgo.ApplicationCommandOption) bool {
 
 // usage writes a subcommand's options: required as name:<kind>, optional
 // in brackets.
-func usage(path string, opts []*discordgo.ApplicationCommandOption) string {
+func (w words) usage(path string, opts []*discordgo.ApplicationCommandOption) string {
 	parts := []string{path}
 	for _, o := range opts {
 		if o == nil {
 			continue
 		}
-		p := o.Name + ":" + kindOf(o)
+		p := w.option(o) + ":" + w.kindOf(o)
 		if !o.Required {
 			p = "[" + p + "]"
 		}
@@ -457,65 +462,104 @@ func usage(path string, opts []*discordgo.ApplicationCommandOption) string {
 	return strings.Join(parts, " ")
 }
 
-func kindOf(o *discordgo.ApplicationCommandOption) string {
+func (w words) kindOf(o *discordgo.ApplicationCommandOption) string {
 	if len(o.Choices) > 0 {
-		return "<" + choiceList(o) + ">"
+		return "<" + w.choiceList(o) + ">"
 	}
 	switch o.Type {
 	case discordgo.ApplicationCommandOptionString:
-		return "<text>"
+		return "<" + w.t("kind.text") + ">"
 	case discordgo.ApplicationCommandOptionInteger:
-		return "<whole number>"
+		return "<" + w.t("kind.integer") + ">"
 	case discordgo.ApplicationCommandOptionNumber:
-		return "<number>"
+		return "<" + w.t("kind.number") + ">"
 	case discordgo.ApplicationCommandOptionBoolean:
-		return "<true|false>"
+		return "<" + w.t("bool.true") + "|" + w.t("bool.false") + ">"
 	case discordgo.ApplicationCommandOptionUser, discordgo.ApplicationCommandOptionMentionable:
 		return "<bot|1|2>"
 	}
 	return "<" + strings.ToLower(o.Type.String()) + ">"
 }
 
-// choiceList shows the choices' values, which are short and typeable
-// (names like "Nim — take any number from one heap" are for Discord's menu).
-func choiceList(o *discordgo.ApplicationCommandOption) string {
+// choiceList shows the choices as they are best typed: a short name in
+// the player's language ("leicht", "Gieriges Nim" of "Gieriges Nim — nur
+// von einem größten Haufen nehmen"), else the value ("subtraction", "2"):
+// in English, when the name is long, or when a number stands for it.
+// optionValue reads each.
+func (w words) choiceList(o *discordgo.ApplicationCommandOption) string {
 	var names []string
 	for _, c := range o.Choices {
-		if c != nil {
-			names = append(names, strings.ToLower(fmt.Sprint(c.Value)))
+		if c == nil {
+			continue
 		}
+		name := strings.ToLower(fmt.Sprint(c.Value))
+		if _, isString := c.Value.(string); isString {
+			if n, ok := c.NameLocalizations[w.locale]; ok && utf8.RuneCountInString(choiceTitle(n)) <= maxChoiceWord {
+				name = choiceTitle(n)
+			}
+		}
+		names = append(names, name)
 	}
 	return strings.Join(names, "|")
 }
 
-func subcommandList(path string, opts []*discordgo.ApplicationCommandOption) string {
+// choiceTitle is a choice's name up to its summary: "Gieriges Nim" of
+// "Gieriges Nim — nur von einem größten Haufen nehmen".
+func choiceTitle(name string) string {
+	title, _, _ := strings.Cut(name, " — ")
+	return title
+}
+
+func (w words) subcommandList(path string, opts []*discordgo.ApplicationCommandOption) string {
 	var names []string
 	for _, o := range opts {
 		if o != nil && (o.Type == discordgo.ApplicationCommandOptionSubCommand || o.Type == discordgo.ApplicationCommandOptionSubCommandGroup) {
-			names = append(names, path+" "+o.Name)
+			names = append(names, path+" "+w.option(o))
 		}
 	}
 	return strings.Join(names, ", ")
 }
 
-func commandList(defs []*discordgo.ApplicationCommand) string {
+func (w words) commandList(defs []*discordgo.ApplicationCommand) string {
 	var names []string
 	for _, d := range defs {
 		if d != nil && (d.Type == 0 || d.Type == discordgo.ChatApplicationCommand) {
-			names = append(names, "/"+d.Name)
+			names = append(names, "/"+w.command(d))
 		}
 	}
 	if len(names) == 0 {
-		return "(none registered)"
+		return w.t("none")
 	}
 	return strings.Join(names, ", ")
 }
 
-func exampleCommand(defs []*discordgo.ApplicationCommand) string {
-	if findCommand(defs, "nim") != nil {
-		return "/nim move heap:B take:2"
+func (w words) exampleCommand(defs []*discordgo.ApplicationCommand) string {
+	if ex := w.example(defs, "move", "heap", "B", "take", "2"); ex != "" {
+		return ex
 	}
-	return commandList(defs)
+	return w.commandList(defs)
+}
+
+// example writes "/nim <sub> name:value …" with the names the player's
+// Discord shows; "" when /nim has no such subcommand.
+func (w words) example(defs []*discordgo.ApplicationCommand, sub string, nameValues ...string) string {
+	nim := findCommand(defs, "nim")
+	if nim == nil {
+		return ""
+	}
+	s := findOption(nim.Options, sub)
+	if s == nil {
+		return ""
+	}
+	parts := []string{"/" + w.command(nim), w.option(s)}
+	for i := 0; i+1 < len(nameValues); i += 2 {
+		name := nameValues[i]
+		if o := findOption(s.Options, name); o != nil {
+			name = w.option(o)
+		}
+		parts = append(parts, name+":"+nameValues[i+1])
+	}
+	return strings.Join(parts, " ")
 }
 
 func peopleList(people []person) string {

@@ -82,7 +82,7 @@ func TestParseLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.line, func(t *testing.T) {
-			got, err := parseLine(tt.line, defs, localPlayers, nimbotUser)
+			got, err := words{}.parseLine(tt.line, defs, localPlayers, nimbotUser)
 			if err != nil {
 				t.Fatalf("parseLine: %v", err)
 			}
@@ -162,9 +162,9 @@ func TestParseLineErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.line, func(t *testing.T) {
-			_, err := parseLine(tt.line, defs, localPlayers, nimbotUser)
+			_, err := words{}.parseLine(tt.line, defs, localPlayers, nimbotUser)
 			if err == nil {
-				t.Fatalf("parseLine(%q) accepted it", tt.line)
+				t.Fatalf("words{}.parseLine(%q) accepted it", tt.line)
 			}
 			for _, w := range tt.want {
 				if !strings.Contains(err.Error(), w) {
@@ -191,7 +191,7 @@ func FuzzParseLine(f *testing.F) {
 	defSets := [][]*discordgo.ApplicationCommand{testDefinitions(f), commands.Definitions()}
 	f.Fuzz(func(t *testing.T, line string) {
 		for _, defs := range defSets {
-			got, err := parseLine(line, defs, localPlayers, nimbotUser)
+			got, err := words{}.parseLine(line, defs, localPlayers, nimbotUser)
 			if err != nil {
 				if err.Error() == "" {
 					t.Fatal("empty error message")

@@ -84,6 +84,7 @@ func Play(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 		in:   readLines(ctx, in),
 		now:  cfg.Now,
 		lang: lang,
+		w:    newWords(lang),
 		ids:  newIDs(cfg.Now),
 		r: renderer{names: map[string]string{
 			localPlayers[0].ID: localPlayers[0].Name,
@@ -105,6 +106,7 @@ type session struct {
 	in   *input
 	now  func() time.Time
 	lang string // the interactions' locale (Lang)
+	w    words  // the terminal's own words, in lang
 	ids  *ids
 	r    renderer
 
@@ -117,8 +119,8 @@ type session struct {
 }
 
 func (s *session) run() error {
-	fmt.Fprintf(s.out, "nimbot in the terminal: the same bot as on Discord, in channel #terminal.\n")
-	fmt.Fprintf(s.out, "You are @%s; /as 2 types as @%s. Type help for the commands, quit to leave.\n\n", localPlayers[0].Name, localPlayers[1].Name)
+	fmt.Fprintln(s.out, s.w.t("welcome"))
+	fmt.Fprintf(s.out, "%s\n\n", s.w.t("welcome.you", "Me", localPlayers[0].Name, "Other", localPlayers[1].Name))
 	s.resume()
 	for {
 		fmt.Fprintf(s.out, "%s> ", localPlayers[s.me].Name)
@@ -163,7 +165,7 @@ func (s *session) inputErr() error {
 
 // handle answers one typed line; false means quit.
 func (s *session) handle(line string) bool {
-	t, err := parseLine(line, s.defs, localPlayers, nimbotUser)
+	t, err := s.w.parseLine(line, s.defs, localPlayers, nimbotUser)
 	if err != nil {
 		fmt.Fprintf(s.out, "! %v\n", err)
 		return true
@@ -173,11 +175,11 @@ func (s *session) handle(line string) bool {
 	case lineHelp:
 		s.help()
 	case lineQuit:
-		fmt.Fprintln(s.out, "Bye. The game is saved; run play again to continue it.")
+		fmt.Fprintln(s.out, s.w.t("bye"))
 		return false
 	case lineAs:
 		s.me = t.player
-		fmt.Fprintf(s.out, "Now typing as @%s.\n", localPlayers[s.me].Name)
+		fmt.Fprintln(s.out, s.w.t("as", "Player", localPlayers[s.me].Name))
 	case linePress:
 		s.press(t)
 	case lineCommand:
@@ -191,12 +193,15 @@ func (s *session) handle(line string) bool {
 func (s *session) resume() {
 	turn, err := s.svc.Turn(s.ctx, channelID)
 	if err == nil && !turn.Game {
-		fmt.Fprintf(s.out, "No game in this channel yet. Try: /nim start heaps:3 4 5   (against nimbot)\n")
-		fmt.Fprintf(s.out, "                              or: /nim start vs:2 heaps:3 4 5   (against @%s, hot-seat)\n\n", localPlayers[1].Name)
+		first := s.w.t("no_game", "Bot", s.w.example(s.defs, "start", "heaps", "3 4 5"))
+		or := s.w.t("no_game.or", "Player", s.w.example(s.defs, "start", "opponent", "2", "heaps", "3 4 5"), "Other", localPlayers[1].Name)
+		// "or:" stands under the first example's command.
+		pad := max(0, columns(first[:max(0, strings.Index(first, "/"))])-columns(or[:max(0, strings.Index(or, "/"))]))
+		fmt.Fprintf(s.out, "%s\n%s%s\n\n", first, strings.Repeat(" ", pad), or)
 		return
 	}
 	if err != nil {
-		fmt.Fprintf(s.out, "! cannot read the channel's game: %v\n", err)
+		fmt.Fprintf(s.out, "! %s\n", s.w.t("err.turn", "Err", err.Error()))
 		return
 	}
 	// Sending it also passes the keyboard to whichever local player must
@@ -204,8 +209,8 @@ func (s *session) resume() {
 	if findCommand(s.defs, "nim") == nil || findOption(findCommand(s.defs, "nim").Options, "status") == nil {
 		return
 	}
-	fmt.Fprintln(s.out, "Continuing this channel's game:")
-	t, err := parseLine("/nim status", s.defs, localPlayers, nimbotUser)
+	fmt.Fprintln(s.out, s.w.t("resume"))
+	t, err := s.w.parseLine("/nim status", s.defs, localPlayers, nimbotUser)
 	if err == nil {
 		s.command(t)
 	}
@@ -221,19 +226,37 @@ func (s *session) localIndex(id string) int {
 }
 
 func (s *session) help() {
-	fmt.Fprintln(s.out, `Type a slash command as you would in Discord, options as name:value:
-  /nim start heaps:3 4 5                      play nimbot (vs:bot says the same)
-  /nim start vs:2 heaps:3 4 5 misere:true     challenge @player2 (hot-seat)
-  /nim move heap:B take:2                     or /nim move notation:B2
-  /nim hint level:3    /nim status    /nim resign
-A number presses the board's button with that number ("4"); for a menu,
-add the option's number ("5 2"). /as 1 or /as 2 switches who is typing.
-help shows this, quit leaves (the game is saved in the database).`)
-	if nim := findCommand(s.defs, "nim"); nim != nil {
-		fmt.Fprintln(s.out, "All subcommands:")
+	w, defs := s.w, s.defs
+	fmt.Fprintln(s.out, w.t("help.intro"))
+	opponent := "opponent"
+	if nim := findCommand(defs, "nim"); nim != nil {
+		if start := findOption(nim.Options, "start"); start != nil {
+			if o := findOption(start.Options, "opponent"); o != nil {
+				opponent = w.option(o)
+			}
+		}
+	}
+	rows := [][2]string{
+		{w.example(defs, "start", "heaps", "3 4 5"), w.t("help.vs_bot", "Option", opponent)},
+		{w.example(defs, "start", "opponent", "2", "heaps", "3 4 5", "misere", w.t("bool.true")), w.t("help.challenge", "Player", localPlayers[1].Name)},
+		{w.example(defs, "move", "heap", "B", "take", "2"), w.t("help.or", "Command", w.example(defs, "move", "notation", "B2"))},
+	}
+	width := 0
+	for _, row := range rows {
+		width = max(width, columns(row[0]))
+	}
+	for _, row := range rows {
+		if row[0] != "" {
+			fmt.Fprintf(s.out, "  %s%s%s\n", row[0], strings.Repeat(" ", width+5-columns(row[0])), row[1])
+		}
+	}
+	fmt.Fprintf(s.out, "  %s    %s    %s\n", w.example(defs, "hint", "level", "3"), w.example(defs, "status"), w.example(defs, "resign"))
+	fmt.Fprintln(s.out, w.t("help.keys"))
+	if nim := findCommand(defs, "nim"); nim != nil {
+		fmt.Fprintln(s.out, w.t("help.all"))
 		for _, o := range nim.Options {
 			if o != nil && o.Type == discordgo.ApplicationCommandOptionSubCommand {
-				fmt.Fprintf(s.out, "  %s\n", usage("/nim "+o.Name, o.Options))
+				fmt.Fprintf(s.out, "  %s\n", w.usage("/"+w.command(nim)+" "+w.option(o), o.Options))
 			}
 		}
 	}
@@ -279,11 +302,11 @@ func dropBotOpponent(opts []*discordgo.ApplicationCommandInteractionDataOption) 
 // press sends the click on one of the board's components.
 func (s *session) press(t typed) {
 	if s.board == nil || len(s.items) == 0 {
-		fmt.Fprintln(s.out, "! there are no buttons to press yet: start a game with /nim start, or show the board with /nim status")
+		fmt.Fprintf(s.out, "! %s\n", s.w.t("err.no_buttons", "Start", s.w.example(s.defs, "start"), "Status", s.w.example(s.defs, "status")))
 		return
 	}
 	if t.press > len(s.items) {
-		fmt.Fprintf(s.out, "! there is no button %d: the board's buttons are numbered 1 to %d\n", t.press, len(s.items))
+		fmt.Fprintf(s.out, "! %s\n", s.w.t("err.no_button", "N", t.press, "Max", len(s.items)))
 		return
 	}
 	switch c := s.items[t.press-1].component.(type) {
@@ -292,16 +315,15 @@ func (s *session) press(t typed) {
 		// drop them unread, and the button may be Resign, which asks for no
 		// confirmation: "4 2" meant as a menu pick must not end the game.
 		if len(t.picks) > 0 {
-			fmt.Fprintf(s.out, "! button %d (%s) takes nothing after its number, but %q followed it: type %d alone to press it. Nothing was pressed.\n",
-				t.press, s.r.buttonLabel(c), clip(strings.Join(t.picks, " ")), t.press)
+			fmt.Fprintf(s.out, "! %s\n", s.w.t("err.button_picks", "N", t.press, "Label", s.r.buttonLabel(c), "Text", strconv.Quote(clip(strings.Join(t.picks, " ")))))
 			return
 		}
 		if c.Disabled {
-			fmt.Fprintf(s.out, "! button %d (%s) is disabled\n", t.press, s.r.buttonLabel(c))
+			fmt.Fprintf(s.out, "! %s\n", s.w.t("err.button_disabled", "N", t.press, "Label", s.r.buttonLabel(c)))
 			return
 		}
 		if c.Style == discordgo.LinkButton {
-			fmt.Fprintf(s.out, "Button %d is a link: %s\n", t.press, c.URL)
+			fmt.Fprintln(s.out, s.w.t("link", "N", t.press, "URL", c.URL))
 			return
 		}
 		s.send(discordgo.InteractionMessageComponent, map[string]any{
@@ -310,7 +332,7 @@ func (s *session) press(t typed) {
 		}, s.board)
 	case *discordgo.SelectMenu:
 		if c.Disabled {
-			fmt.Fprintf(s.out, "! menu %d is disabled\n", t.press)
+			fmt.Fprintf(s.out, "! %s\n", s.w.t("err.menu_disabled", "N", t.press))
 			return
 		}
 		values, ok := s.pick(c, t.picks)
@@ -345,20 +367,20 @@ func (s *session) pick(m *discordgo.SelectMenu, picks []string) ([]string, bool)
 	for {
 		if len(picks) == 0 {
 			if userMenu {
-				fmt.Fprintf(s.out, "%s: pick a user: %s, or bot (/cancel to close the menu)\n", m.Placeholder, peopleList(localPlayers))
+				fmt.Fprintln(s.out, s.w.t("pick.user", "Menu", m.Placeholder, "People", peopleList(localPlayers)))
 			} else {
-				fmt.Fprintf(s.out, "%s: pick %s by number (/cancel to close the menu)\n", m.Placeholder, countWord(lo, hi))
+				fmt.Fprintln(s.out, s.w.t("pick.options", "Menu", m.Placeholder, "What", s.w.countWord(lo, hi)))
 				s.r.menuOptions(s.out, m)
 			}
-			fmt.Fprint(s.out, "pick> ")
+			fmt.Fprint(s.out, s.w.t("prompt.pick")+"> ")
 			line, ok := s.read()
 			if !ok || strings.TrimSpace(line) == "/cancel" {
-				fmt.Fprintln(s.out, "(menu closed)")
+				fmt.Fprintln(s.out, s.w.t("menu.closed"))
 				return nil, false
 			}
 			picks = strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == ',' })
 		}
-		values, err := menuValues(m, picks, userMenu, lo, hi)
+		values, err := s.w.menuValues(m, picks, userMenu, lo, hi)
 		if err == nil {
 			return values, true
 		}
@@ -367,16 +389,16 @@ func (s *session) pick(m *discordgo.SelectMenu, picks []string) ([]string, bool)
 	}
 }
 
-func menuValues(m *discordgo.SelectMenu, picks []string, userMenu bool, lo, hi int) ([]string, error) {
+func (w words) menuValues(m *discordgo.SelectMenu, picks []string, userMenu bool, lo, hi int) ([]string, error) {
 	if len(picks) < lo || len(picks) > hi {
-		return nil, fmt.Errorf("pick %s", countWord(lo, hi))
+		return nil, w.err("err.pick", "What", w.countWord(lo, hi))
 	}
 	var values []string
 	for _, p := range picks {
 		if userMenu {
 			who, ok := findPerson(p, localPlayers, nimbotUser)
 			if !ok {
-				return nil, fmt.Errorf("no user %q: pick %s, or bot", clip(p), peopleList(localPlayers))
+				return nil, w.err("err.no_user_pick", "Text", strconv.Quote(clip(p)), "People", peopleList(localPlayers))
 			}
 			values = append(values, who.ID)
 			continue
@@ -395,20 +417,17 @@ func menuValues(m *discordgo.SelectMenu, picks []string, userMenu bool, lo, hi i
 			}
 		}
 		if !found {
-			return nil, fmt.Errorf("%q is not one of the options 1 to %d", clip(p), len(m.Options))
+			return nil, w.err("err.not_menu_option", "Text", strconv.Quote(clip(p)), "Max", len(m.Options))
 		}
 	}
 	return values, nil
 }
 
-func countWord(lo, hi int) string {
-	switch {
-	case lo == hi && lo == 1:
-		return "one option"
-	case lo == hi:
-		return fmt.Sprintf("%d options", lo)
+func (w words) countWord(lo, hi int) string {
+	if lo == hi {
+		return w.t("count.exact", "Count", lo)
 	}
-	return fmt.Sprintf("%d to %d options", lo, hi)
+	return w.t("count.range", "Min", lo, "Max", hi)
 }
 
 // send builds the interaction as the JSON Discord would send, lets
@@ -443,12 +462,12 @@ func (s *session) send(typ discordgo.InteractionType, data map[string]any, msg *
 	}
 	raw, err := json.Marshal(env)
 	if err != nil {
-		fmt.Fprintf(s.out, "! cannot build the interaction: %v\n", err)
+		fmt.Fprintf(s.out, "! %s\n", s.w.t("err.build", "Err", err.Error()))
 		return
 	}
 	var i discordgo.Interaction
 	if err := json.Unmarshal(raw, &i); err != nil {
-		fmt.Fprintf(s.out, "! cannot decode the interaction: %v\n", err)
+		fmt.Fprintf(s.out, "! %s\n", s.w.t("err.decode", "Err", err.Error()))
 		return
 	}
 	resp, _, _ := s.svc.Handle(s.ctx, &i)
@@ -473,23 +492,23 @@ type modalData struct {
 // board's components for the next number typed.
 func (s *session) show(i *discordgo.Interaction, resp *discordgo.InteractionResponse) {
 	if resp == nil {
-		fmt.Fprintln(s.out, "! the service gave no response (Discord would show \"The application did not respond\")")
+		fmt.Fprintf(s.out, "! %s\n", s.w.t("err.no_response"))
 		return
 	}
 	raw, err := json.Marshal(resp)
 	if err != nil {
-		fmt.Fprintf(s.out, "! the response cannot be sent to Discord: %v\n", err)
+		fmt.Fprintf(s.out, "! %s\n", s.w.t("err.send", "Err", err.Error()))
 		return
 	}
 	var w wireResponse
 	if err := json.Unmarshal(raw, &w); err != nil {
-		fmt.Fprintf(s.out, "! the response cannot be read back: %v\n", err)
+		fmt.Fprintf(s.out, "! %s\n", s.w.t("err.read_back", "Err", err.Error()))
 		return
 	}
 	var m discordgo.Message
 	if len(w.Data) > 0 && string(w.Data) != "null" {
 		if err := json.Unmarshal(w.Data, &m); err != nil {
-			fmt.Fprintf(s.out, "! the response's message cannot be read: %v\n", err)
+			fmt.Fprintf(s.out, "! %s\n", s.w.t("err.read_message", "Err", err.Error()))
 			return
 		}
 	}
@@ -509,29 +528,29 @@ func (s *session) show(i *discordgo.Interaction, resp *discordgo.InteractionResp
 			// What bot does after fetching @original: let the service
 			// record the new board's message id.
 			if err := s.svc.BoardSent(s.ctx, i, &m); err != nil {
-				fmt.Fprintf(s.out, "! the board could not be recorded: %v\n", err)
+				fmt.Fprintf(s.out, "! %s\n", s.w.t("err.board_record", "Err", err.Error()))
 			}
 		}
 	case discordgo.InteractionResponseUpdateMessage:
 		old := i.Message
 		if old == nil {
-			fmt.Fprintln(s.out, "! the service asked to update a message, but there is none (only a button press has one)")
+			fmt.Fprintf(s.out, "! %s\n", s.w.t("err.no_message"))
 			return
 		}
 		upd := *old
 		upd.Content, upd.Embeds, upd.Components = m.Content, m.Embeds, m.Components
 		upd.EditedTimestamp = ptr(s.now())
-		s.display(&upd, upd.Flags&discordgo.MessageFlagsEphemeral != 0, "nimbot (board updated)")
+		s.display(&upd, upd.Flags&discordgo.MessageFlagsEphemeral != 0, s.w.t("heading.updated"))
 	case discordgo.InteractionResponseModal:
 		var md modalData
 		json.Unmarshal(w.Data, &md)
 		s.modal(i, md, m.Components)
 	case discordgo.InteractionResponseDeferredChannelMessageWithSource, discordgo.InteractionResponseDeferredMessageUpdate:
 		// The terminal has no follow-ups: a deferred answer never comes.
-		fmt.Fprintln(s.out, "(nimbot deferred its answer; the terminal has no follow-ups)")
+		fmt.Fprintln(s.out, s.w.t("deferred"))
 	case discordgo.InteractionResponsePong:
 	default:
-		fmt.Fprintf(s.out, "! unexpected response type %d\n", w.Type)
+		fmt.Fprintf(s.out, "! %s\n", s.w.t("err.response_type", "Type", strconv.Itoa(int(w.Type))))
 	}
 }
 
@@ -548,7 +567,7 @@ func (s *session) display(m *discordgo.Message, ephemeral bool, heading string) 
 
 // modal asks for each text input on its own line and submits the form.
 func (s *session) modal(i *discordgo.Interaction, md modalData, rows []discordgo.MessageComponent) {
-	fmt.Fprintf(s.out, "--- %s (a form; type /cancel to close it) ---\n", s.r.text(md.Title))
+	fmt.Fprintln(s.out, s.w.t("form", "Title", s.r.text(md.Title)))
 	var answers []any
 	for _, row := range rows {
 		r, ok := row.(*discordgo.ActionsRow)
@@ -563,7 +582,7 @@ func (s *session) modal(i *discordgo.Interaction, md modalData, rows []discordgo
 			}
 			v, ok := s.ask(in)
 			if !ok {
-				fmt.Fprintln(s.out, "(form closed)")
+				fmt.Fprintln(s.out, s.w.t("form.closed"))
 				return
 			}
 			inputs = append(inputs, map[string]any{"type": discordgo.TextInputComponent, "custom_id": in.CustomID, "value": v})
@@ -578,12 +597,12 @@ func (s *session) ask(in *discordgo.TextInput) (string, bool) {
 	for {
 		prompt := in.Label
 		if in.Placeholder != "" {
-			prompt += " (e.g. " + in.Placeholder + ")"
+			prompt += " " + s.w.t("form.example", "Example", in.Placeholder)
 		}
 		if !in.Required {
-			prompt += " [optional, Enter to skip]"
+			prompt += " " + s.w.t("form.optional")
 		}
-		fmt.Fprintf(s.out, "%s\nform> ", prompt)
+		fmt.Fprintf(s.out, "%s\n%s> ", prompt, s.w.t("prompt.form"))
 		line, ok := s.read()
 		if !ok || strings.TrimSpace(line) == "/cancel" {
 			return "", false
@@ -595,11 +614,11 @@ func (s *session) ask(in *discordgo.TextInput) (string, bool) {
 		n := len([]rune(v))
 		switch {
 		case v == "" && in.Required:
-			fmt.Fprintln(s.out, "! this field is required")
+			fmt.Fprintf(s.out, "! %s\n", s.w.t("err.required"))
 		case v != "" && in.MinLength > 0 && n < in.MinLength:
-			fmt.Fprintf(s.out, "! at least %d characters\n", in.MinLength)
+			fmt.Fprintf(s.out, "! %s\n", s.w.t("err.text_min", "Count", in.MinLength))
 		case in.MaxLength > 0 && n > in.MaxLength:
-			fmt.Fprintf(s.out, "! at most %d characters\n", in.MaxLength)
+			fmt.Fprintf(s.out, "! %s\n", s.w.t("err.text_max", "Count", in.MaxLength))
 		default:
 			return v, true
 		}
@@ -611,7 +630,7 @@ func (s *session) ask(in *discordgo.TextInput) (string, bool) {
 func (s *session) expire() {
 	edits, err := s.svc.Expire(s.ctx)
 	if err != nil {
-		fmt.Fprintf(s.out, "! checking turn deadlines failed: %v\n", err)
+		fmt.Fprintf(s.out, "! %s\n", s.w.t("err.expire", "Err", err.Error()))
 		return
 	}
 	for _, e := range edits {
@@ -632,7 +651,7 @@ func (s *session) expire() {
 		if e.Components != nil {
 			upd.Components = normalizeComponents(*e.Components)
 		}
-		s.display(&upd, false, "nimbot (board updated: time ran out)")
+		s.display(&upd, false, s.w.t("heading.expired"))
 	}
 }
 
@@ -664,12 +683,12 @@ func (s *session) followTurn() {
 	switch {
 	case !turn.Challenge:
 		s.me = i
-		fmt.Fprintf(s.out, "(@%s to move: now typing as @%s)\n", localPlayers[i].Name, localPlayers[i].Name)
+		fmt.Fprintln(s.out, s.w.t("turn", "Player", localPlayers[i].Name))
 	case s.localIndex(turn.ChallengedBy) >= 0:
 		// A challenge between the two local players is answered by the
 		// one who did not make it.
 		s.me = i
-		fmt.Fprintf(s.out, "(@%s is challenged: now typing as @%s; /as 1 switches back)\n", localPlayers[i].Name, localPlayers[i].Name)
+		fmt.Fprintln(s.out, s.w.t("challenged", "Player", localPlayers[i].Name))
 	}
 }
 

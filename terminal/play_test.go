@@ -48,13 +48,18 @@ func newTestConfig(path string) testConfig { return testConfig{path: path, Now: 
 // on it with the test's clock and a seeded source, runs Play and closes the
 // store.
 func playOn(ctx context.Context, c testConfig, in io.Reader, out io.Writer) error {
+	return playOnLang(ctx, c, "", in, out)
+}
+
+// playOnLang is playOn with the player's language (Config.Lang).
+func playOnLang(ctx context.Context, c testConfig, lang string, in io.Reader, out io.Writer) error {
 	db, err := store.Open(ctx, store.Config{Path: c.path, Now: c.Now})
 	if err != nil {
 		return err
 	}
 	defer db.Close()
 	svc := commands.New(commands.Config{DB: db, Now: c.Now, Rand: rand.New(rand.NewPCG(1, 2)), Log: slog.New(slog.DiscardHandler)})
-	return Play(ctx, Config{Service: svc, Now: c.Now}, in, out)
+	return Play(ctx, Config{Service: svc, Now: c.Now, Lang: lang}, in, out)
 }
 
 // playScript runs a whole session on the given lines and returns what it
@@ -420,7 +425,7 @@ func TestPlayInputCutShort(t *testing.T) {
 	// session goes on.
 	path := filepath.Join(t.TempDir(), "nimbot.db")
 	out := playScript(t, path, start, strings.Repeat("x", maxLine+1), later)
-	mustContain(t, out, "that line is 8001 bytes long", "@player1 takes 1 from A")
+	mustContain(t, out, "that line is 8,001 bytes long", "@player1 takes 1 from A")
 }
 
 // TestPlayMenus picks from a select menu (a Kayles row's moves) both ways:
@@ -500,7 +505,7 @@ func TestParseRealDefinitions(t *testing.T) {
 		"/nim hint", "/nim hint level:3", "/nim resign", "/nim status",
 		"/nim analyze position:3 4 5",
 	} {
-		if _, err := parseLine(line, defs, localPlayers, nimbotUser); err != nil {
+		if _, err := (words{}).parseLine(line, defs, localPlayers, nimbotUser); err != nil {
 			t.Errorf("%s: %v", line, err)
 		}
 	}
@@ -622,11 +627,11 @@ func TestParseLocalizedNames(t *testing.T) {
 				variant.NameLocalizations[lang] + ":" + kayles.NameLocalizations[lang] + " " +
 				findOption(start.Options, "heaps").NameLocalizations[lang] + ":3 4",
 		} {
-			want, err := parseLine(english, defs, localPlayers, nimbotUser)
+			want, err := words{}.parseLine(english, defs, localPlayers, nimbotUser)
 			if err != nil {
 				t.Fatalf("%s: %v", english, err)
 			}
-			got, err := parseLine(local, defs, localPlayers, nimbotUser)
+			got, err := words{}.parseLine(local, defs, localPlayers, nimbotUser)
 			if err != nil {
 				t.Fatalf("%s (%s): %v", local, lang, err)
 			}

@@ -170,7 +170,7 @@ func (r renderer) buttonLabel(b *discordgo.Button) string {
 		}
 	}
 	if label == "" {
-		label = "(button)"
+		label = r.client.Terminal("button")
 	}
 	if b.Style == discordgo.LinkButton {
 		label += " <" + b.URL + ">"
@@ -184,7 +184,7 @@ func (r renderer) buttonLabel(b *discordgo.Button) string {
 func (r renderer) menuLabel(s *discordgo.SelectMenu) string {
 	label := s.Placeholder
 	if label == "" {
-		label = "choose"
+		label = r.client.Terminal("choose")
 	}
 	label += " ▾"
 	var chosen []string

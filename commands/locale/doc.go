@@ -26,6 +26,13 @@
 // a message its language lacks is shown in English and recorded
 // (Missing), so a test that renders everything in every language finds it.
 //
+// Beside the catalog, glossary/<lang>.json is each translated language's
+// word list: one term per game concept (heap, take, move, split,
+// opponent, challenge, rating, resign, hint, misère, each game's title)
+// and one form of address, each with the synonyms it replaces. A test
+// (TestGlossary) fails on a message that uses a replaced synonym or keeps
+// a concept's English word, so a language reads as one voice.
+//
 // Every message is rendered by go-i18n's own Localizer, which chooses
 // the plural form by CLDR's rules; a message without arguments is rendered
 // once, at load.
