@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"nimbot/internal/metrics"
 )
 
 // Limits of the HTTP interactions endpoint.
@@ -61,6 +63,9 @@ type HTTPConfig struct {
 	// MaxDelayed bounds the fetches waiting for their delay (0:
 	// DefaultMaxDelayed); past it they are made at once.
 	MaxDelayed int
+	// Metrics counts the interactions and the requests refused (nil:
+	// none).
+	Metrics *metrics.Metrics
 }
 
 // HTTP is the http.Handler for Discord's Interactions Endpoint URL:
@@ -92,7 +97,7 @@ func NewHTTP(cfg HTTPConfig) *HTTP {
 	if err != nil {
 		cfg.Log.Error("every interaction request will be refused: the public key is unusable", "err", err)
 	}
-	h := &HTTP{cfg: cfg, key: key, r: newResponder(cfg.Service, cfg.Session, cfg.Log, responderConfig{cfg.DeferAfter, cfg.MaxPending, cfg.FetchDelay, cfg.MaxDelayed}), mux: http.NewServeMux()}
+	h := &HTTP{cfg: cfg, key: key, r: newResponder(cfg.Service, cfg.Session, cfg.Log, responderConfig{cfg.DeferAfter, cfg.MaxPending, cfg.FetchDelay, cfg.MaxDelayed, cfg.Metrics}), mux: http.NewServeMux()}
 	h.mux.HandleFunc("/interactions", h.interactions)
 	health := cfg.Health
 	if health == nil {
@@ -122,6 +127,7 @@ func (h *HTTP) interactions(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.ContentLength > h.cfg.MaxBody {
+		h.cfg.Metrics.Refused()
 		http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
 		return
 	}
@@ -131,10 +137,13 @@ func (h *HTTP) interactions(w http.ResponseWriter, r *http.Request) {
 		bodies.Put(buf)
 	}
 	if !ok {
+		h.cfg.Metrics.Refused()
 		return
 	}
 	if i.Type == discordgo.InteractionPing {
-		writeJSON(w, &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}, nil)
+		pong := &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}
+		h.cfg.Metrics.Interaction(i, pong, 0)
+		writeJSON(w, pong, nil)
 		return
 	}
 	h.r.respond(i, w, deliver)

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"nimbot/internal/metrics"
 )
 
 // DefaultDeferAfter is how long Handle may run before bot answers with a
@@ -57,6 +59,7 @@ type responder struct {
 	rest       *discordgo.Session
 	log        *slog.Logger
 	deferAfter time.Duration
+	metrics    *metrics.Metrics // counts each Handle (nil: none)
 
 	wg      sync.WaitGroup
 	pending chan struct{} // a slot per background answer
@@ -107,6 +110,7 @@ type responderConfig struct {
 	maxPending int           // 0: DefaultMaxPending
 	fetchDelay time.Duration // 0: DefaultFetchDelay; negative: none
 	maxDelayed int           // 0: DefaultMaxDelayed
+	metrics    *metrics.Metrics
 }
 
 func newResponder(svc Service, rest *discordgo.Session, log *slog.Logger, cfg responderConfig) *responder {
@@ -126,7 +130,7 @@ func newResponder(svc Service, rest *discordgo.Session, log *slog.Logger, cfg re
 		cfg.maxDelayed = DefaultMaxDelayed
 	}
 	base, cancel := context.WithCancel(context.Background())
-	r := &responder{svc: svc, rest: rest, log: log, deferAfter: cfg.deferAfter,
+	r := &responder{svc: svc, rest: rest, log: log, deferAfter: cfg.deferAfter, metrics: cfg.metrics,
 		pending: make(chan struct{}, cfg.maxPending), base: base, cancel: cancel, idle: make(chan handleJob)}
 	r.later.init(cfg.fetchDelay, cfg.maxDelayed)
 	return r
@@ -273,17 +277,24 @@ func (r *responder) run(j handleJob) {
 func (r *responder) handle(i *discordgo.Interaction) (rep reply) {
 	ctx, cancel := context.WithTimeout(context.Background(), workTimeout)
 	defer cancel()
+	start, failed := time.Now(), true
 	defer func() {
 		if p := recover(); p != nil {
 			r.log.Error("handler panicked", "interaction", i.ID, "panic", fmt.Sprint(p))
 			rep = reply{resp: apology(i)}
 		}
+		counted := rep.resp
+		if failed {
+			counted = nil
+		}
+		r.metrics.Interaction(i, counted, time.Since(start))
 	}()
 	rep.resp, rep.encoded = r.svc.Handle(ctx, i)
 	if rep.resp == nil {
 		r.log.Error("handler returned no response", "interaction", i.ID)
-		rep = reply{resp: apology(i)}
+		return reply{resp: apology(i)}
 	}
+	failed = false
 	return rep
 }
 
