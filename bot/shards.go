@@ -173,8 +173,9 @@ func (s *Shards) Open(ctx context.Context) error {
 			AppID: s.cfg.AppID, GuildID: s.cfg.GuildID, DeferAfter: s.cfg.DeferAfter, MaxPending: s.cfg.MaxPending,
 			FetchDelay: s.cfg.FetchDelay, MaxDelayed: s.cfg.MaxDelayed,
 			Log:          s.cfg.Log.With("shard", id),
-			SkipRegister: id != 0, Metrics: s.cfg.Metrics,
-			Identify: func(ctx context.Context) error { return limit.Wait(ctx, id) },
+			SkipRegister: id != 0,
+			Identify:     func(ctx context.Context) error { return limit.Wait(ctx, id) },
+			Metrics:      s.cfg.Metrics,
 		})
 	}
 	s.mu.Lock()
