@@ -34,7 +34,7 @@ var originalRetry = []time.Duration{100 * time.Millisecond, 250 * time.Milliseco
 // DefaultMaxPending bounds the answers waiting on Discord's REST API in the
 // background (deferred answers to deliver, new boards to fetch). discordgo
 // sends all of them through one rate-limit bucket, one at a time, so when
-// the API hangs they pile up: 3,000 were seen queued in a probe. Past the
+// the API hangs they pile up without a bound of their own. Past the
 // bound, new ones are dropped and logged; a delayed fetch that comes due
 // (see DefaultFetchDelay) waits for a slot instead. Nothing acknowledged
 // is lost by a drop: every move is committed before its answer is
@@ -247,8 +247,8 @@ func (a *answering) deferNow() {
 // run hands j to an idle handler goroutine, or starts one. A goroutine
 // handles interactions one after another until none comes for handlerIdle:
 // a new goroutine per interaction grew its stack from scratch through
-// Handle's deep calls (SQLite, JSON) every time, about 4 % of the server's
-// CPU under load (BENCHMARKS.md). There are never more handler goroutines
+// Handle's deep calls (SQLite, JSON) every time, a visible share of the
+// server's CPU under load. There are never more handler goroutines
 // than interactions were in flight at once.
 func (r *responder) run(j handleJob) {
 	select {

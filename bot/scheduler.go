@@ -21,7 +21,7 @@ const TokenLife = 15 * time.Minute
 
 // DefaultRetention is how long saved answers are kept for redeliveries: four
 // token lives, a wide margin for clocks and delayed retries, yet a bounded
-// table (at 1,000 moves/s, about 3.6 million rows, 3 GB).
+// table: an hour of answers.
 const DefaultRetention = time.Hour
 
 // Scheduler runs nimbot's periodic work: it ends games whose turn deadline
@@ -42,7 +42,7 @@ type SchedulerConfig struct {
 	Log      *slog.Logger
 	// PruneAnswers, when set, forgets the answers saved before a time
 	// (store.DB.PruneInteractions); each Tick calls it with now − Retention.
-	// Without it the saved answers grow by about 0.9 KB a request forever.
+	// Without it the saved answers grow with every request, forever.
 	PruneAnswers func(ctx context.Context, before time.Time) (int64, error)
 	// Retention is how long answers are kept (0: DefaultRetention). Less
 	// than TokenLife would forget answers Discord may still redeliver; only
