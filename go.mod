@@ -3,7 +3,6 @@ module nimbot
 go 1.26.8
 
 require (
-	filippo.io/edwards25519 v1.2.0
 	github.com/bwmarrin/discordgo v0.29.0
 	github.com/gorilla/websocket v1.4.2
 	github.com/jackc/pgx/v5 v5.11.0
@@ -14,6 +13,7 @@ require (
 	github.com/prometheus/client_golang v1.25.0
 	golang.org/x/sys v0.49.0
 	golang.org/x/text v0.43.0
+	golang.org/x/time v0.16.0
 )
 
 require (

@@ -131,7 +131,7 @@ func benchMoves(b *testing.B, serve func(http.Handler) func(*http.Request) (int,
 			if err := json.Unmarshal(p.command(alice, "start", opt{"heaps", "3 4 5"}, opt{"first", "me"}, opt{"difficulty", "perfect"}), &i); err != nil {
 				b.Fatal(err)
 			}
-			if resp, _ := svc.Handle(context.Background(), &i); resp.Type != discordgo.InteractionResponseChannelMessageWithSource {
+			if resp, _, _ := svc.Handle(context.Background(), &i); resp.Type != discordgo.InteractionResponseChannelMessageWithSource {
 				b.Fatalf("start: type %d", resp.Type)
 			}
 			if g, err = db.ChannelGame(context.Background(), testChannel); err != nil {
@@ -177,7 +177,7 @@ func BenchmarkHTTPLoopbackPick(b *testing.B) {
 	if err := json.Unmarshal(p.command(alice, "start", opt{"heaps", "10 20 30"}, opt{"first", "me"}, opt{"difficulty", "perfect"}), &i); err != nil {
 		b.Fatal(err)
 	}
-	if resp, _ := svc.Handle(context.Background(), &i); resp.Type != discordgo.InteractionResponseChannelMessageWithSource {
+	if resp, _, _ := svc.Handle(context.Background(), &i); resp.Type != discordgo.InteractionResponseChannelMessageWithSource {
 		b.Fatalf("start: type %d", resp.Type)
 	}
 	g, err := db.ChannelGame(context.Background(), testChannel)

@@ -51,6 +51,7 @@ type fakeDiscord struct {
 	identify     *identifyPayload // the last one accepted
 	heartbeats   int
 	waiters      map[string]chan *discordgo.InteractionResponse // interaction id → its callback
+	acked        map[string]bool                                // interaction ids whose callback was taken
 
 	// The gateway: every identified session, and Discord's limits on
 	// starting them, enforced as documented (see identifyCheck).
@@ -153,6 +154,7 @@ func newFakeDiscord(t *testing.T) *fakeDiscord {
 		original:     map[string]string{},
 		interactions: map[string]json.RawMessage{},
 		waiters:      map[string]chan *discordgo.InteractionResponse{},
+		acked:        map[string]bool{},
 		nextID:       1180000000000000000,
 		limits:       gatewayLimits{Shards: 1, MaxConcurrency: 1, Total: 1000, ResetAfter: 4 * time.Hour, Window: bot.IdentifyInterval},
 		lastIdentify: map[int]time.Time{},
@@ -627,7 +629,10 @@ func (fd *fakeDiscord) interactionOf(token string) (channelID, messageID string,
 	return i.ChannelID, messageID, true
 }
 
-// callback is POST /interactions/{id}/{token}/callback.
+// callback is POST /interactions/{id}/{token}/callback. As on Discord, an
+// interaction takes one callback: a second one is refused 400 with code
+// 40060, and one for an interaction never delivered (or whose 3 s passed)
+// 404 with code 10062.
 func (fd *fakeDiscord) callback(w http.ResponseWriter, r *http.Request) {
 	id, token := r.PathValue("id"), r.PathValue("token")
 	body, _ := io.ReadAll(r.Body)
@@ -639,7 +644,15 @@ func (fd *fakeDiscord) callback(w http.ResponseWriter, r *http.Request) {
 	fd.mu.Lock()
 	wait, known := fd.waiters[id]
 	delete(fd.waiters, id)
+	acked := fd.acked[id]
+	if known {
+		fd.acked[id] = true
+	}
 	fd.mu.Unlock()
+	if acked {
+		writeDiscordError(w, http.StatusBadRequest, 40060, "Interaction has already been acknowledged.")
+		return
+	}
 	if !known {
 		writeDiscordError(w, http.StatusNotFound, 10062, "Unknown interaction")
 		return

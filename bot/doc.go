@@ -17,6 +17,27 @@
 //     HTTP response. Nothing is kept in memory between requests, so several
 //     instances can share one database behind a load balancer.
 //
+// The HTTP endpoint trusts only what the standard library checks: the body
+// is read through http.MaxBytesReader (MaxBody), the signature over the
+// timestamp and body is crypto/ed25519.Verify's, against the key
+// CheckPublicKey accepted at start, and a timestamp outside
+// MaxTimestampAge and MaxTimestampSkew is refused too, so a captured
+// request cannot be replayed; each refusal is a 401, logged at most once a
+// second (golang.org/x/time/rate), as anyone can send them. The
+// interaction is then decoded by encoding/json into discordgo's types, as
+// the gateway decodes it; a body that does not decode gets 400.
+//
+// Discord takes one answer per interaction, and either transport may
+// deliver one twice (the gateway replays events when a session resumes;
+// an HTTP request may be sent again). Service.Handle tells a re-delivery
+// from the answers saved in the store (replayed), so this holds across
+// instances and restarts: the gateway then sends nothing, and the HTTP
+// endpoint, which Discord waits on for an answer, sends the saved one
+// again. A callback Discord refuses as acknowledged already (40060: an
+// answer that was not saved, made again for a re-delivery, or another
+// instance's) is logged below ERROR, and one refused as too late (10062,
+// its 3 seconds gone) once, with the interaction's age.
+//
 // Both share one rule for Discord's 3-second deadline: when Handle has not
 // answered within DeferAfter, Discord gets a deferred response at once
 // (ephemeral when Service.Private says every answer is) and the real answer
@@ -56,6 +77,24 @@
 // without the processes talking to each other (slots from the clock).
 // discordgo re-identifies by itself, unchecked, when Discord invalidates a
 // session it is resuming (opcode 9); that is rare, and it has no hook.
+//
+// discordgo v0.29.0 departs from Discord's gateway documentation in two
+// more ways that nimbot cannot change without forking it (the gateway URL
+// and the heartbeat loop are unexported); it takes what follows instead:
+//
+//   - It ignores READY's resume_gateway_url (its Ready has no such field)
+//     and resumes on the URL it first connected to. Discord says such a
+//     client "will experience disconnects at a higher rate than normal".
+//     Each one costs a resume, or, when Discord refuses it, discordgo's
+//     own Identify (above). The link's Status shows it; the events a
+//     resume replays are answered once (above); an interaction lost with
+//     a refused session is one its user sees fail and sends again.
+//   - It sends the first heartbeat as soon as the session is up, not after
+//     heartbeat_interval × a random jitter. The jitter keeps many clients
+//     that reconnect at the same moment from heartbeating together; nimbot
+//     is a handful of sessions, and its own connection attempts are
+//     spread already (a jittered backoff, IdentifyLimit's slots). An early
+//     heartbeat is valid, so nothing is done about it.
 //
 // bot never logs a token. Interaction tokens travel in webhook URLs, so
 // errors from REST calls are logged without their URL (see safeErr), and

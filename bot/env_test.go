@@ -72,6 +72,13 @@ func (w testWriter) Write(b []byte) (int, error) {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
+	return newEnvLog(t, quietLog(t))
+}
+
+// newEnvLog is newEnv with log as the service's log (and the transports',
+// through env.log).
+func newEnvLog(t *testing.T, log *slog.Logger) *env {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "nimbot.db")
 	clk := &clock{now: time.Now().UTC().Truncate(time.Second)}
 	db, err := store.Open(context.Background(), store.Config{Path: path, Now: clk.Now})
@@ -79,7 +86,6 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	log := quietLog(t)
 	svc := commands.New(commands.Config{
 		DB: db, Now: clk.Now, Rand: rand.New(rand.NewPCG(1, 2)), Log: log,
 		BotTurn: time.Hour, PeopleTurn: 24 * time.Hour,

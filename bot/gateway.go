@@ -344,11 +344,47 @@ func (g *Gateway) onInteraction(s *discordgo.Session, ic *discordgo.InteractionC
 	// The callback goes through discordgo, which encodes first.resp itself;
 	// first.encoded serves the HTTP endpoint.
 	first, late := g.r.answer(i)
+	if first.replayed {
+		// The gateway delivered i again (it replays events when a session
+		// resumes), and the delivery that saved this answer sends it, or
+		// has: Discord would refuse a second callback (40060). A slow
+		// redelivery's deferral is sent, and refused so, below.
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := interactionRespond(s, i, first.resp, discordgo.WithContext(ctx)); err != nil {
-		g.cfg.Log.Error("answering an interaction", "interaction", i.ID, "err", safeErr(err))
+		g.refused(i, err)
 		return
 	}
 	g.r.after(i, first.resp, late)
+}
+
+// refused logs why the callback answering i failed, as loud as the cause
+// deserves. Nothing follows a refused callback: no deferred answer is
+// finished, no new message fetched.
+//
+//   - 40060, the interaction acknowledged already: someone answered it,
+//     another delivery whose answer was not saved (one that changed
+//     nothing, made afresh for each delivery), or another instance; what
+//     follows is that answer's. Not an error. (After a 502, discordgo
+//     sends the callback again, and Discord may refuse it so when the
+//     first one had got through: then the board of a new message is not
+//     recorded, and a deferred answer is not finished.)
+//   - 10062, the interaction unknown: its 3 seconds passed before the
+//     callback arrived (a slow link to Discord, or an event replayed late
+//     after a resume). Logged with its age, from its id's timestamp.
+func (g *Gateway) refused(i *discordgo.Interaction, err error) {
+	switch discordCode(err) {
+	case discordgo.ErrCodeInteractionHasAlreadyBeenAcknowledged:
+		g.cfg.Log.Info("interaction answered already; Discord refused another answer", "interaction", i.ID, "code", discordgo.ErrCodeInteractionHasAlreadyBeenAcknowledged)
+	case discordgo.ErrCodeUnknownInteraction:
+		args := []any{"interaction", i.ID, "code", discordgo.ErrCodeUnknownInteraction}
+		if at, err := discordgo.SnowflakeTimestamp(i.ID); err == nil {
+			args = append(args, "age", time.Since(at).Round(time.Millisecond))
+		}
+		g.cfg.Log.Warn("interaction expired before its answer reached Discord", args...)
+	default:
+		g.cfg.Log.Error("answering an interaction", "interaction", i.ID, "err", safeErr(err))
+	}
 }

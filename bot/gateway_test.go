@@ -3,6 +3,8 @@ package bot_test
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
+	"strings"
 	"testing"
 	"time"
 
@@ -297,4 +299,142 @@ func TestGatewayDiscordAway(t *testing.T) {
 			t.Errorf("%d command overwrites, want 3 refused and 1 accepted", n)
 		}
 	})
+}
+
+// TestGatewayRedelivered: the gateway may deliver an INTERACTION_CREATE
+// again (it replays events when a session resumes). A move delivered twice
+// is made once and answered with one callback: the store's saved answer
+// says it was answered, and Discord would refuse a second callback
+// (40060). A re-delivery whose answer is not saved (one that changes
+// nothing) is answered afresh; Discord's 40060 for it is no error. A
+// callback that comes too late (10062) is logged once, with the
+// interaction's age.
+func TestGatewayRedelivered(t *testing.T) {
+	var logs syncBuffer
+	log := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	e := newEnvLog(t, log)
+	g := openGateway(t, e, bot.GatewayConfig{AppID: fakeAppID})
+	boardID := e.start(alice, opt{"heaps", "3 4 5"}, opt{"first", "me"}, opt{"difficulty", "easy"})
+	game := e.channelGame()
+
+	// callbacks counts the callbacks POSTed for the interaction payload.
+	callbacks := func(payload json.RawMessage) int {
+		var hdr struct{ ID string }
+		json.Unmarshal(payload, &hdr)
+		return len(e.fd.Calls("POST", "/interactions/"+hdr.ID+"/"))
+	}
+	// redeliver dispatches payload again and waits until the gateway is
+	// done with it: it found the answer saved (logged at debug level,
+	// while the gateway is still busy with it), or it answered again.
+	redeliver := func(payload json.RawMessage) {
+		t.Helper()
+		var hdr struct{ ID string }
+		json.Unmarshal(payload, &hdr)
+		waitInFlight(t, g, 0)
+		e.fd.dispatch("INTERACTION_CREATE", payload)
+		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(time.Millisecond) {
+			if callbacks(payload) > 1 || logLine(logs.String(), "interaction="+hdr.ID, "re-delivered") != "" {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("the re-delivered interaction was neither answered nor found answered")
+			}
+		}
+		waitInFlight(t, g, 0)
+	}
+
+	t.Run("Move", func(t *testing.T) {
+		var payload json.RawMessage
+		msgID := boardID
+		for step := 0; payload == nil; step++ {
+			msg := e.fd.Message(t, msgID)
+			cid, values, ok := findControl(t, msg, is[commands.MoveControl], is[commands.MoveMenuControl], is[commands.HeapControl], is[commands.HeapMenuControl])
+			if !ok || step == 4 {
+				t.Fatalf("no move control on the board: %s", msg)
+			}
+			click := e.p.click(alice, msg, cid, values...)
+			resp := e.deliver(click)
+			if isMove(t, cid) {
+				payload = click
+				break
+			}
+			msgID = e.messageOf(click, resp)
+		}
+		moved := e.game(game.ID)
+		moves, err := e.db.Moves(context.Background(), game.ID)
+		if err != nil || moved.Ply == 0 {
+			t.Fatalf("the move was not made: ply %d, %v", moved.Ply, err)
+		}
+		redeliver(payload)
+		if n := callbacks(payload); n != 1 {
+			t.Errorf("%d callbacks for one interaction delivered twice, want 1", n)
+		}
+		again, err := e.db.Moves(context.Background(), game.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(again) != len(moves) || e.game(game.ID).Ply != moved.Ply {
+			t.Errorf("the re-delivery moved: %d moves, ply %d; want %d, %d", len(again), e.game(game.ID).Ply, len(moves), moved.Ply)
+		}
+		var hdr struct{ ID string }
+		json.Unmarshal(payload, &hdr)
+		if line := logLine(logs.String(), "interaction="+hdr.ID, "re-delivered"); !strings.Contains(line, "level=DEBUG") {
+			t.Errorf("the re-delivery was not logged at debug level: %q", line)
+		}
+	})
+	t.Run("AnsweredAfresh", func(t *testing.T) {
+		// /nim rules changes nothing: its answer is not saved, and a
+		// re-delivery is answered again, which Discord refuses.
+		payload := e.p.command(alice, "rules")
+		e.deliver(payload)
+		redeliver(payload)
+		if n := callbacks(payload); n != 2 {
+			t.Fatalf("%d callbacks, want 2: the answer afresh and its refusal", n)
+		}
+		var hdr struct{ ID string }
+		json.Unmarshal(payload, &hdr)
+		line := logLine(logs.String(), "interaction="+hdr.ID, "code=40060")
+		if line == "" || strings.Contains(line, "level=ERROR") {
+			t.Errorf("Discord's 40060 was not logged below ERROR: %q", line)
+		}
+	})
+	t.Run("TooLate", func(t *testing.T) {
+		// Discord forgot it: the stand-in was not told of it (expect).
+		payload := e.p.command(alice, "rules")
+		var hdr struct{ ID string }
+		json.Unmarshal(payload, &hdr)
+		waitInFlight(t, g, 0)
+		e.fd.dispatch("INTERACTION_CREATE", payload)
+		for deadline := time.Now().Add(20 * time.Second); callbacks(payload) == 0; time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatal("no callback")
+			}
+		}
+		waitInFlight(t, g, 0)
+		out := logs.String()
+		if n := strings.Count(out, "interaction="+hdr.ID); n != 1 {
+			t.Errorf("the expired interaction was logged %d times, want once:\n%s", n, out)
+		}
+		if line := logLine(out, "interaction="+hdr.ID, "code=10062"); !strings.Contains(line, "age=") || strings.Contains(line, "level=ERROR") {
+			t.Errorf("the expired interaction was not logged below ERROR with its age: %q", line)
+		}
+	})
+	if out := logs.String(); strings.Contains(out, "level=ERROR") {
+		t.Errorf("an ERROR was logged:\n%s", out)
+	}
+}
+
+// logLine returns the first line of out that contains every one of subs,
+// "" if none does.
+func logLine(out string, subs ...string) string {
+	for line := range strings.Lines(out) {
+		found := true
+		for _, s := range subs {
+			found = found && strings.Contains(line, s)
+		}
+		if found {
+			return line
+		}
+	}
+	return ""
 }

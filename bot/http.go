@@ -10,10 +10,11 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
-	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"golang.org/x/time/rate"
 
 	"nimbot/internal/metrics"
 )
@@ -72,11 +73,14 @@ type HTTPConfig struct {
 // POST /interactions, and GET /healthz for load balancers.
 type HTTP struct {
 	cfg HTTPConfig
-	key *verifier
+	key ed25519.PublicKey // nil when unusable: every request is refused
 	r   *responder
 	mux *http.ServeMux
-	// rejected spaces out the log lines of refused signatures.
-	rejected sparseLog
+	// rejected spaces out the log lines of refused requests, which anyone
+	// can cause: one a second at most, so a flood cannot fill the disk.
+	// unlogged counts those left out since the last line.
+	rejected *rate.Limiter
+	unlogged atomic.Int64
 }
 
 // NewHTTP returns the handler for cfg.
@@ -92,12 +96,13 @@ func NewHTTP(cfg HTTPConfig) *HTTP {
 	}
 	// A key that does not decode was refused by CheckPublicKey where the
 	// configuration is read; here it refuses every request, as
-	// crypto/ed25519 would.
-	key, err := newVerifier(cfg.PublicKey)
-	if err != nil {
+	// crypto/ed25519 would (and it would panic on the wrong length).
+	key := cfg.PublicKey
+	if err := CheckPublicKey(key); err != nil {
 		cfg.Log.Error("every interaction request will be refused: the public key is unusable", "err", err)
+		key = nil
 	}
-	h := &HTTP{cfg: cfg, key: key, r: newResponder(cfg.Service, cfg.Session, cfg.Log, responderConfig{cfg.DeferAfter, cfg.MaxPending, cfg.FetchDelay, cfg.MaxDelayed, cfg.Metrics}), mux: http.NewServeMux()}
+	h := &HTTP{cfg: cfg, key: key, rejected: rate.NewLimiter(rate.Every(time.Second), 1), r: newResponder(cfg.Service, cfg.Session, cfg.Log, responderConfig{cfg.DeferAfter, cfg.MaxPending, cfg.FetchDelay, cfg.MaxDelayed, cfg.Metrics}), mux: http.NewServeMux()}
 	h.mux.HandleFunc("/interactions", h.interactions)
 	health := cfg.Health
 	if health == nil {
@@ -126,16 +131,7 @@ func (h *HTTP) interactions(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
-	if r.ContentLength > h.cfg.MaxBody {
-		h.cfg.Metrics.Refused()
-		http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
-		return
-	}
-	buf := bodies.Get().(*[]byte)
-	i, ok := h.read(w, r, buf)
-	if cap(*buf) <= maxPooledBody {
-		bodies.Put(buf)
-	}
+	i, ok := h.read(w, r)
 	if !ok {
 		h.cfg.Metrics.Refused()
 		return
@@ -162,28 +158,10 @@ func deliver(w http.ResponseWriter, first reply, deferred bool) {
 	}
 }
 
-// bodies holds buffers for request bodies, which are garbage once decoded:
-// reading each into a new one (io.ReadAll, growing from 512 bytes) makes
-// several allocations per click.
-var bodies = sync.Pool{New: func() any { return new([]byte) }}
-
-// maxPooledBody is the largest body buffer kept for reuse: a rare huge
-// request must not stay in the pool.
-const maxPooledBody = 64 << 10
-
-// read reads, checks and decodes r's interaction into a new Interaction,
-// the body into *buf (grown as needed), or answers the refusal and reports
-// false. Nothing decoded refers to the body's bytes.
-func (h *HTTP) read(w http.ResponseWriter, r *http.Request, buf *[]byte) (*discordgo.Interaction, bool) {
-	// net/http reads a body of known length no further than its
-	// Content-Length, checked against MaxBody already: only a body of
-	// unknown length needs the cap (and its reader, an allocation).
-	var rd io.Reader = r.Body
-	if r.ContentLength < 0 {
-		rd = http.MaxBytesReader(w, r.Body, h.cfg.MaxBody)
-	}
-	body, err := readBody(rd, (*buf)[:0], r.ContentLength)
-	*buf = body
+// read reads, checks and decodes r's interaction, or answers the refusal
+// and reports false.
+func (h *HTTP) read(w http.ResponseWriter, r *http.Request) (*discordgo.Interaction, bool) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.cfg.MaxBody))
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
@@ -196,41 +174,22 @@ func (h *HTTP) read(w http.ResponseWriter, r *http.Request, buf *[]byte) (*disco
 	if reason := h.verify(r, body); reason != "" {
 		// Discord probes the endpoint with bad signatures and expects 401.
 		// Anyone can send them, so they are logged one a second at most.
-		if ok, dropped := h.rejected.allow(h.cfg.Now()); ok {
-			h.cfg.Log.Warn("rejected interaction request", "reason", reason, "remote", r.RemoteAddr, "not_logged_before", dropped)
+		if h.rejected.AllowN(h.cfg.Now(), 1) {
+			h.cfg.Log.Warn("rejected interaction request", "reason", reason, "remote", r.RemoteAddr, "not_logged_before", h.unlogged.Swap(0))
+		} else {
+			h.unlogged.Add(1)
 		}
 		http.Error(w, "invalid request signature", http.StatusUnauthorized)
 		return nil, false
 	}
+	// discordgo's own decoding, as the gateway's: the data by the
+	// interaction's type, the clicked message whole.
 	i := new(discordgo.Interaction)
-	if err := decodeInteraction(body, i); err != nil {
+	if err := json.Unmarshal(body, i); err != nil {
 		http.Error(w, "malformed interaction", http.StatusBadRequest)
 		return nil, false
 	}
 	return i, true
-}
-
-// readBody appends what rd has to buf until EOF, making room at once for
-// size bytes (the Content-Length, or -1), up to maxPooledBody: a length
-// is only a claim until the bytes arrive.
-func readBody(rd io.Reader, buf []byte, size int64) ([]byte, error) {
-	if size >= 0 && size < maxPooledBody && int64(cap(buf)) < size+1 {
-		// One more byte, so reading EOF needs no growth.
-		buf = make([]byte, 0, size+1)
-	}
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := rd.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			return buf, err
-		}
-	}
 }
 
 // verify returns why r is not a genuine, fresh request from Discord, or "".
@@ -250,20 +209,17 @@ func (h *HTTP) verify(r *http.Request, body []byte) string {
 	if age < -MaxTimestampSkew {
 		return "timestamp in the future"
 	}
-	// What discordgo.VerifyInteraction checks, on the body already read,
-	// without its copies of the body, against the key decoded once.
-	sigHex := r.Header.Get("X-Signature-Ed25519")
-	var sig [ed25519.SignatureSize]byte
-	if len(sigHex) != 2*len(sig) {
-		return "bad signature"
-	}
-	if _, err := hex.Decode(sig[:], []byte(sigHex)); err != nil {
+	// What discordgo.VerifyInteraction checks, on the body already read:
+	// Discord signs the timestamp followed by the body.
+	sig, err := hex.DecodeString(r.Header.Get("X-Signature-Ed25519"))
+	if err != nil {
 		return "bad signature"
 	}
 	if h.key == nil {
 		return "unusable public key"
 	}
-	if !h.key.verify(sig[:], ts, body) {
+	msg := make([]byte, 0, len(ts)+len(body))
+	if !ed25519.Verify(h.key, append(append(msg, ts...), body...), sig) {
 		return "bad signature"
 	}
 	return ""
@@ -294,30 +250,3 @@ func writeJSON(w http.ResponseWriter, resp *discordgo.InteractionResponse, encod
 // length, so a Header.Add to it copies rather than writes into it;
 // net/http only reads it (and copies the header when the answer starts).
 var jsonContentType = []string{"application/json"}[:1:1]
-
-// sparseLogEvery is the least time between two log lines of a sparseLog.
-const sparseLogEvery = time.Second
-
-// sparseLog spaces out a log line anyone on the network can cause (a badly
-// signed request), one per sparseLogEvery at most, and counts the lines it
-// left out, so a flood cannot fill the disk with the log. Its zero value is
-// ready.
-type sparseLog struct {
-	mu      sync.Mutex
-	next    time.Time
-	dropped int
-}
-
-// allow reports whether to log a line at now, and how many were left out
-// since the last one logged.
-func (l *sparseLog) allow(now time.Time) (ok bool, dropped int) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if now.Before(l.next) {
-		l.dropped++
-		return false, 0
-	}
-	l.next = now.Add(sparseLogEvery)
-	dropped, l.dropped = l.dropped, 0
-	return true, dropped
-}

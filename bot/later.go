@@ -70,10 +70,9 @@ type delayedFetches struct {
 // and token, the answer's type and flags, the custom ids of its buttons and
 // menus) and packed into one string. Thousands wait at once under load,
 // and the collector marks what they hold at every cycle: kept as the
-// discordgo values they came in (a component tree of some sixty objects
-// for a board of 3 4 5) they were most of serve's live heap, and each
-// cycle's mark took 11 to 22 ms of a p99 target of 10 (BENCHMARKS.md,
-// "Load: the delayed fetches packed"). Packed, each holds one object, a
+// discordgo values they came in (a component tree of dozens of objects
+// per board) they were most of serve's live heap, and marking them
+// stretched every request's latency. Packed, each holds one object, a
 // string the collector need not look into. unpack rebuilds the values
 // when the fetch is due.
 type delayedFetch struct {

@@ -96,11 +96,13 @@ type handleJob struct {
 	done chan<- reply
 }
 
-// reply is what Service.Handle answered: the response, and its JSON when
-// the service had it already (nil otherwise).
+// reply is what Service.Handle answered: the response, its JSON when the
+// service had it already (nil otherwise), and whether it is another
+// delivery's saved answer.
 type reply struct {
-	resp    *discordgo.InteractionResponse
-	encoded []byte
+	resp     *discordgo.InteractionResponse
+	encoded  []byte
+	replayed bool
 }
 
 // responderConfig is what both transports' configurations say about the
@@ -247,9 +249,8 @@ func (a *answering) deferNow() {
 // run hands j to an idle handler goroutine, or starts one. A goroutine
 // handles interactions one after another until none comes for handlerIdle:
 // a new goroutine per interaction grew its stack from scratch through
-// Handle's deep calls (SQLite, JSON) every time, a visible share of the
-// server's CPU under load. There are never more handler goroutines
-// than interactions were in flight at once.
+// Handle's deep calls (SQLite, JSON) every time. There are never more
+// handler goroutines than interactions were in flight at once.
 func (r *responder) run(j handleJob) {
 	select {
 	case r.idle <- j:
@@ -289,7 +290,7 @@ func (r *responder) handle(i *discordgo.Interaction) (rep reply) {
 		}
 		r.metrics.Interaction(i, counted, time.Since(start))
 	}()
-	rep.resp, rep.encoded = r.svc.Handle(ctx, i)
+	rep.resp, rep.encoded, rep.replayed = r.svc.Handle(ctx, i)
 	if rep.resp == nil {
 		r.log.Error("handler returned no response", "interaction", i.ID)
 		return reply{resp: apology(i)}

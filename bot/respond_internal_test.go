@@ -19,13 +19,13 @@ import (
 // some just at it, some over.
 type sleepyService struct{}
 
-func (sleepyService) Handle(_ context.Context, i *discordgo.Interaction) (*discordgo.InteractionResponse, []byte) {
+func (sleepyService) Handle(_ context.Context, i *discordgo.Interaction) (*discordgo.InteractionResponse, []byte, bool) {
 	n, _ := strconv.Atoi(i.ID)
 	time.Sleep(time.Duration(n%3) * 1000 * time.Microsecond)
 	return &discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseDeferredMessageUpdate,
 		Data: &discordgo.InteractionResponseData{Content: i.ID},
-	}, nil
+	}, nil, false
 }
 
 func (sleepyService) Private(*discordgo.Interaction) bool { return false }
@@ -121,14 +121,14 @@ type heldService struct {
 	release chan struct{}
 }
 
-func (s heldService) Handle(_ context.Context, i *discordgo.Interaction) (*discordgo.InteractionResponse, []byte) {
+func (s heldService) Handle(_ context.Context, i *discordgo.Interaction) (*discordgo.InteractionResponse, []byte, bool) {
 	if i.Type == discordgo.InteractionApplicationCommand {
 		<-s.release
 	}
 	return &discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Content: "board"},
-	}, nil
+	}, nil, false
 }
 
 // logBuffer is a log destination goroutines can share.

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/bwmarrin/discordgo"
@@ -117,6 +118,17 @@ func channelMessageEdit(s *discordgo.Session, rl *discordgo.RateLimiter, m *disc
 		return nil, fmt.Errorf("%w: %s", discordgo.ErrJSONUnmarshal, err)
 	}
 	return msg, nil
+}
+
+// discordCode is the JSON error code of Discord's answer to a failed REST
+// call (such as 40060, interaction already acknowledged), 0 if it has
+// none.
+func discordCode(err error) int {
+	var re *discordgo.RESTError
+	if errors.As(err, &re) && re.Message != nil {
+		return re.Message.Code
+	}
+	return 0
 }
 
 // request sends data (JSON, or multipart with files, as discordgo encodes

@@ -15,8 +15,12 @@ type Service interface {
 	// Handle answers one interaction. It never returns a nil resp and
 	// renders every error itself, so bot only delivers what it gets. encoded
 	// is resp in JSON, or nil when the service has none: the HTTP endpoint
-	// writes it as it is rather than encode resp a second time.
-	Handle(ctx context.Context, i *discordgo.Interaction) (resp *discordgo.InteractionResponse, encoded []byte)
+	// writes it as it is rather than encode resp a second time. replayed
+	// says resp is the answer another delivery of i saved, which that
+	// delivery sends: the gateway sends nothing (Discord takes one
+	// callback per interaction), the HTTP endpoint, which Discord waits
+	// on, sends resp again.
+	Handle(ctx context.Context, i *discordgo.Interaction) (resp *discordgo.InteractionResponse, encoded []byte, replayed bool)
 	// Private reports whether every answer to i is ephemeral, so its
 	// deferral can be: Discord keeps a deferral's ephemeral state for the
 	// message that replaces its loading message (see responder.finish).

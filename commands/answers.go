@@ -14,8 +14,9 @@ import (
 // answers is the one home of idempotency: an interaction delivered twice
 // (a gateway retry, a redelivered HTTP request, two at once) is answered
 // once, and the second delivery gets the first one's answer and changes
-// nothing. Every route is wrapped in one of two policies, chosen in the
-// routing table:
+// nothing; that answer is marked replayed (lookup), so the gateway sends
+// Discord no second one (Handle). Every route is wrapped in one of two
+// policies, chosen in the routing table:
 //
 //   - once: whatever the route answers is saved under the interaction id,
 //     and a redelivery gets that answer back. For slash commands, which act
@@ -41,11 +42,16 @@ type answers struct {
 // answers.commit), so that it needs no saving of its own.
 type answer struct {
 	resp *discordgo.InteractionResponse
-	// encoded is resp as saved (encodeResponse), or nil if it was not
-	// encoded. The HTTP transport writes these bytes as they are (Handle):
-	// encoding a board again is a tenth of the server's CPU.
+	// encoded is resp as saved (json.Marshal), or nil if it was not
+	// encoded. The HTTP transport writes these bytes as they are (Handle),
+	// so a board is encoded once.
 	encoded []byte
 	saved   bool
+	// replayed: resp is the answer another delivery of the interaction
+	// saved (an earlier one, or one at the same time that committed
+	// first), found by lookup. That delivery answers Discord; a
+	// transport that answers by callback sends nothing (Handle).
+	replayed bool
 }
 
 // unchanged is the answer of a handler that changed nothing.
@@ -153,7 +159,7 @@ func (a answers) commit(r *request, gameID int64, w write) (*answer, error) {
 	var resp *discordgo.InteractionResponse
 	var encoded []byte
 	keep := func(x *discordgo.InteractionResponse) ([]byte, error) {
-		b, err := encodeResponse(x)
+		b, err := json.Marshal(x)
 		if err != nil {
 			return nil, fmt.Errorf("encode response: %w", err)
 		}
@@ -240,6 +246,9 @@ func retryCommand(act func() (*answer, error)) (*answer, error) {
 }
 
 // lookup returns the answer saved for r's interaction, nil if none is.
+// Every delivery saves its answer itself (commit, save) and never looks
+// it up: an answer found here is another delivery's, so r is a
+// re-delivery, logged at debug level.
 func (a answers) lookup(r *request) (*answer, error) {
 	b, err := a.db.Response(r.ctx, r.answerKey())
 	switch {
@@ -252,7 +261,8 @@ func (a answers) lookup(r *request) (*answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &answer{resp: resp, encoded: b, saved: true}, nil
+	a.log.DebugContext(r.ctx, "interaction re-delivered; it has an answer already", "interaction", r.i.ID, "path", r.path)
+	return &answer{resp: resp, encoded: b, saved: true, replayed: true}, nil
 }
 
 // save stores ans, an answer that changed nothing, under r's interaction.
@@ -262,7 +272,7 @@ func (a answers) save(r *request, ans *answer) (*answer, error) {
 	b := ans.encoded
 	if b == nil {
 		var err error
-		if b, err = encodeResponse(ans.resp); err != nil {
+		if b, err = json.Marshal(ans.resp); err != nil {
 			return nil, fmt.Errorf("encode response: %w", err)
 		}
 	}
@@ -279,7 +289,7 @@ func (a answers) save(r *request, ans *answer) (*answer, error) {
 	return &answer{resp: ans.resp, encoded: b}, nil
 }
 
-// decodeResponse reverses encodeResponse. discordgo cannot unmarshal
+// decodeResponse reverses json.Marshal of a response. discordgo cannot unmarshal
 // InteractionResponseData's component interfaces, so they are decoded one by
 // one with MessageComponentFromJSON.
 func decodeResponse(b []byte) (*discordgo.InteractionResponse, error) {

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -71,7 +72,7 @@ func BenchmarkSelectMove(b *testing.B) {
 				}
 				b.StartTimer()
 				c0 := cpuclock.Process()
-				resp, _ := h.svc.Handle(context.Background(), &i)
+				resp, _, _ := h.svc.Handle(context.Background(), &i)
 				cpu += cpuclock.Process() - c0
 				b.StopTimer()
 				if resp.Type != discordgo.InteractionResponseUpdateMessage {
@@ -140,7 +141,7 @@ func BenchmarkBoardResponse(b *testing.B) {
 		b.Run(n, func(b *testing.B) {
 			b.ReportAllocs()
 			for range b.N {
-				if _, err := encodeResponse(bd.response(discordgo.InteractionResponseUpdateMessage)); err != nil {
+				if _, err := json.Marshal(bd.response(discordgo.InteractionResponseUpdateMessage)); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -157,7 +158,7 @@ func BenchmarkBoardEncode(b *testing.B) {
 		b.Run(n, func(b *testing.B) {
 			b.ReportAllocs()
 			for range b.N {
-				if _, err := encodeResponse(resp); err != nil {
+				if _, err := json.Marshal(resp); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -187,7 +188,7 @@ func BenchmarkStart(b *testing.B) {
 					Options: opts("first", first, "difficulty", "easy", "heaps", "3 4 5")})
 				b.StartTimer()
 				c0 := cpuclock.Process()
-				resp, _ := h.svc.Handle(context.Background(), i)
+				resp, _, _ := h.svc.Handle(context.Background(), i)
 				cpu += cpuclock.Process() - c0
 				b.StopTimer()
 				if resp.Type != discordgo.InteractionResponseChannelMessageWithSource {

@@ -295,7 +295,7 @@ func moveLog(lp *locale.Printer, g *match.Game, moves []match.Move) (lines []str
 			if m.Hinted {
 				id = "board.log.move_hinted"
 			}
-			lines = append(lines, lp.TStr(id, "N", strconv.Itoa(m.Ply+1), "Player", name(m.Player), "Move", truncate(lp.Phrase(g.Rules.DescribeMove(p, m.Move)), maxLogLine)))
+			lines = append(lines, lp.T(id, "N", strconv.Itoa(m.Ply+1), "Player", name(m.Player), "Move", truncate(lp.Phrase(g.Rules.DescribeMove(p, m.Move)), maxLogLine)))
 		}
 		if k < len(moves)-1 {
 			if !owned {
@@ -337,8 +337,7 @@ func timestamp(t time.Time) string { return "<t:" + strconv.FormatInt(t.Unix(), 
 // last moves, with the heaps drawn in whatever room the rest leaves.
 func (b board) embed() *discordgo.MessageEmbed {
 	g, lp := b.g, b.p()
-	// TStr, not T, where every argument is a string: nothing boxed.
-	head := lp.TStr("board.players", "First", name(g.Players[0]), "Second", name(g.Players[1])) + " · " + convention(lp, g.Rules)
+	head := lp.T("board.players", "First", name(g.Players[0]), "Second", name(g.Players[1])) + " · " + convention(lp, g.Rules)
 	status := make([]string, 0, 3) // at most three parts: on the stack
 	colour := colourActive
 	switch {
@@ -359,9 +358,9 @@ func (b board) embed() *discordgo.MessageEmbed {
 		}
 		status = append(status, "**"+result(lp, g)+"**")
 	default:
-		status = append(status, lp.TStr("board.turn", "Player", name(g.ToMove())))
+		status = append(status, lp.T("board.turn", "Player", name(g.ToMove())))
 		if !g.Deadline.IsZero() {
-			status = append(status, lp.TStr("board.turn.deadline", "When", timestamp(g.Deadline)))
+			status = append(status, lp.T("board.turn.deadline", "When", timestamp(g.Deadline)))
 			if g.InteractionOnly {
 				// No member of the channel: see install.go.
 				status = append(status, lp.T("install.deadline_next_click"))
@@ -668,7 +667,7 @@ func moveSelect(lp *locale.Printer, g *match.Game, slot, placeholder string, mov
 		opts = append(opts, discordgo.SelectMenuOption{
 			Label:       truncate(lp.Phrase(g.Rules.DescribeMove(g.Position, m)), 100),
 			Value:       notation,
-			Description: truncate(lp.TStr("control.typed_as", "Move", notation), 100),
+			Description: truncate(lp.T("control.typed_as", "Move", notation), 100),
 		})
 	}
 	return discordgo.ActionsRow{Components: []discordgo.MessageComponent{

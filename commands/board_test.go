@@ -405,8 +405,7 @@ func TestBoardsStayWithinDiscordLimits(t *testing.T) {
 					rt = discordgo.InteractionResponseChannelMessageWithSource
 				}
 				resp := s.response(rt)
-				checkEncoding(t, resp)
-				for _, v := range limitViolations(resp) {
+				for _, v := range limitViolations(sent(t, resp)) {
 					t.Errorf("%s: %s", sname, v)
 				}
 				checkBoardText(t, sname, s, resp.Data.Embeds[0].Description)

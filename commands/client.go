@@ -74,7 +74,7 @@ func (c ClientText) Relative(d time.Duration) string {
 // timestamp styles (<t:…:f>), where Discord shows a date and a time.
 func (c ClientText) Time(t time.Time) string {
 	t = t.UTC()
-	return c.printer().TStr("client.time.at",
+	return c.printer().T("client.time.at",
 		"Year", t.Format("2006"), "Month", t.Format("01"), "Day", t.Format("02"), "Time", t.Format("15:04"))
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -128,23 +129,34 @@ func (s *Service) withRand(f func(*mrand.Rand)) {
 //
 // encoded is resp in JSON, what json.Marshal makes of it: the answer saved
 // with a change, a redelivery's saved answer (its first answer, byte for
-// byte), or else resp encoded here by encodeResponse. A transport that
+// byte), or else resp encoded here by json.Marshal. A transport that
 // sends JSON sends these bytes rather than encode resp itself. It is nil
 // only if resp could not be encoded.
+//
+// replayed reports that resp is the answer another delivery of i saved:
+// i was delivered again (a gateway replaying events after a resume, an HTTP
+// request sent again, two deliveries at once), and the delivery that saved
+// the answer sends it, or has sent it. Discord takes one answer per
+// interaction, so a transport that answers by callback (the gateway) sends
+// nothing; one that Discord waits on for its answer (the HTTP endpoint)
+// sends resp again. It is told from the saved answers in the store (see
+// answers), so it holds across instances and restarts; an answer that is
+// not saved (one that changed nothing, on a replay route) is made afresh
+// and replayed is false.
 //
 // Its database work is bounded by Config.DatabaseTimeout: past it the user
 // is told the database is not answering (see renderError). Each change is
 // one transaction, so a change cut short leaves nothing half-written; a
 // change whose commit reached the database just before the deadline
 // stands, and a redelivery or the board shows it.
-func (s *Service) Handle(ctx context.Context, i *discordgo.Interaction) (resp *discordgo.InteractionResponse, encoded []byte) {
+func (s *Service) Handle(ctx context.Context, i *discordgo.Interaction) (resp *discordgo.InteractionResponse, encoded []byte, replayed bool) {
 	ctx, cancel := s.dbContext(ctx)
 	defer cancel()
-	resp, encoded = s.handle(ctx, i)
+	resp, encoded, replayed = s.handle(ctx, i)
 	if encoded == nil {
-		encoded, _ = encodeResponse(resp)
+		encoded, _ = json.Marshal(resp)
 	}
-	return resp, encoded
+	return resp, encoded, replayed
 }
 
 // dbContext is ctx bounded by the database timeout.
@@ -169,25 +181,25 @@ func (s *Service) Private(i *discordgo.Interaction) bool {
 
 // handle is Handle before the answer is encoded; encoded is the answer's
 // JSON when it has it already (saved with a change, or a redelivery's).
-func (s *Service) handle(ctx context.Context, i *discordgo.Interaction) (resp *discordgo.InteractionResponse, encoded []byte) {
+func (s *Service) handle(ctx context.Context, i *discordgo.Interaction) (resp *discordgo.InteractionResponse, encoded []byte, replayed bool) {
 	if i == nil {
-		return ephemeral(locale.For(locale.English).T("play.err.empty")), nil
+		return ephemeral(locale.For(locale.English).T("play.err.empty")), nil, false
 	}
 	if i.Type == discordgo.InteractionPing {
-		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}, nil
+		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}, nil, false
 	}
 	r := &request{ctx: ctx, i: i, path: interactionPath(i), now: s.now(), lang: locale.For(string(i.Locale))}
 	if err := s.validate(i); err != nil {
-		return s.renderError(r, err), nil
+		return s.renderError(r, err), nil, false
 	}
 	ans, err := s.chain(r)
 	if err != nil {
-		return s.renderError(r, err), nil
+		return s.renderError(r, err), nil, false
 	}
 	if ans == nil || ans.resp == nil {
-		return s.renderError(r, fmt.Errorf("route %q answered nothing", r.path)), nil
+		return s.renderError(r, fmt.Errorf("route %q answered nothing", r.path)), nil, false
 	}
-	return ans.resp, ans.encoded
+	return ans.resp, ans.encoded, ans.replayed
 }
 
 // renderError is the one error handler.

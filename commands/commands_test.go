@@ -1062,7 +1062,7 @@ func TestInternalErrorIsAnApologyWithReference(t *testing.T) {
 		t.Fatal(err)
 	}
 	i := h.interaction("application_command.json", fields{UserID: alice, Sub: "status", Type: 2})
-	resp, _ := h.svc.Handle(context.Background(), i)
+	resp, _, _ := h.svc.Handle(context.Background(), i)
 	if !isEphemeral(resp) || !strings.Contains(resp.Data.Content, "Sorry") || !strings.Contains(resp.Data.Content, "reference ") {
 		t.Fatalf("internal error answer: %q", resp.Data.Content)
 	}
@@ -1148,7 +1148,7 @@ func TestMalformedInteractions(t *testing.T) {
 		"nil":                    nil,
 	} {
 		t.Run(name, func(t *testing.T) {
-			resp, _ := h.svc.Handle(context.Background(), i)
+			resp, _, _ := h.svc.Handle(context.Background(), i)
 			if resp == nil || !isEphemeral(resp) {
 				t.Fatalf("want an ephemeral answer, got %+v", resp)
 			}

@@ -31,7 +31,7 @@ func TestConcurrentClicksApplyOneMove(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			resps[k], _ = h.svc.Handle(context.Background(), is[k])
+			resps[k], _, _ = h.svc.Handle(context.Background(), is[k])
 		}()
 	}
 	wg.Wait()
@@ -64,8 +64,8 @@ func TestConcurrentRedelivery(t *testing.T) {
 	var a, b *discordgo.InteractionResponse
 	var wg sync.WaitGroup
 	wg.Add(2)
-	go func() { defer wg.Done(); a, _ = h.svc.Handle(context.Background(), i) }()
-	go func() { defer wg.Done(); b, _ = h.svc.Handle(context.Background(), i) }()
+	go func() { defer wg.Done(); a, _, _ = h.svc.Handle(context.Background(), i) }()
+	go func() { defer wg.Done(); b, _, _ = h.svc.Handle(context.Background(), i) }()
 	wg.Wait()
 	ja, _ := json.Marshal(a)
 	jb, _ := json.Marshal(b)
@@ -94,7 +94,7 @@ func TestRedeliveryRacingItsFirstDelivery(t *testing.T) {
 	click := h.interaction("message_component.json", fields{UserID: alice, CustomID: move.CustomID(), ComponentType: 2, ID: "1390000000000000301", MessageID: h.message})
 	var first *discordgo.InteractionResponse
 	chain := h.svc.answers.replay(func(r *request) (*answer, error) {
-		first, _ = h.svc.Handle(ctx, click)
+		first, _, _ = h.svc.Handle(ctx, click)
 		return h.svc.moveButton(r, move)
 	})
 	r := &request{ctx: ctx, i: click, path: interactionPath(click), now: h.now, lang: locale.For(locale.English)}

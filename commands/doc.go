@@ -76,7 +76,8 @@
 // ephemeral note; what holds at any ply (/nim end, /nim resign, Accept,
 // Decline) is tried again on the game as it then is, a bounded number of
 // times (retryStale). A redelivered interaction gets its saved response back
-// and never moves twice. A start is one Storage.CreateGame with its answer (and
+// and never moves twice; Handle reports it replayed, and the gateway sends
+// no second answer. A start is one Storage.CreateGame with its answer (and
 // nimbot's opening move), a first hint one Storage.RecordHint with its answer.
 // Answers that change nothing on a board control pinned to its ply (a heap
 // pick, a stale click) or on a read-only view are not saved: a redelivery is

@@ -28,7 +28,7 @@ func FuzzService(f *testing.F) {
 			return // discordgo would have dropped it before nimbot saw it
 		}
 		h.logs.Reset()
-		resp, _ := h.svc.Handle(ctx, &i)
+		resp, _, _ := h.svc.Handle(ctx, &i)
 		if resp == nil {
 			t.Fatalf("no response to %s", raw)
 		}
@@ -337,7 +337,7 @@ func FuzzServiceFields(f *testing.F) {
 			return
 		}
 		h.logs.Reset()
-		resp, _ := h.svc.Handle(ctx, &i)
+		resp, _, _ := h.svc.Handle(ctx, &i)
 		if resp == nil {
 			t.Fatalf("no response to %s", raw)
 		}

@@ -234,7 +234,7 @@ func TestChallengesAtOnceObeyTheCooldown(t *testing.T) {
 	for k, i := range is {
 		wg.Go(func() {
 			<-start
-			resps[k], _ = h.svc.Handle(context.Background(), i)
+			resps[k], _, _ = h.svc.Handle(context.Background(), i)
 		})
 	}
 	close(start)

@@ -194,8 +194,7 @@ func TestBoardsInEveryLanguage(t *testing.T) {
 				for _, s := range states {
 					name := fmt.Sprintf("%s: %s after %d moves (%s), heap %d, page %d", lang, c.name, len(c.moves), g.Status, s.selected, s.page)
 					resp := s.response(discordgo.InteractionResponseChannelMessageWithSource)
-					checkEncoding(t, resp)
-					for _, v := range limitViolations(resp) {
+					for _, v := range limitViolations(sent(t, resp)) {
 						t.Errorf("%s: %s", name, v)
 					}
 					checkLocalized(t, name, resp)

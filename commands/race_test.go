@@ -76,7 +76,7 @@ func TestCommandAfterRace(t *testing.T) {
 			// bob, waiting for alice's move, sends the command as she moves.
 			svc := racing(h, moveNow(t, h))
 			i := h.interaction("application_command.json", fields{UserID: bob, Sub: c.sub, Type: 2})
-			resp, first := svc.Handle(ctx, i)
+			resp, first, _ := svc.Handle(ctx, i)
 			checkResponse(t, resp)
 			if isEphemeral(resp) || resp.Type != discordgo.InteractionResponseChannelMessageWithSource {
 				t.Fatalf("/nim %s after a move landed: %s", c.sub, text(resp))
@@ -91,7 +91,7 @@ func TestCommandAfterRace(t *testing.T) {
 			if !strings.Contains(text(resp), result(locale.For(g.Locale), g)) {
 				t.Fatalf("the answer does not show the result: %s", text(resp))
 			}
-			if _, again := svc.Handle(ctx, i); !bytes.Equal(again, first) {
+			if _, again, _ := svc.Handle(ctx, i); !bytes.Equal(again, first) {
 				t.Fatalf("a redelivery got another answer:\n%s\n%s", first, again)
 			}
 		})
@@ -106,13 +106,13 @@ func TestCommandAfterRace(t *testing.T) {
 			}
 			svc := racing(h, moves...)
 			i := h.interaction("application_command.json", fields{UserID: bob, Sub: c.sub, Type: 2})
-			resp, first := svc.Handle(ctx, i)
+			resp, first, _ := svc.Handle(ctx, i)
 			checkResponse(t, resp)
 			wantUserError(t, resp, locale.For(locale.English).T("play.err.command_raced"))
 			if g = h.gameByID(g.ID); g.Status != match.Active || g.Ply != staleAttempts {
 				t.Fatalf("after %d raced attempts: %s at ply %d", staleAttempts, g.Status, g.Ply)
 			}
-			if _, again := svc.Handle(ctx, i); !bytes.Equal(again, first) {
+			if _, again, _ := svc.Handle(ctx, i); !bytes.Equal(again, first) {
 				t.Fatalf("a redelivery got another answer:\n%s\n%s", first, again)
 			}
 		})
@@ -185,7 +185,7 @@ func TestChallengeAfterRace(t *testing.T) {
 			board := h.message
 			svc := racing(h, func() { c.race(h, g) })
 			i := h.interaction("message_component.json", fields{UserID: bob, CustomID: c.click(g).CustomID(), ComponentType: 2, MessageID: board, MessageComponents: c.components})
-			resp, _ := svc.Handle(ctx, i)
+			resp, _, _ := svc.Handle(ctx, i)
 			checkResponse(t, resp)
 			for _, wrong := range []error{errOver(), errStale()} {
 				if say, _ := isUserError(wrong, locale.For(locale.English)); strings.Contains(text(resp), say) {

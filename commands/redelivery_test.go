@@ -106,21 +106,22 @@ func component(h *harness, who string, g *match.Game, customID string) redeliver
 }
 
 // deliver decodes the interaction afresh, as each delivery arrives, and
-// answers it with the JSON a transport sends.
-func (h *harness) deliver(d redelivered) []byte {
+// answers it with the JSON a transport sends, and whether Handle said it
+// is another delivery's saved answer (which the gateway does not send).
+func (h *harness) deliver(d redelivered) (encoded []byte, replayed bool) {
 	h.t.Helper()
 	i := h.interaction(d.fixture, d.f)
 	if d.lang != "" {
 		i.Locale = discordgo.Locale(d.lang)
 	}
-	resp, encoded := h.svc.Handle(context.Background(), i)
+	resp, encoded, replayed := h.svc.Handle(context.Background(), i)
 	if encoded == nil {
 		var err error
-		if encoded, err = encodeResponse(resp); err != nil {
+		if encoded, err = json.Marshal(resp); err != nil {
 			h.t.Fatalf("encode: %v", err)
 		}
 	}
-	return encoded
+	return encoded, replayed
 }
 
 // snapshot is everything an interaction may change: the games of the
@@ -211,7 +212,9 @@ func TestRedeliveryEveryVariant(t *testing.T) {
 
 // checkRedelivery delivers the interaction setup makes once and then again,
 // in a fresh harness, and then several times at once in another: every
-// delivery gets the first answer, the saved one, and changes nothing more.
+// delivery gets the first answer, the saved one, and changes nothing more;
+// and exactly one delivery, the one whose answer was saved, is not told
+// replayed: over the gateway, Discord gets one callback.
 func checkRedelivery(t *testing.T, name string, setup func(h *harness) redelivered) {
 	// The state after exactly one delivery, to hold the concurrent
 	// deliveries to: the same seed makes the same game.
@@ -220,7 +223,10 @@ func checkRedelivery(t *testing.T, name string, setup func(h *harness) redeliver
 		h := newHarness(t, 1)
 		d := setup(h)
 		before := h.snapshot(d.game)
-		first := h.deliver(d)
+		first, replayed := h.deliver(d)
+		if replayed {
+			t.Fatalf("the first delivery was told replayed: %s", first)
+		}
 		saved, err := h.db.Response(context.Background(), AnswerKey(h.interaction(d.fixture, d.f)))
 		if err != nil {
 			t.Fatalf("the first delivery saved no answer (%v): %s", err, first)
@@ -235,8 +241,12 @@ func checkRedelivery(t *testing.T, name string, setup func(h *harness) redeliver
 		for k := range 3 {
 			// Redeliveries come later: nothing may be drawn afresh.
 			h.now = h.now.Add(time.Minute)
-			if again := h.deliver(d); !bytes.Equal(again, first) {
+			again, replayed := h.deliver(d)
+			if !bytes.Equal(again, first) {
 				t.Fatalf("redelivery %d answered differently:\n%s\n%s", k+1, again, first)
+			}
+			if !replayed {
+				t.Fatalf("redelivery %d was not told replayed: the gateway would answer it again", k+1)
 			}
 			if after := h.snapshot(d.game); !reflect.DeepEqual(after, once) {
 				t.Fatalf("redelivery %d changed something:\n%+v\n%+v", k+1, after, once)
@@ -248,11 +258,21 @@ func checkRedelivery(t *testing.T, name string, setup func(h *harness) redeliver
 		d := setup(h)
 		const n = 6
 		answers := make([][]byte, n)
+		replayed := make([]bool, n)
 		var wg sync.WaitGroup
 		for k := range answers {
-			wg.Go(func() { answers[k] = h.deliver(d) })
+			wg.Go(func() { answers[k], replayed[k] = h.deliver(d) })
 		}
 		wg.Wait()
+		fresh := 0
+		for _, r := range replayed {
+			if !r {
+				fresh++
+			}
+		}
+		if fresh != 1 {
+			t.Fatalf("%d of %d deliveries at once were not told replayed (%v), want 1: Discord would get %d callbacks", fresh, n, replayed, fresh)
+		}
 		saved, err := h.db.Response(context.Background(), AnswerKey(h.interaction(d.fixture, d.f)))
 		if err != nil {
 			t.Fatalf("no answer saved: %v", err)
@@ -296,13 +316,21 @@ func TestRedeliveryOfRefusal(t *testing.T) {
 	h.command(alice, "start", "first", "me", "heaps", "3 4 5")
 	g := h.game()
 	d := component(h, bob, g, MoveControl{Game: g.ID, Ply: g.Ply, Heap: 0, Take: 1}.CustomID())
-	first := h.deliver(d)
+	first, replayed := h.deliver(d)
+	if replayed {
+		t.Fatalf("a first delivery was told replayed")
+	}
 	var resp discordgo.InteractionResponse
 	if err := json.Unmarshal(first, &resp); err != nil || resp.Data == nil || resp.Data.Flags&discordgo.MessageFlagsEphemeral == 0 {
 		t.Fatalf("bob's click on alice's game must be refused: %s", first)
 	}
-	if again := h.deliver(d); !bytes.Equal(again, first) {
+	again, replayed := h.deliver(d)
+	if !bytes.Equal(again, first) {
 		t.Fatalf("refusal redelivered answered differently:\n%s\n%s", again, first)
+	}
+	if replayed {
+		// Nothing was saved: nothing says Discord has an answer.
+		t.Fatalf("a refusal answered afresh was told replayed")
 	}
 	if _, err := h.db.Response(context.Background(), AnswerKey(h.interaction(d.fixture, d.f))); err == nil {
 		t.Fatalf("a refused board click was saved")
@@ -322,11 +350,11 @@ func TestReusedIDGetsNoOneElsesAnswer(t *testing.T) {
 	h := newHarness(t, 1)
 	const id = "1390000000000000301"
 	start := h.interaction("application_command.json", fields{UserID: alice, Sub: "start", Options: opts("opponent", user(bob)), Type: 2, ID: id})
-	first, _ := h.svc.Handle(context.Background(), start)
+	first, _, _ := h.svc.Handle(context.Background(), start)
 	if !strings.Contains(text(first), "challenge") {
 		t.Fatalf("the challenge: %s", text(first))
 	}
-	if again, _ := h.svc.Handle(context.Background(), h.interaction("application_command.json", fields{UserID: alice, Sub: "start", Options: opts("opponent", user(bob)), Type: 2, ID: id})); text(again) != text(first) {
+	if again, _, _ := h.svc.Handle(context.Background(), h.interaction("application_command.json", fields{UserID: alice, Sub: "start", Options: opts("opponent", user(bob)), Type: 2, ID: id})); text(again) != text(first) {
 		t.Fatalf("a redelivery was not answered as the first: %s", text(again))
 	}
 	cases := map[string]*discordgo.Interaction{
@@ -336,7 +364,7 @@ func TestReusedIDGetsNoOneElsesAnswer(t *testing.T) {
 	}
 	for name, i := range cases {
 		t.Run(name, func(t *testing.T) {
-			resp, _ := h.svc.Handle(context.Background(), i)
+			resp, _, _ := h.svc.Handle(context.Background(), i)
 			if text(resp) == text(first) {
 				t.Fatalf("answered with alice's challenge: %s", text(resp))
 			}

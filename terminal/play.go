@@ -451,7 +451,7 @@ func (s *session) send(typ discordgo.InteractionType, data map[string]any, msg *
 		fmt.Fprintf(s.out, "! cannot decode the interaction: %v\n", err)
 		return
 	}
-	resp, _ := s.svc.Handle(s.ctx, &i)
+	resp, _, _ := s.svc.Handle(s.ctx, &i)
 	s.show(&i, resp)
 	s.followTurn()
 }

@@ -139,7 +139,7 @@ func measureRender(ctx context.Context, dir string, d time.Duration) (time.Durat
 		if err := json.Unmarshal(body, &i); err != nil {
 			return nil, nil, err
 		}
-		resp, enc := svc.Handle(ctx, &i)
+		resp, enc, _ := svc.Handle(ctx, &i)
 		if enc == nil {
 			var err error
 			if enc, err = json.Marshal(resp); err != nil {
@@ -178,7 +178,7 @@ func measureRender(ctx context.Context, dir string, d time.Duration) (time.Durat
 		return 0, err
 	}
 	return cpuPer(d, func() error {
-		resp, enc := svc.Handle(ctx, &i)
+		resp, enc, _ := svc.Handle(ctx, &i)
 		if resp.Type != discordgo.InteractionResponseUpdateMessage {
 			return fmt.Errorf("a heap click answered %+v", resp.Data)
 		}

@@ -26,10 +26,7 @@
 // a message its language lacks is shown in English and recorded
 // (Missing), so a test that renders everything in every language finds it.
 //
-// Boards render dozens of messages with arguments per click, so each
-// message form that is only literal text and {{.Name}} fields is compiled
-// at load and rendered by concatenation, without text/template; go-i18n
-// still chooses the plural form (asked once per count and language) and
-// renders everything else, and a test holds both paths to the same output
-// for every message in every language.
+// Every message is rendered by go-i18n's own Localizer, which chooses
+// the plural form by CLDR's rules; a message without arguments is rendered
+// once, at load.
 package locale

@@ -66,7 +66,7 @@ type book struct {
 	ids     map[string][]string
 	text    map[string]map[string]string
 	english map[string]*i18n.Message
-	// forms are the plural forms each language's messages define, by id.
+	// messages are each language's messages, by id.
 	messages map[string]map[string]*i18n.Message
 }
 
@@ -242,25 +242,16 @@ func Localizations(id string) map[discordgo.Locale]string {
 // language and shared: For returns the same one every time.
 type Printer struct {
 	lang string
+	tag  language.Tag
 	loc  *i18n.Localizer
 	num  *message.Printer
-	// compiled are the language's messages compiled for rendering without
-	// go-i18n (fast.go); plural asks go-i18n for a count's plural form and
-	// forms remembers its answers.
-	compiled map[string]*compiled
-	plural   *i18n.Localizer
-	forms    *formTable
 }
 
 var printers = func() map[string]*Printer {
 	m := map[string]*Printer{}
-	all := compileAll(catalog.messages)
 	for _, l := range Languages() {
 		tag := language.Make(l)
-		m[l] = &Printer{
-			lang: l, loc: i18n.NewLocalizer(catalog.bundle, l), num: message.NewPrinter(tag),
-			compiled: all[l], plural: i18n.NewLocalizer(plurals, l), forms: new(formTable),
-		}
+		m[l] = &Printer{lang: l, tag: tag, loc: i18n.NewLocalizer(catalog.bundle, l), num: message.NewPrinter(tag)}
 	}
 	return m
 }()
@@ -302,50 +293,20 @@ func (p *Printer) T(id string, nameValues ...any) string {
 	if len(nameValues)%2 != 0 {
 		panic("locale: T(" + id + ") with an odd number of name/value arguments")
 	}
-	for i := 0; i < len(nameValues); i += 2 {
-		_ = nameValues[i].(string)
-	}
-	return p.render(id, args{pairs: nameValues}, len(nameValues))
-}
-
-// TStr is T for arguments that are all strings, with the same result: its
-// arguments never escape, where T's, passed as any, are each boxed on the
-// heap by the caller (a board passes a few dozen per click).
-func (p *Printer) TStr(id string, nameValues ...string) string {
-	if len(nameValues)%2 != 0 {
-		panic("locale: TStr(" + id + ") with an odd number of name/value arguments")
-	}
-	return p.render(id, args{strs: nameValues}, len(nameValues))
-}
-
-// render is T's and TStr's one path, for a's n checked name, value
-// values: a message without arguments straight from the catalog, else the
-// compiled message, else go-i18n with the arguments as its map.
-func (p *Printer) render(id string, a args, n int) string {
-	if n == 0 {
+	if len(nameValues) == 0 {
 		if s, ok := catalog.text[p.lang][id]; ok {
 			return s
 		}
 	}
-	if s, ok := p.fast(id, a); ok {
-		return s
+	args := make(map[string]any, len(nameValues)/2)
+	for i := 0; i < len(nameValues); i += 2 {
+		args[nameValues[i].(string)] = nameValues[i+1]
 	}
-	data := make(map[string]any, n/2)
-	for i := 0; i < len(a.pairs); i += 2 {
-		data[a.pairs[i].(string)] = a.pairs[i+1]
-	}
-	for i := 0; i < len(a.strs); i += 2 {
-		data[a.strs[i]] = a.strs[i+1]
-	}
-	return p.localize(id, data, true)
+	return p.localize(id, args)
 }
 
 // Phrase renders an engine phrase in the printer's language.
-func (p *Printer) Phrase(ph engine.Phrase) string { return p.phrase(ph, true) }
-
-// phrase renders ph, with the compiled messages when fast, else (tests
-// compare the two) through go-i18n alone, nested phrases included.
-func (p *Printer) phrase(ph engine.Phrase, fast bool) string {
+func (p *Printer) Phrase(ph engine.Phrase) string {
 	if ph.ID == "" {
 		return ph.Text
 	}
@@ -354,21 +315,15 @@ func (p *Printer) phrase(ph engine.Phrase, fast bool) string {
 			return s
 		}
 	}
-	if fast {
-		if s, ok := p.fast(ph.ID, args{ph: &ph}); ok {
-			return s
-		}
-	}
-	return p.localize(ph.ID, ph.ArgMap(), fast)
+	return p.localize(ph.ID, ph.ArgMap())
 }
 
-// localize renders message id through go-i18n: the path for whatever the
-// compiled messages do not cover, and their reference. fast says how
-// nested phrases are rendered.
-func (p *Printer) localize(id string, args map[string]any, fast bool) string {
+// localize renders message id through go-i18n, with args prepared for it
+// (value) and a Count argument as the plural count.
+func (p *Printer) localize(id string, args map[string]any) string {
 	data := make(map[string]any, len(args))
 	for k, v := range args {
-		data[k] = p.value(v, fast)
+		data[k] = p.value(v)
 	}
 	lc := &i18n.LocalizeConfig{MessageID: id, TemplateData: data}
 	if c, ok := args["Count"]; ok {
@@ -378,11 +333,11 @@ func (p *Printer) localize(id string, args map[string]any, fast bool) string {
 	// translation does not define (French "many" for millions): go-i18n
 	// has fallen back to its "other" form, which reads correctly.
 	s, tag, _ := p.loc.LocalizeWithTag(lc)
-	if s == "" || tag != language.Make(p.lang) || strings.Contains(s, "<no value>") {
+	if s == "" || tag != p.tag || strings.Contains(s, "<no value>") {
 		miss(p.lang, id)
 		if s == "" {
 			if p.lang != English {
-				return For(English).localize(id, args, fast)
+				return For(English).localize(id, args)
 			}
 			return id
 		}
@@ -392,10 +347,10 @@ func (p *Printer) localize(id string, args map[string]any, fast bool) string {
 
 // value prepares one template argument: phrases rendered, integers
 // formatted for the language.
-func (p *Printer) value(v any, fast bool) any {
+func (p *Printer) value(v any) any {
 	switch x := v.(type) {
 	case engine.Phrase:
-		return p.phrase(x, fast)
+		return p.Phrase(x)
 	case int:
 		return p.Number(int64(x))
 	case int64:
