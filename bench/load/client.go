@@ -119,7 +119,7 @@ func newLoader(urls []string, priv ed25519.PrivateKey, o options, heaps []int64,
 func (l *loader) close() { l.client.CloseIdleConnections() }
 
 // sample plays the first channel's first two requests and returns the last
-// request as sent, for the verification limit.
+// request as sent (a click), for the floor.
 func (l *loader) sample(ctx context.Context) (*sentRequest, error) {
 	p := l.players[0]
 	var last *sentRequest
@@ -361,8 +361,7 @@ func (p *player) next() *request {
 		c     control
 		value string
 	}
-	// A board offers a few dozen at most: room for them on the stack.
-	moves, heaps := make([]choice, 0, 32), make([]choice, 0, 32)
+	var moves, heaps []choice
 	for _, c := range b.controls {
 		switch c.ctl.(type) {
 		case commands.MoveControl:
