@@ -24,6 +24,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"net/url"
 	"os"
 	"os/signal"
@@ -37,6 +38,7 @@ import (
 
 	"nimbot/bot"
 	"nimbot/commands"
+	"nimbot/internal/metrics"
 	"nimbot/match"
 	"nimbot/store"
 	"nimbot/store/postgres"
@@ -83,6 +85,7 @@ type config struct {
 	DatabasePath, Synchronous string
 	DatabaseURL               string
 	HTTPAddr, HealthAddr      string
+	AdminAddr                 string
 	ShardCount                int   // 0: Discord's recommendation
 	ShardIDs                  []int // nil: every shard
 	BotTurn, PeopleTurn       time.Duration
@@ -251,6 +254,7 @@ func loadConfig() (config, error) {
 		DatabaseURL: strings.TrimSpace(os.Getenv("DATABASE_URL")),
 		HTTPAddr:    envOr("HTTP_ADDR", ":8080"),
 		HealthAddr:  strings.TrimSpace(os.Getenv("HEALTH_ADDR")),
+		AdminAddr:   strings.TrimSpace(os.Getenv("ADMIN_ADDR")),
 	}
 	// A token pasted with its "Bot " prefix would become "Bot Bot …".
 	cfg.Token = strings.TrimPrefix(cfg.Token, "Bot ")
@@ -468,15 +472,25 @@ func runGateway(ctx context.Context, cfg config, log *slog.Logger, errOut io.Wri
 		return err
 	}
 	defer db.Close()
-	svc := newService(db, cfg, log)
+	m, stopAdmin, err := startAdmin(ctx, cfg, db, log)
+	if err != nil {
+		return err
+	}
+	defer stopAdmin()
+	counted := m.Storage(db)
+	svc := newService(counted, cfg, log)
 	shards, err := bot.NewShards(bot.ShardsConfig{
-		NewSession: func() (*discordgo.Session, error) { return bot.NewSession(cfg.Token) },
+		NewSession: func() (*discordgo.Session, error) { return newSession(cfg, m) },
 		Count:      cfg.ShardCount, IDs: cfg.ShardIDs,
 		Service: svc, Commands: commands.Definitions(),
 		AppID: cfg.AppID, GuildID: cfg.DevGuildID, Log: log, FetchDelay: fetchDelay(cfg),
+		Metrics: m,
 	})
 	if err != nil {
 		return err
+	}
+	if m != nil {
+		m.Shards(shards.States)
 	}
 	if cfg.HealthAddr != "" {
 		checks := append(databaseChecks(db), shards.Check(), shards.RegistrationCheck())
@@ -495,7 +509,7 @@ func runGateway(ctx context.Context, cfg config, log *slog.Logger, errOut io.Wri
 		return err
 	}
 	// Once per process, whatever the number of shards.
-	stopScheduler := startScheduler(svc, db, shards.Session(), cfg.Retention, log)
+	stopScheduler := startScheduler(svc, counted, shards.Session(), cfg.Retention, m, log)
 	log.Info("nimbot is running; press Ctrl+C to stop", "database", databaseName(cfg))
 
 	<-ctx.Done()
@@ -527,8 +541,17 @@ func runServe(ctx context.Context, cfg config, log *slog.Logger) error {
 		return err
 	}
 	defer db.Close()
-	svc := newService(db, cfg, log)
-	session, err := bot.NewSession(cfg.Token)
+	m, stopAdmin, err := startAdmin(ctx, cfg, db, log)
+	if err != nil {
+		return err
+	}
+	defer stopAdmin()
+	if m != nil {
+		m.Shards(nil) // serve runs no gateway shard: every state counts 0
+	}
+	counted := m.Storage(db)
+	svc := newService(counted, cfg, log)
+	session, err := newSession(cfg, m)
 	if err != nil {
 		return err
 	}
@@ -562,7 +585,7 @@ func runServe(ctx context.Context, cfg config, log *slog.Logger) error {
 		defer stopHealth()
 	}
 	h := bot.NewHTTP(bot.HTTPConfig{Service: svc, PublicKey: ed25519.PublicKey(key), Session: session, Health: health, Log: log,
-		FetchDelay: fetchDelay(cfg)})
+		FetchDelay: fetchDelay(cfg), Metrics: m})
 	srv := &http.Server{
 		Addr: cfg.HTTPAddr, Handler: h,
 		ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
@@ -573,7 +596,7 @@ func runServe(ctx context.Context, cfg config, log *slog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("HTTP_ADDR: %w", err)
 	}
-	stopScheduler := startScheduler(svc, db, session, cfg.Retention, log)
+	stopScheduler := startScheduler(svc, counted, session, cfg.Retention, m, log)
 	defer stopScheduler()
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
@@ -604,24 +627,73 @@ func runServe(ctx context.Context, cfg config, log *slog.Logger) error {
 func serveHealth(ctx context.Context, addr string, h http.Handler, log *slog.Logger) (func(), error) {
 	mux := http.NewServeMux()
 	mux.Handle("/healthz", h)
+	return serveOperator(ctx, "HEALTH_ADDR", addr, mux, log)
+}
+
+// startAdmin starts the admin listener on ADMIN_ADDR, when it is set, and
+// returns the metrics it serves; without ADMIN_ADDR the metrics are nil
+// (nothing is counted) and stop does nothing.
+func startAdmin(ctx context.Context, cfg config, db match.Storage, log *slog.Logger) (m *metrics.Metrics, stop func(), err error) {
+	if cfg.AdminAddr == "" {
+		return nil, func() {}, nil
+	}
+	m = metrics.New(metrics.Config{Route: commands.Route})
+	if c, ok := db.(interface {
+		GamesInProgress(context.Context) (int64, error)
+	}); ok {
+		m.GamesInProgress(c.GamesInProgress)
+	}
+	stop, err = serveOperator(ctx, "ADMIN_ADDR", cfg.AdminAddr, adminMux(m), log)
+	return m, stop, err
+}
+
+// adminMux is what the admin listener serves: Prometheus's /metrics and
+// net/http/pprof's profiles. pprof's handlers are mounted here by hand:
+// the package also registers them on http.DefaultServeMux, which no
+// listener of nimbot serves, so they never reach HTTP_ADDR or HEALTH_ADDR.
+func adminMux(m *metrics.Metrics) *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", m.Handler())
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	return mux
+}
+
+// serveOperator serves mux on addr, a listener for the operator alone
+// (setting names it in errors); the returned func stops it. It has no
+// write timeout: a CPU profile or trace streams for as long as asked.
+func serveOperator(ctx context.Context, setting, addr string, mux *http.ServeMux, log *slog.Logger) (func(), error) {
 	srv := &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 5 * time.Second,
 		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) }}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("HEALTH_ADDR: %w", err)
+		return nil, fmt.Errorf("%s: %w", setting, err)
 	}
 	go srv.Serve(ln)
-	log.Info("serving /healthz", "addr", ln.Addr().String())
+	log.Info("serving the operator's listener", "setting", setting, "addr", ln.Addr().String())
 	return func() { srv.Close() }, nil
+}
+
+// newSession is bot.NewSession with its REST calls counted in m.
+func newSession(cfg config, m *metrics.Metrics) (*discordgo.Session, error) {
+	s, err := bot.NewSession(cfg.Token)
+	if err != nil {
+		return nil, err
+	}
+	s.Client.Transport = m.Transport(s.Client.Transport)
+	return s, nil
 }
 
 // startScheduler runs the scheduler (turn deadlines, pruning saved
 // answers); the returned func stops it and waits until its current pass is
 // done.
-func startScheduler(svc bot.Service, db match.Storage, session *discordgo.Session, retention time.Duration, log *slog.Logger) func() {
+func startScheduler(svc bot.Service, db match.Storage, session *discordgo.Session, retention time.Duration, m *metrics.Metrics, log *slog.Logger) func() {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	s := bot.NewScheduler(bot.SchedulerConfig{Service: svc, Session: session, Log: log, PruneAnswers: db.PruneInteractions, Retention: retention})
+	s := bot.NewScheduler(bot.SchedulerConfig{Service: svc, Session: session, Log: log, PruneAnswers: db.PruneInteractions, Retention: retention, Metrics: m})
 	go func() { defer close(done); s.Run(ctx) }()
 	var once sync.Once
 	return func() { once.Do(func() { cancel(); <-done }) }

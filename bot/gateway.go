@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"nimbot/internal/metrics"
 )
 
 // NewSession returns a discordgo Session for token that asks for no gateway
@@ -61,6 +63,8 @@ type GatewayConfig struct {
 	// SkipRegister leaves the commands to another gateway: with several
 	// shards, only shard 0's registers them (see Shards).
 	SkipRegister bool
+	// Metrics counts the interactions (nil: none).
+	Metrics *metrics.Metrics
 }
 
 // Gateway answers interactions that arrive on Discord's websocket gateway.
@@ -84,7 +88,7 @@ func NewGateway(cfg GatewayConfig) *Gateway {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	return &Gateway{cfg: cfg, r: newResponder(cfg.Service, cfg.Session, cfg.Log, responderConfig{cfg.DeferAfter, cfg.MaxPending, cfg.FetchDelay, cfg.MaxDelayed})}
+	return &Gateway{cfg: cfg, r: newResponder(cfg.Service, cfg.Session, cfg.Log, responderConfig{cfg.DeferAfter, cfg.MaxPending, cfg.FetchDelay, cfg.MaxDelayed, cfg.Metrics})}
 }
 
 // ReadyTimeout bounds the wait for READY after the gateway connection

@@ -15,6 +15,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"golang.org/x/time/rate"
+
+	"nimbot/internal/metrics"
 )
 
 // Limits of the HTTP interactions endpoint.
@@ -62,6 +64,9 @@ type HTTPConfig struct {
 	// MaxDelayed bounds the fetches waiting for their delay (0:
 	// DefaultMaxDelayed); past it they are made at once.
 	MaxDelayed int
+	// Metrics counts the interactions and the requests refused (nil:
+	// none).
+	Metrics *metrics.Metrics
 }
 
 // HTTP is the http.Handler for Discord's Interactions Endpoint URL:
@@ -97,7 +102,7 @@ func NewHTTP(cfg HTTPConfig) *HTTP {
 		cfg.Log.Error("every interaction request will be refused: the public key is unusable", "err", err)
 		key = nil
 	}
-	h := &HTTP{cfg: cfg, key: key, rejected: rate.NewLimiter(rate.Every(time.Second), 1), r: newResponder(cfg.Service, cfg.Session, cfg.Log, responderConfig{cfg.DeferAfter, cfg.MaxPending, cfg.FetchDelay, cfg.MaxDelayed}), mux: http.NewServeMux()}
+	h := &HTTP{cfg: cfg, key: key, rejected: rate.NewLimiter(rate.Every(time.Second), 1), r: newResponder(cfg.Service, cfg.Session, cfg.Log, responderConfig{cfg.DeferAfter, cfg.MaxPending, cfg.FetchDelay, cfg.MaxDelayed, cfg.Metrics}), mux: http.NewServeMux()}
 	h.mux.HandleFunc("/interactions", h.interactions)
 	health := cfg.Health
 	if health == nil {
@@ -128,10 +133,13 @@ func (h *HTTP) interactions(w http.ResponseWriter, r *http.Request) {
 	}
 	i, ok := h.read(w, r)
 	if !ok {
+		h.cfg.Metrics.Refused()
 		return
 	}
 	if i.Type == discordgo.InteractionPing {
-		writeJSON(w, &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}, nil)
+		pong := &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}
+		h.cfg.Metrics.Interaction(i, pong, 0)
+		writeJSON(w, pong, nil)
 		return
 	}
 	h.r.respond(i, w, deliver)

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"nimbot/internal/metrics"
 )
 
 // DefaultDeferAfter is how long Handle may run before bot answers with a
@@ -32,7 +34,7 @@ var originalRetry = []time.Duration{100 * time.Millisecond, 250 * time.Milliseco
 // DefaultMaxPending bounds the answers waiting on Discord's REST API in the
 // background (deferred answers to deliver, new boards to fetch). discordgo
 // sends all of them through one rate-limit bucket, one at a time, so when
-// the API hangs they pile up: 3,000 were seen queued in a probe. Past the
+// the API hangs they pile up without a bound of their own. Past the
 // bound, new ones are dropped and logged; a delayed fetch that comes due
 // (see DefaultFetchDelay) waits for a slot instead. Nothing acknowledged
 // is lost by a drop: every move is committed before its answer is
@@ -57,6 +59,7 @@ type responder struct {
 	rest       *discordgo.Session
 	log        *slog.Logger
 	deferAfter time.Duration
+	metrics    *metrics.Metrics // counts each Handle (nil: none)
 
 	wg      sync.WaitGroup
 	pending chan struct{} // a slot per background answer
@@ -109,6 +112,7 @@ type responderConfig struct {
 	maxPending int           // 0: DefaultMaxPending
 	fetchDelay time.Duration // 0: DefaultFetchDelay; negative: none
 	maxDelayed int           // 0: DefaultMaxDelayed
+	metrics    *metrics.Metrics
 }
 
 func newResponder(svc Service, rest *discordgo.Session, log *slog.Logger, cfg responderConfig) *responder {
@@ -128,7 +132,7 @@ func newResponder(svc Service, rest *discordgo.Session, log *slog.Logger, cfg re
 		cfg.maxDelayed = DefaultMaxDelayed
 	}
 	base, cancel := context.WithCancel(context.Background())
-	r := &responder{svc: svc, rest: rest, log: log, deferAfter: cfg.deferAfter,
+	r := &responder{svc: svc, rest: rest, log: log, deferAfter: cfg.deferAfter, metrics: cfg.metrics,
 		pending: make(chan struct{}, cfg.maxPending), base: base, cancel: cancel, idle: make(chan handleJob)}
 	r.later.init(cfg.fetchDelay, cfg.maxDelayed)
 	return r
@@ -274,17 +278,24 @@ func (r *responder) run(j handleJob) {
 func (r *responder) handle(i *discordgo.Interaction) (rep reply) {
 	ctx, cancel := context.WithTimeout(context.Background(), workTimeout)
 	defer cancel()
+	start, failed := time.Now(), true
 	defer func() {
 		if p := recover(); p != nil {
 			r.log.Error("handler panicked", "interaction", i.ID, "panic", fmt.Sprint(p))
 			rep = reply{resp: apology(i)}
 		}
+		counted := rep.resp
+		if failed {
+			counted = nil
+		}
+		r.metrics.Interaction(i, counted, time.Since(start))
 	}()
 	rep.resp, rep.encoded, rep.replayed = r.svc.Handle(ctx, i)
 	if rep.resp == nil {
 		r.log.Error("handler returned no response", "interaction", i.ID)
-		rep = reply{resp: apology(i)}
+		return reply{resp: apology(i)}
 	}
+	failed = false
 	return rep
 }
 

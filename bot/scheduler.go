@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"nimbot/internal/metrics"
 )
 
 // DefaultInterval is how often the Scheduler looks for passed deadlines.
@@ -47,6 +49,8 @@ type SchedulerConfig struct {
 	// a measurement (bench/load) should go below it.
 	Retention time.Duration
 	Now       func() time.Time // nil: time.Now
+	// Metrics counts the games ended at their deadline (nil: none).
+	Metrics *metrics.Metrics
 }
 
 // NewScheduler returns a Scheduler; Run starts it.
@@ -92,6 +96,7 @@ func (s *Scheduler) Tick(ctx context.Context) int {
 	if err != nil {
 		log.Error("expiring games", "err", err)
 	}
+	s.cfg.Metrics.Deadlines(len(edits))
 	sent := 0
 	// One limiter for the sweep's edits, dropped with it (see rest.go):
 	// the session's would keep a bucket per channel for good.

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"nimbot/internal/metrics"
 )
 
 // ShardsConfig configures Shards.
@@ -43,6 +45,8 @@ type ShardsConfig struct {
 	// IdentifyInterval and IdentifySlack, when set, replace Discord's 5 s
 	// window (IdentifyInterval) and IdentifySlack; tests shorten both.
 	IdentifyInterval, IdentifySlack time.Duration
+	// Metrics counts every shard's interactions (nil: none).
+	Metrics *metrics.Metrics
 }
 
 // Shards runs the gateway shards of one process: a Gateway, with its own
@@ -171,6 +175,7 @@ func (s *Shards) Open(ctx context.Context) error {
 			Log:          s.cfg.Log.With("shard", id),
 			SkipRegister: id != 0,
 			Identify:     func(ctx context.Context) error { return limit.Wait(ctx, id) },
+			Metrics:      s.cfg.Metrics,
 		})
 	}
 	s.mu.Lock()
@@ -270,6 +275,19 @@ func (s *Shards) Check() Check {
 		}
 		return fmt.Sprintf("%d of %d shards; ", len(ids), count) + strings.Join(states, "; "), errors.Join(errs...)
 	}}
+}
+
+// States returns the state of each shard's gateway connection (StateOK,
+// StateRetrying, ...), none before Open built them.
+func (s *Shards) States() []string {
+	s.mu.Lock()
+	gateways := s.gateways
+	s.mu.Unlock()
+	states := make([]string, len(gateways))
+	for i, g := range gateways {
+		states[i], _ = g.Link().State()
+	}
+	return states
 }
 
 // RegistrationCheck returns the /healthz check of the command

@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"context"
 	"crypto/ed25519"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,7 +20,6 @@ import (
 	"time"
 
 	"nimbot/commands"
-	"nimbot/internal/cpuclock"
 )
 
 // Ids shared by every interaction of a run. Everything else (channels,
@@ -52,11 +55,12 @@ func snowflake() string {
 
 // loader drives the channels against one endpoint.
 type loader struct {
-	urls  []string     // channel i sends to urls[i mod len(urls)]
-	key   *expandedKey // the signing key, expanded once
-	opts  options
-	heaps string
-	rest  *standIn // nil with -addr: nobody fetches @original here
+	urls   []string // channel i sends to urls[i mod len(urls)]
+	key    ed25519.PrivateKey
+	client *http.Client
+	opts   options
+	heaps  string
+	rest   *standIn // nil with -addr: nobody fetches @original here
 	// server, when the server is another process this tool can see,
 	// reports that process's own CPU per pass.
 	server *serverProc
@@ -76,6 +80,9 @@ type loader struct {
 	// signalled is when SIGTERM was sent (Unix ns), to count the requests
 	// in flight at that moment.
 	signalled atomic.Int64
+	// sent counts every request sent, for a server's CPU over its whole
+	// run.
+	sent atomic.Int64
 }
 
 func newLoader(urls []string, priv ed25519.PrivateKey, o options, heaps []int64, srv *server) *loader {
@@ -83,10 +90,11 @@ func newLoader(urls []string, priv ed25519.PrivateKey, o options, heaps []int64,
 	for i, h := range heaps {
 		hs[i] = strconv.FormatInt(h, 10)
 	}
-	l := &loader{opts: o, heaps: strings.Join(hs, " ")}
-	if priv != nil { // nil: a loader that only lays out its channels (TestSpread)
-		l.key = expandKey(priv)
-	}
+	// One keep-alive connection per channel: each sends its next request
+	// only after the answer to the last.
+	l := &loader{opts: o, heaps: strings.Join(hs, " "), key: priv, client: &http.Client{Transport: &http.Transport{
+		MaxIdleConns: o.channels, MaxIdleConnsPerHost: o.channels, IdleConnTimeout: time.Minute, DisableCompression: true,
+	}}}
 	if srv != nil {
 		l.rest = srv.rest
 	}
@@ -108,16 +116,10 @@ func newLoader(urls []string, priv ed25519.PrivateKey, o options, heaps []int64,
 }
 
 // close closes the channels' connections; call it once they are done.
-func (l *loader) close() {
-	for _, p := range l.players {
-		if p.conn != nil {
-			p.conn.close()
-		}
-	}
-}
+func (l *loader) close() { l.client.CloseIdleConnections() }
 
 // sample plays the first channel's first two requests and returns the last
-// request as sent, for the verification limit.
+// request as sent (a click), for the floor.
 func (l *loader) sample(ctx context.Context) (*sentRequest, error) {
 	p := l.players[0]
 	var last *sentRequest
@@ -130,7 +132,7 @@ func (l *loader) sample(ctx context.Context) (*sentRequest, error) {
 		if err := p.receive(rq, res, nil); err != nil {
 			return nil, err
 		}
-		last = &sentRequest{body: bytes.Clone(rq.body())}
+		last = &sentRequest{body: bytes.Clone(rq.body)}
 	}
 	return last, nil
 }
@@ -185,8 +187,6 @@ func (l *loader) pass(ctx context.Context, rate float64, d time.Duration) passRe
 	}
 	stats := make([]*passStats, len(l.players))
 	var wg sync.WaitGroup
-	var cpuFrom time.Duration
-	time.AfterFunc(time.Until(w.from), func() { cpuFrom = cpuclock.Process() })
 	serverCPU := l.server.window(ctx, w)
 	clientCPU := cpuWindow(ctx, selfCPU, w)
 	for i, p := range l.players {
@@ -200,11 +200,6 @@ func (l *loader) pass(ctx context.Context, rate float64, d time.Duration) passRe
 	}
 	wg.Wait()
 	r := merge(rate, w, stats)
-	if cpuFrom > 0 && r.requests > 0 {
-		// The channels stop at w.to and finish what is in flight; the CPU
-		// of that tail is small beside the window's.
-		r.cpuPerRequest = (cpuclock.Process() - cpuFrom) / time.Duration(r.requests)
-	}
 	if cpu, ok := <-serverCPU; ok {
 		r.server = cpuFigures(cpu, r.requests, r.moves)
 	}
@@ -218,7 +213,6 @@ func (l *loader) pass(ctx context.Context, rate float64, d time.Duration) passRe
 type player struct {
 	l       *loader
 	url     string // the endpoint this channel's requests go to
-	conn    *conn  // its connection there, opened at the first request
 	rng     *rand.Rand
 	channel string
 	guild   string
@@ -229,25 +223,19 @@ type player struct {
 	recovering bool
 	acks       []ack
 	stopped    bool
-	// buf holds the body of the request in flight: the channel sends one
-	// at a time, and next builds each in the same buffer (data, the
-	// interaction's data, on its way there).
-	buf, data []byte
-	sig       sigState // signs the requests, on the channel's goroutine
 }
 
 // board is the last board the channel was shown.
 type board struct {
-	msgID string
-	// content, components and embeds are the raw JSON of the answer's
-	// fields (nil where it had none), spliced into the message a click
-	// carries; msg is that message when it was built apart (for the REST
-	// stand-in), else nil: a click appends it in place.
-	content, components, embeds []byte
-	msg                         []byte
-	controls                    []control
-	game                        int64
-	ply                         int
+	msgID   string
+	content string
+	// components and embeds are the answer's, as received (nil where it
+	// had none), for the message a click carries (message, built once).
+	components, embeds json.RawMessage
+	msg                json.RawMessage
+	controls           []control
+	game               int64
+	ply                int
 }
 
 // control is an enabled button or select menu on a board: its custom_id,
@@ -262,16 +250,11 @@ type control struct {
 // request is one interaction to send.
 type request struct {
 	id, token string
-	// buf is tsRoom bytes of room for the signature timestamp, then the
-	// body.
-	buf  []byte
-	what string // "start", "status", "heap", "move", "accept", "rematch", "resign"
-	user string
-	move *clicked
+	body      []byte
+	what      string // "start", "status", "heap", "move", "accept", "rematch", "resign"
+	user      string
+	move      *clicked
 }
-
-// body is the interaction as sent.
-func (rq *request) body() []byte { return rq.buf[tsRoom:] }
 
 // clicked is the move a move click asked for, to check against the store.
 type clicked struct {
@@ -378,8 +361,7 @@ func (p *player) next() *request {
 		c     control
 		value string
 	}
-	// A board offers a few dozen at most: room for them on the stack.
-	moves, heaps := make([]choice, 0, 32), make([]choice, 0, 32)
+	var moves, heaps []choice
 	for _, c := range b.controls {
 		switch c.ctl.(type) {
 		case commands.MoveControl:
@@ -419,60 +401,25 @@ func (p *player) next() *request {
 
 // What a person reads on a board between people: the embed says who is
 // challenged ("challenges <@ID>"), and whose turn it is ("<@ID> to move").
-// A mention is <@ID> or <@!ID>.
 var (
-	challenged = mention{before: "challenges "}
-	toMove     = mention{after: " to move"}
+	challenged = regexp.MustCompile(`challenges <@!?(\d+)>`)
+	toMove     = regexp.MustCompile(`<@!?(\d+)> to move`)
 )
 
-// mention is a user mention with the text around it.
-type mention struct{ before, after string }
-
-// find returns the id of the first mention in s with m's text around it,
-// or "": what the regular expressions `challenges <@!?(\d+)>` and
-// `<@!?(\d+)> to move` find, without running one per click.
-func (m mention) find(s string) string {
-	for i := 0; ; {
-		at := strings.Index(s[i:], "<@")
-		if at < 0 {
-			return ""
-		}
-		at += i
-		i = at + 2
-		j := i
-		if j < len(s) && s[j] == '!' {
-			j++
-		}
-		k := j
-		for k < len(s) && '0' <= s[k] && s[k] <= '9' {
-			k++
-		}
-		if k > j && k < len(s) && s[k] == '>' && strings.HasSuffix(s[:at], m.before) && strings.HasPrefix(s[k+1:], m.after) {
-			return s[j:k]
-		}
-	}
-}
-
 // mentioned returns the user m finds in the board's embeds, or def.
-func (b *board) mentioned(m mention, def string) string {
-	d := reader{b: b.embeds}
-	found := ""
-	d.array(func() {
-		d.object(func(key []byte) {
-			if !keyIs(key, "description") {
-				d.skip()
-				return
-			}
-			desc, _ := jsonString(d.string())
-			if id := m.find(desc); id != "" && found == "" {
-				found = id
-			}
-		})
-	})
-	if found == "" || d.end() != nil {
+func (b *board) mentioned(m *regexp.Regexp, def string) string {
+	var embeds []struct {
+		Description string `json:"description"`
+	}
+	if json.Unmarshal(b.embeds, &embeds) != nil {
 		return def
 	}
-	return found
+	for _, e := range embeds {
+		if sub := m.FindStringSubmatch(e.Description); sub != nil {
+			return sub[1]
+		}
+	}
+	return def
 }
 
 // is reports whether c is a control of type C.
@@ -510,27 +457,14 @@ func (p *player) start() *request {
 // the user option Discord resolves.
 func (p *player) command(who, sub string, opts []option, resolved string) *request {
 	id, token := snowflake(), "load."+snowflake()
-	p.data = commandData(p.data[:0], sub, opts, resolved)
-	p.buf = p.interactionJSON(p.buf, who, 2, id, token, p.data, nil)
-	return &request{id: id, token: token, buf: p.buf, what: sub, user: who}
+	return &request{id: id, token: token, body: p.commandJSON(who, sub, opts, resolved, id, token), what: sub, user: who}
 }
 
 // click is a MESSAGE_COMPONENT on the current board: a button, or a select
 // menu with one value.
 func (p *player) click(who, customID, value, what string) *request {
 	id, token := snowflake(), "load."+snowflake()
-	p.data = clickData(p.data[:0], customID, value)
-	p.buf = p.interactionJSON(p.buf, who, 3, id, token, p.data, p.b)
-	return &request{id: id, token: token, buf: p.buf, what: what, user: who}
-}
-
-// message is the board as Discord attaches it to a click, built once.
-// (A click appends it in place, without this copy.)
-func (b *board) message(channel string) []byte {
-	if b.msg == nil {
-		b.msg = b.messageJSON(channel)
-	}
-	return b.msg
+	return &request{id: id, token: token, body: p.clickJSON(who, customID, value, id, token, p.b), what: what, user: who}
 }
 
 // result is one request's outcome at the transport level.
@@ -543,23 +477,25 @@ type result struct {
 
 // send signs rq with a fresh timestamp and posts it.
 func (p *player) send(ctx context.Context, rq *request, st *passStats) result {
-	// Ed25519 signs the timestamp and the body as one message: the
-	// timestamp goes in the room before the body, so nothing is copied.
-	ts := strconv.AppendInt(rq.buf[:0:tsRoom], time.Now().Unix(), 10)
-	signed := rq.buf
-	if len(ts) != tsRoom {
-		signed = append(ts, rq.body()...)
+	ts := strconv.FormatInt(time.Now().Unix(), 10)
+	sig := ed25519.Sign(p.l.key, append([]byte(ts), rq.body...))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.url, bytes.NewReader(rq.body))
+	if err != nil {
+		return result{err: err}
 	}
-	sig := p.l.key.sign(&p.sig, signed)
-	if p.conn == nil {
-		c, err := newConn(p.url)
-		if err != nil {
-			return result{err: err}
-		}
-		p.conn = c
-	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-Signature-Ed25519", hex.EncodeToString(sig))
+	req.Header.Set("X-Signature-Timestamp", ts)
+	p.l.sent.Add(1)
 	r := result{from: time.Now()}
-	r.status, r.body, r.err = p.conn.post(ctx, ts, sig, rq.body())
+	res, err := p.l.client.Do(req)
+	if err != nil {
+		r.err = err
+		return r
+	}
+	r.status = res.StatusCode
+	r.body, r.err = io.ReadAll(res.Body)
+	res.Body.Close()
 	if r.err == nil {
 		r.to = time.Now()
 	}
@@ -571,10 +507,11 @@ func (p *player) receive(rq *request, res result, st *passStats) error {
 	var typ int
 	var data *answerData
 	if res.status == http.StatusOK {
-		var err error
-		if typ, data, err = decodeAnswer(res.body); err != nil {
+		var a answer
+		if err := json.Unmarshal(res.body, &a); err != nil {
 			return fmt.Errorf("%s: decoding the answer: %v", rq.what, err)
 		}
+		typ, data = a.Type, a.Data
 	}
 	if typ == 5 || typ == 6 {
 		// A deferral: bot sends the answer through the webhook once it has
@@ -596,8 +533,7 @@ func (p *player) receive(rq *request, res result, st *passStats) error {
 		if !ok {
 			return fmt.Errorf("%s: deferred, and no answer followed within 30 s", rq.what)
 		}
-		var err error
-		if data, err = decodeData(b); err != nil {
+		if err := json.Unmarshal(b, &data); err != nil {
 			return fmt.Errorf("%s: decoding the deferred answer: %v", rq.what, err)
 		}
 		typ = 7 // an update of the clicked board, or of the "thinking" message
@@ -616,20 +552,21 @@ func (p *player) receive(rq *request, res result, st *passStats) error {
 	if data == nil {
 		return fmt.Errorf("%s: answer of type %d without data", rq.what, typ)
 	}
-	if data.flags&64 != 0 {
+	if data.Flags&64 != 0 {
 		if p.recovering && rq.what == "status" {
 			// "There is no game in this channel": start one.
 			p.recovering = false
 			p.b = nil
 			return nil
 		}
-		return fmt.Errorf("%s: ephemeral answer %q", rq.what, data.text())
+		return fmt.Errorf("%s: ephemeral answer %q", rq.what, data.Content)
 	}
 	p.recovering = false
-	if data.compErr != nil {
-		return fmt.Errorf("%s: decoding components: %v", rq.what, data.compErr)
+	comps, err := data.components()
+	if err != nil {
+		return fmt.Errorf("%s: decoding components: %v", rq.what, err)
 	}
-	nb := &board{content: data.content, components: data.components, embeds: data.embeds, game: -1}
+	nb := &board{content: data.Content, components: data.Components, embeds: data.Embeds, game: -1}
 	switch typ {
 	case 4: // CHANNEL_MESSAGE_WITH_SOURCE: a new message in the channel
 		nb.msgID = snowflake()
@@ -646,8 +583,7 @@ func (p *player) receive(rq *request, res result, st *passStats) error {
 	default:
 		return fmt.Errorf("%s: unexpected answer type %d", rq.what, typ)
 	}
-	nb.controls = make([]control, 0, countControls(data.comps))
-	if bad := nb.addControls(data.comps); bad != nil {
+	if bad := nb.addControls(comps); bad != nil {
 		return fmt.Errorf("%s: the board carries a control nimbot does not read back: %v", rq.what, bad)
 	}
 	if nb.game < 0 || len(nb.controls) == 0 {
@@ -666,36 +602,22 @@ func (p *player) receive(rq *request, res result, st *passStats) error {
 	return nil
 }
 
-// countControls is how many components in cs (rows included) carry a
-// custom_id: room for the board's controls at once.
-func countControls(cs []component) int {
-	n := 0
-	for _, c := range cs {
-		if c.typ == 1 {
-			n += countControls(c.components)
-		} else if c.customID != "" {
-			n++
-		}
-	}
-	return n
-}
-
 // addControls reads the custom_ids in cs (rows included) back as nimbot
 // reads them, takes the board's game and ply from the first, and adds the
 // enabled ones to the board's controls. It returns the last custom_id
 // that does not read, if any does not.
 func (nb *board) addControls(cs []component) (bad error) {
 	for _, c := range cs {
-		if c.typ == 1 {
-			if err := nb.addControls(c.components); err != nil {
+		if c.Type == 1 {
+			if err := nb.addControls(c.Components); err != nil {
 				bad = err
 			}
 			continue
 		}
-		if c.customID == "" {
+		if c.CustomID == "" {
 			continue
 		}
-		parsed, err := commands.ParseControl(c.customID)
+		parsed, err := commands.ParseControl(c.CustomID)
 		if err != nil {
 			bad = err
 			continue
@@ -707,10 +629,14 @@ func (nb *board) addControls(cs []component) (bad error) {
 				nb.ply = ply
 			}
 		}
-		if c.disabled {
+		if c.Disabled {
 			continue
 		}
-		nb.controls = append(nb.controls, control{id: c.customID, ctl: parsed, kind: c.typ, options: c.options})
+		ctl := control{id: c.CustomID, ctl: parsed, kind: c.Type}
+		for _, o := range c.Options {
+			ctl.options = append(ctl.options, o.Value)
+		}
+		nb.controls = append(nb.controls, ctl)
 	}
 	return bad
 }

@@ -94,6 +94,7 @@ func freeAddr() (string, error) {
 // child runs `nimbot serve`.
 type child struct {
 	bin, dir, db, addr string
+	admin              string // ADMIN_ADDR, "" for none
 	pub                ed25519.PublicKey
 	env                []string // added to serve's environment (-server-env)
 	cmd                *exec.Cmd
@@ -112,7 +113,7 @@ func (c *child) start(ctx context.Context) error {
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
 		switch {
-		case strings.HasPrefix(k, "DISCORD_"), strings.HasPrefix(k, "DATABASE_"), k == "HTTP_ADDR", k == "DEV_GUILD_ID",
+		case strings.HasPrefix(k, "DISCORD_"), strings.HasPrefix(k, "DATABASE_"), k == "HTTP_ADDR", k == "DEV_GUILD_ID", k == "ADMIN_ADDR", k == "HEALTH_ADDR",
 			strings.EqualFold(k, "HTTPS_PROXY"), strings.EqualFold(k, "HTTP_PROXY"), strings.EqualFold(k, "NO_PROXY"):
 			continue
 		}
@@ -120,7 +121,7 @@ func (c *child) start(ctx context.Context) error {
 	}
 	cmd.Env = append(env,
 		"DISCORD_PUBLIC_KEY="+hex.EncodeToString(c.pub), "DISCORD_TOKEN=load-test-token",
-		"HTTP_ADDR="+c.addr, "DATABASE_PATH="+c.db, "HTTPS_PROXY=http://127.0.0.1:9", "LOG_LEVEL=error")
+		"HTTP_ADDR="+c.addr, "ADMIN_ADDR="+c.admin, "DATABASE_PATH="+c.db, "HTTPS_PROXY=http://127.0.0.1:9", "LOG_LEVEL=error")
 	cmd.Env = append(cmd.Env, c.env...)
 	c.stderr = &bytes.Buffer{}
 	cmd.Stderr = &syncWriter{w: c.stderr}

@@ -4,80 +4,91 @@ import (
 	"bytes"
 	"context"
 	"crypto/ed25519"
-	"database/sql"
-	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
+	"log/slog"
 	"path/filepath"
-	"runtime"
 	"strconv"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 
+	"nimbot/commands"
 	"nimbot/engine"
+	"nimbot/internal/cpuclock"
 	"nimbot/match"
 	"nimbot/store"
 )
 
-// measureVerify returns how many signed requests discordgo.VerifyInteraction
-// checks per second, on one goroutine and on one per CPU. The request is a
-// real one the load sent, signed as Discord signs.
-func measureVerify(sample *sentRequest, d time.Duration) (one, all float64) {
-	return verifyRate(sample, 1, d), verifyRate(sample, runtime.GOMAXPROCS(0), d)
+// floor is the CPU per request of the trusted parts a move needs, each
+// measured alone, one call after another, in this process (getrusage: every
+// thread counted, the store's writer and the kernel's work for its system
+// calls included): crypto/ed25519 verifying a signed click, encoding/json
+// decoding it into a discordgo.Interaction, one durable move committed
+// through the store (database/sql, synchronous=FULL), and a board rendered
+// and encoded. Their sum is what no server of nimbot's design can go below
+// per move; the server's own CPU per request is reported as a multiple of
+// it.
+type floor struct {
+	verify, decode, commit, render time.Duration
 }
 
-func verifyRate(sample *sentRequest, workers int, d time.Duration) float64 {
+// sum is the floor per request.
+func (f floor) sum() time.Duration { return f.verify + f.decode + f.commit + f.render }
+
+// measureFloor measures each part of the floor for d, on click (a signed
+// click the load sent) and in fresh databases in dir.
+func measureFloor(ctx context.Context, dir string, click []byte, d time.Duration) (f floor, err error) {
+	priv := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{7}, ed25519.SeedSize))
+	pub := priv.Public().(ed25519.PublicKey)
 	ts := strconv.FormatInt(time.Now().Unix(), 10)
-	sig := hex.EncodeToString(ed25519.Sign(signer, append([]byte(ts), sample.body...)))
-	key := signer.Public().(ed25519.PublicKey)
-	var n atomic.Int64
-	var bad atomic.Bool
-	var wg sync.WaitGroup
-	deadline := time.Now().Add(d)
-	start := time.Now()
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			k := int64(0)
-			for time.Now().Before(deadline) {
-				for i := 0; i < 16; i++ {
-					r, _ := http.NewRequest(http.MethodPost, "http://127.0.0.1/interactions", bytes.NewReader(sample.body))
-					r.Header.Set("X-Signature-Ed25519", sig)
-					r.Header.Set("X-Signature-Timestamp", ts)
-					if !discordgo.VerifyInteraction(r, key) {
-						bad.Store(true)
-					}
-					k++
-				}
-			}
-			n.Add(k)
-		}()
+	sig := ed25519.Sign(priv, append([]byte(ts), click...))
+	var msg []byte
+	if f.verify, err = cpuPer(d, func() error {
+		// What the server verifies: the timestamp and the body as one
+		// message.
+		msg = append(append(msg[:0], ts...), click...)
+		if !ed25519.Verify(pub, msg, sig) {
+			return errors.New("the signature does not verify")
+		}
+		return nil
+	}); err != nil {
+		return f, err
 	}
-	wg.Wait()
-	if bad.Load() {
-		return 0
+	if f.decode, err = cpuPer(d, func() error {
+		var i discordgo.Interaction
+		return json.Unmarshal(click, &i)
+	}); err != nil {
+		return f, fmt.Errorf("decoding a click: %w", err)
 	}
-	return float64(n.Load()) / time.Since(start).Seconds()
+	if f.commit, err = measureCommit(ctx, dir, d); err != nil {
+		return f, fmt.Errorf("committing moves: %w", err)
+	}
+	if f.render, err = measureRender(ctx, dir, d); err != nil {
+		return f, fmt.Errorf("rendering a board: %w", err)
+	}
+	return f, nil
 }
 
-// signer signs the verification samples. Any key measures the same; using
-// our own keeps measureVerify independent of which key the load used.
-var signer = func() ed25519.PrivateKey {
-	return ed25519.NewKeyFromSeed(bytes.Repeat([]byte{7}, ed25519.SeedSize))
-}()
+// cpuPer calls op until d has passed (once at least) and returns the CPU
+// time per call.
+func cpuPer(d time.Duration, op func() error) (time.Duration, error) {
+	start, n := cpuclock.Process(), 0
+	for deadline := time.Now().Add(d); n == 0 || time.Now().Before(deadline); n++ {
+		if err := op(); err != nil {
+			return 0, err
+		}
+	}
+	return (cpuclock.Process() - start) / time.Duration(n), nil
+}
 
-// measureCommits returns durable move transactions per second through the
-// store's own write path: store.Commit (one BEGIN IMMEDIATE transaction that
-// checks the interaction id, reads the game, inserts the move, updates the
-// game and saves the response), synchronous=FULL, on the store's one writer
-// connection, in a fresh database in dir.
-func measureCommits(ctx context.Context, dir string, d time.Duration) (float64, error) {
-	path := filepath.Join(dir, fmt.Sprintf("limits-%d.db", time.Now().UnixNano()))
+// measureCommit is the CPU of one durable move through the store's write
+// path: store.Commit (one BEGIN IMMEDIATE transaction that checks the
+// interaction id, reads the game, inserts the move, updates the game and
+// saves the response), synchronous=FULL, in a fresh database in dir.
+func measureCommit(ctx context.Context, dir string, d time.Duration) (time.Duration, error) {
+	path := filepath.Join(dir, fmt.Sprintf("floor-commit-%d.db", time.Now().UnixNano()))
 	defer removeDB(path)
 	db, err := store.Open(ctx, store.Config{Path: path, Synchronous: "FULL"})
 	if err != nil {
@@ -86,7 +97,7 @@ func measureCommits(ctx context.Context, dir string, d time.Duration) (float64, 
 	defer db.Close()
 	// One heap big enough never to run out: the store does not judge moves.
 	const size = 1 << 40
-	g := &match.Game{ChannelID: "limits", GuildID: "limits", Rules: engine.Rules{Variant: engine.Nim},
+	g := &match.Game{ChannelID: "floor", GuildID: "floor", Rules: engine.Rules{Variant: engine.Nim},
 		Start: engine.Position{Heaps: []int64{size}}, Players: [2]string{"1", match.BotID},
 		Status: match.Active, Difficulty: engine.Medium, Hints: true, CreatedBy: "1"}
 	if err := db.CreateGame(ctx, g); err != nil {
@@ -95,64 +106,86 @@ func measureCommits(ctx context.Context, dir string, d time.Duration) (float64, 
 	// A response the size of a real board answer.
 	resp := bytes.Repeat([]byte("x"), 2500)
 	move := engine.Move{Kind: engine.Take, Heap: 0, Take: 1}
-	start := time.Now()
-	deadline := start.Add(d)
 	ply := 0
-	for time.Now().Before(deadline) {
+	return cpuPer(d, func() error {
 		_, err := db.Commit(ctx, match.Change{
 			GameID: g.ID, Ply: ply, From: match.Active, Moves: []engine.Move{move},
 			Position: engine.Position{Heaps: []int64{size - int64(ply) - 1}}, Status: match.Active,
-			Deadline: time.Now().Add(time.Hour), InteractionID: "limits-" + strconv.Itoa(ply), Response: resp,
+			Deadline: time.Now().Add(time.Hour), InteractionID: "floor-" + strconv.Itoa(ply), Response: resp,
 		})
-		if err != nil {
-			return 0, err
-		}
 		ply++
-	}
-	if ply == 0 {
-		return 0, errors.New("no commit finished")
-	}
-	return float64(ply) / time.Since(start).Seconds(), nil
+		return err
+	})
 }
 
-// measureRawTx returns durable transactions per second of the smallest
-// read-then-write: BEGIN IMMEDIATE, one SELECT, one UPDATE, COMMIT, on one
-// connection with WAL and synchronous=FULL, as the store configures SQLite.
-// Beside measureCommits it shows how much of a move's cost is the fsync
-// every durable commit pays and how much is the store's own work.
-func measureRawTx(ctx context.Context, dir string, d time.Duration) (float64, error) {
-	path := filepath.Join(dir, fmt.Sprintf("raw-%d.db", time.Now().UnixNano()))
+// measureRender is the CPU of one board rendered and encoded by
+// commands.Service: a click on a heap picker, which commits nothing and
+// answers with the board redrawn (the game's one read included), encoded
+// with encoding/json as the HTTP endpoint writes it. The heaps are large
+// enough that the board offers heap pickers.
+func measureRender(ctx context.Context, dir string, d time.Duration) (time.Duration, error) {
+	path := filepath.Join(dir, fmt.Sprintf("floor-render-%d.db", time.Now().UnixNano()))
 	defer removeDB(path)
-	db, err := sql.Open("sqlite3", "file:"+path+"?_journal_mode=WAL&_synchronous=FULL&_txlock=immediate&_busy_timeout=5000")
+	db, err := store.Open(ctx, store.Config{Path: path})
 	if err != nil {
 		return 0, err
 	}
 	defer db.Close()
-	db.SetMaxOpenConns(1)
-	if _, err := db.ExecContext(ctx, `CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER NOT NULL); INSERT INTO t VALUES (1, 0)`); err != nil {
+	svc := commands.New(commands.Config{DB: db, Log: slog.New(slog.DiscardHandler)})
+	p := &player{channel: snowflake(), guild: snowflake()}
+	p.users[0] = snowflake()
+	handle := func(body []byte) (*discordgo.InteractionResponse, []byte, error) {
+		var i discordgo.Interaction
+		if err := json.Unmarshal(body, &i); err != nil {
+			return nil, nil, err
+		}
+		resp, enc, _ := svc.Handle(ctx, &i)
+		if enc == nil {
+			var err error
+			if enc, err = json.Marshal(resp); err != nil {
+				return nil, nil, err
+			}
+		}
+		return resp, enc, nil
+	}
+	start := p.commandJSON(p.users[0], "start", []option{{name: "heaps", typ: 3, value: "30 40 50"}, {name: "first", typ: 3, value: "me"}}, "", snowflake(), "floor")
+	_, enc, err := handle(start)
+	if err != nil {
 		return 0, err
 	}
-	start := time.Now()
-	deadline := start.Add(d)
-	k := 0
-	for time.Now().Before(deadline) {
-		tx, err := db.BeginTx(ctx, nil)
-		if err != nil {
-			return 0, err
-		}
-		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT n FROM t WHERE id = 1`).Scan(&n); err != nil {
-			tx.Rollback()
-			return 0, err
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE t SET n = ? WHERE id = 1`, n+1); err != nil {
-			tx.Rollback()
-			return 0, err
-		}
-		if err := tx.Commit(); err != nil {
-			return 0, err
-		}
-		k++
+	var a answer
+	if err := json.Unmarshal(enc, &a); err != nil || a.Data == nil {
+		return 0, fmt.Errorf("/nim start answered %.200s", enc)
 	}
-	return float64(k) / time.Since(start).Seconds(), nil
+	comps, err := a.Data.components()
+	if err != nil {
+		return 0, err
+	}
+	b := &board{msgID: snowflake(), content: a.Data.Content, components: a.Data.Components, embeds: a.Data.Embeds, game: -1}
+	if err := b.addControls(comps); err != nil {
+		return 0, err
+	}
+	var click []byte
+	if c := b.find(is[commands.HeapControl]); c != nil {
+		click = p.clickJSON(p.users[0], c.id, "", snowflake(), "floor", b)
+	} else if c := b.find(is[commands.HeapMenuControl]); c != nil && len(c.options) > 0 {
+		click = p.clickJSON(p.users[0], c.id, c.options[0], snowflake(), "floor", b)
+	} else {
+		return 0, fmt.Errorf("the board of /nim start offers no heap picker: %.300s", enc)
+	}
+	var i discordgo.Interaction
+	if err := json.Unmarshal(click, &i); err != nil {
+		return 0, err
+	}
+	return cpuPer(d, func() error {
+		resp, enc, _ := svc.Handle(ctx, &i)
+		if resp.Type != discordgo.InteractionResponseUpdateMessage {
+			return fmt.Errorf("a heap click answered %+v", resp.Data)
+		}
+		if enc == nil {
+			_, err := json.Marshal(resp)
+			return err
+		}
+		return nil
+	})
 }

@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"nimbot/internal/cpuclock"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"nimbot/internal/metrics"
 )
 
 // TestRun runs the tool briefly in-process, as `go run ./bench/load` does,
@@ -42,7 +45,7 @@ func TestRun(t *testing.T) {
 			t.Errorf("pass %s: %d moves/s, %d errors", r[1], moves, errs)
 		}
 	}
-	for _, want := range []string{"pre-filled 30 finished games", "peak RSS", "limits: Ed25519 VerifyInteraction", "nimbot vs the smaller limit", "µs per move", "database file every 500ms", "disk floor at the 50 moves/s pass's"} {
+	for _, want := range []string{"pre-filled 30 finished games", "peak RSS", "floor (CPU per request of the trusted parts", "crypto/ed25519 verify", "µs per move", "database file every 500ms"} {
 		if !strings.Contains(report, want) {
 			t.Errorf("report lacks %q", want)
 		}
@@ -132,8 +135,8 @@ func TestFlags(t *testing.T) {
 		{"heap too big for buttons", []string{"-heaps", "3 40"}},
 		{"bad key", []string{"-key", "abc"}},
 		{"spawn with addr", []string{"-spawn", "-addr", "127.0.0.1:8080", "-key", strings.Repeat("ab", 32)}},
-		{"server-pid without addr", []string{"-server-pid", "1"}},
-		{"server-pid with several addrs", []string{"-server-pid", "1", "-addr", "127.0.0.1:1,127.0.0.1:2", "-key", strings.Repeat("ab", 32)}},
+		{"server-admin without addr", []string{"-server-admin", "127.0.0.1:9090"}},
+		{"server-admin with several addrs", []string{"-server-admin", "127.0.0.1:9090", "-addr", "127.0.0.1:1,127.0.0.1:2", "-key", strings.Repeat("ab", 32)}},
 		{"server-env without spawn", []string{"-server-env", "GOGC=200"}},
 		{"server-env not KEY=VALUE", []string{"-spawn", "-server-env", "GOGC", "-limits-for", "0"}},
 		{"latency-log with faults", []string{"-faults", "-latency-log", filepath.Join(t.TempDir(), "lat.tsv")}},
@@ -151,34 +154,22 @@ func TestFlags(t *testing.T) {
 	}
 }
 
-// TestProcCPU reads this process's CPU from /proc/<pid>/stat, as the load
-// reads a separate serve's, and checks it against getrusage's figure.
-func TestProcCPU(t *testing.T) {
-	before, err := procCPU(os.Getpid())
-	if err != nil {
-		t.Fatal(err)
+// TestScrapeCPU reads a server's CPU from its /metrics as nimbot's admin
+// listener serves them, and refuses what has none.
+func TestScrapeCPU(t *testing.T) {
+	srv := httptest.NewServer(metrics.New(metrics.Config{}).Handler())
+	defer srv.Close()
+	cpu, err := scrapeCPU(srv.URL)
+	if err != nil || cpu <= 0 {
+		t.Fatalf("process_cpu_seconds_total: %v, %v", cpu, err)
 	}
-	// Burn some CPU so the ticks move.
-	deadline := time.Now().Add(60 * time.Millisecond)
-	x := 0
-	for time.Now().Before(deadline) {
-		x++
+	if self, _ := selfCPU(); cpu > self+50*time.Millisecond {
+		t.Errorf("/metrics says %v, getrusage %v", cpu, self)
 	}
-	after, err := procCPU(os.Getpid())
-	if err != nil {
-		t.Fatal(err)
-	}
-	self := cpuclock.Process()
-	if after < before || after == 0 {
-		t.Fatalf("CPU went from %v to %v", before, after)
-	}
-	// /proc counts in ticks of 10 ms, getrusage more finely; both count
-	// every thread, so they agree within a few ticks.
-	if d := self - after; d < -50*time.Millisecond || d > 50*time.Millisecond {
-		t.Errorf("/proc/self/stat says %v, getrusage %v", after, self)
-	}
-	if _, err := procCPU(-1); err == nil {
-		t.Error("no error for a process that cannot exist")
+	none := httptest.NewServer(http.NotFoundHandler())
+	defer none.Close()
+	if _, err := scrapeCPU(none.URL); err == nil {
+		t.Error("no error for a server without /metrics")
 	}
 }
 
@@ -213,14 +204,28 @@ func TestSelfCPUWindow(t *testing.T) {
 		t.Fatalf("CPU over a 100 ms busy window, %d times in 20 s: %v", len(seen), seen)
 	}
 
-	r := &report{procs: 2, server: &serverProc{pid: 1}, passes: []passResult{{
+	fl := floor{verify: 50 * time.Microsecond, decode: 30 * time.Microsecond, commit: 100 * time.Microsecond, render: 70 * time.Microsecond}
+	r := &report{procs: 2, floor: fl, server: &serverProc{pid: 1, metrics: "http://127.0.0.1:1/metrics"}, passes: []passResult{{
 		rate: 500, secs: 10, requests: 6000, moves: 5000,
 		server: cpuFigures(7500*time.Millisecond, 6000, 5000),
 		client: cpuFigures(2000*time.Millisecond, 6000, 5000),
 	}}}
 	var out bytes.Buffer
 	r.printServer(&out)
-	want := "pass 500 moves/s: 333 µs per request, 400 µs per move; 0.20 CPUs busy; with the server's, 1900 µs per move: 2 CPUs fully used by both would give about 1053 moves/s"
+	for _, want := range []string{
+		"server CPU (process_cpu_seconds_total on its admin /metrics), pass 500 moves/s: 1250 µs per request; 5.00× the floor, 1500 µs per move, 1.20 requests per move; 0.75 CPUs busy",
+		"load tool CPU (this process, getrusage), pass 500 moves/s: 333 µs per request, 400 µs per move; 0.20 CPUs busy",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("report:\n%s\nlacks %q", &out, want)
+		}
+	}
+
+	// A server without /metrics: its CPU over the whole run, at its exit.
+	r = &report{procs: 2, floor: fl, sent: 6000, server: &serverProc{pid: 1, runCPU: 3 * time.Second}}
+	out.Reset()
+	r.printServer(&out)
+	want := "server CPU over its whole run (no /metrics: os.ProcessState user+system at exit, start-up, set-up and shutdown included): 3s for 6000 requests, 500 µs per request; 2.00× the floor"
 	if !strings.Contains(out.String(), want) {
 		t.Errorf("report:\n%s\nlacks %q", &out, want)
 	}

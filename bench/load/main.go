@@ -42,7 +42,7 @@ type options struct {
 	fetchDelay  time.Duration
 	sizeEvery   time.Duration
 	spawn       bool
-	serverPID   int
+	serverAdmin string
 	serverEnv   string
 	serverBin   string
 	latencyLog  string
@@ -64,14 +64,14 @@ func parseFlags(args []string, errOut io.Writer) (options, error) {
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the first pass to this file")
 	fs.Float64Var(&o.people, "people", 0.25, "share of the channels playing person against person (the rest play nimbot)")
 	fs.StringVar(&o.heaps, "heaps", "3 4 5", "the heaps of every game (Nim); up to 25 per heap so the board offers buttons or menus")
-	fs.DurationVar(&o.limitsFor, "limits-for", time.Second, "how long to measure each machine limit (0: skip)")
+	fs.DurationVar(&o.limitsFor, "limits-for", time.Second, "how long to measure each part of the floor (0: skip)")
 	fs.StringVar(&o.key, "key", "", "hex Ed25519 seed to sign with (default: a new key pair; required with -addr)")
 	fs.BoolVar(&o.keygen, "keygen", false, "print a new signing seed and its DISCORD_PUBLIC_KEY, and exit")
 	fs.DurationVar(&o.retention, "retention", bot.DefaultRetention, "in-process server: how long saved answers are kept before pruning (nimbot's INTERACTION_RETENTION; below 15m only to measure)")
 	fs.DurationVar(&o.fetchDelay, "fetch-delay", bot.FetchDelayFor(10*time.Minute), "in-process server: how long bot waits before it fetches a new board to record its message id (serve's, for its default timeouts); negative: at once")
 	fs.DurationVar(&o.sizeEvery, "size-every", 30*time.Second, "sample the database file size this often during the passes (0: never)")
-	fs.BoolVar(&o.spawn, "spawn", false, "build nimbot, run `nimbot serve` as a child process, and measure its own CPU and peak RSS")
-	fs.IntVar(&o.serverPID, "server-pid", 0, "with -addr: the server's process id, to read its CPU from /proc")
+	fs.BoolVar(&o.spawn, "spawn", false, "build nimbot, run `nimbot serve` as a child process (ADMIN_ADDR on a free loopback port), and measure its own CPU and peak RSS")
+	fs.StringVar(&o.serverAdmin, "server-admin", "", "with -addr: the server's ADMIN_ADDR, to read its CPU from its /metrics")
 	fs.StringVar(&o.serverEnv, "server-env", "", "with -spawn: KEY=VALUE pairs (space-separated) added to serve's environment, e.g. \"GOGC=200 GOMEMLIMIT=200MiB\"")
 	fs.StringVar(&o.serverBin, "server-bin", "", "with -spawn: run this nimbot binary instead of building the tree (to compare builds of two commits)")
 	fs.StringVar(&o.latencyLog, "latency-log", "", "write every request a pass measured to this file, one tab-separated line each in the order sent: the pass, when it was sent (Unix ns), its latency (ns) and what it was (to find the stalls behind a p99)")
@@ -100,10 +100,10 @@ func parseFlags(args []string, errOut io.Writer) (options, error) {
 		return o, errors.New("-faults runs its own server; leave out -addr")
 	case o.spawn && (o.addr != "" || o.faults):
 		return o, errors.New("-spawn runs its own server; leave out -addr and -faults")
-	case o.serverPID != 0 && strings.Contains(o.addr, ","):
-		return o, errors.New("-server-pid watches one process; give -addr one address with it")
-	case o.serverPID != 0 && o.addr == "":
-		return o, errors.New("-server-pid goes with -addr")
+	case o.serverAdmin != "" && strings.Contains(o.addr, ","):
+		return o, errors.New("-server-admin watches one process; give -addr one address with it")
+	case o.serverAdmin != "" && o.addr == "":
+		return o, errors.New("-server-admin goes with -addr")
 	case (o.serverEnv != "" || o.serverBin != "") && !o.spawn:
 		return o, errors.New("-server-env and -server-bin go with -spawn")
 	case o.addr != "" && o.gamesStored > 0 && o.db == "":
@@ -168,7 +168,7 @@ func signingKey(seed string) (ed25519.PrivateKey, error) {
 	return ed25519.NewKeyFromSeed(b), nil
 }
 
-// runLoad is the default mode: set up, measure the limits, run the passes,
+// runLoad is the default mode: set up, measure the floor, run the passes,
 // print the table.
 func runLoad(ctx context.Context, o options, priv ed25519.PrivateKey, out io.Writer) (err error) {
 	heaps, err := parseHeaps(o.heaps)
@@ -233,8 +233,8 @@ func runLoad(ctx context.Context, o options, priv ed25519.PrivateKey, out io.Wri
 		}
 		defer srv.close()
 		targets = []string{srv.url}
-	case o.serverPID != 0:
-		if rep.server, err = watchServer(o.serverPID, o.addr); err != nil {
+	case o.serverAdmin != "":
+		if rep.server, err = watchServer(o.serverAdmin, o.addr); err != nil {
 			return err
 		}
 	}
@@ -243,33 +243,27 @@ func runLoad(ctx context.Context, o options, priv ed25519.PrivateKey, out io.Wri
 	l.freshPeople = srv == nil
 	defer l.close()
 
-	// One real exchange first: it proves the set-up and gives the limits a
-	// real signed request to verify.
+	// One real exchange first: it proves the set-up and gives the floor a
+	// real signed click.
 	sample, err := l.sample(ctx)
 	if err != nil {
 		return fmt.Errorf("first request: %w", err)
 	}
-	// The limits are measured on the disk the load's database is on.
-	limitsDir := tmp
+	// The floor is measured on the disk the load's database is on.
+	floorDir := tmp
 	if o.db != "" {
-		limitsDir = filepath.Dir(o.db)
+		floorDir = filepath.Dir(o.db)
 	}
 	if o.limitsFor > 0 {
-		rep.verify1, rep.verifyN = measureVerify(sample, o.limitsFor)
-		rep.commits, err = measureCommits(ctx, limitsDir, o.limitsFor)
-		if err != nil {
-			return fmt.Errorf("measuring store commits: %w", err)
-		}
-		rep.rawTx, err = measureRawTx(ctx, limitsDir, o.limitsFor)
-		if err != nil {
-			return fmt.Errorf("measuring SQLite transactions: %w", err)
+		if rep.floor, err = measureFloor(ctx, floorDir, sample.body, o.limitsFor); err != nil {
+			return fmt.Errorf("measuring the floor: %w", err)
 		}
 	}
 	rep.rssKnown = o.addr == "" && !o.spawn
 	if rep.rssKnown {
 		rep.rssReset = resetPeakRSS()
 	}
-	if rep.server != nil {
+	if rep.server != nil && rep.server.pid != 0 {
 		rep.server.rssReset = resetPeakRSSOf(rep.server.pid)
 	}
 
@@ -297,21 +291,18 @@ func runLoad(ctx context.Context, o options, priv ed25519.PrivateKey, out io.Wri
 	if sizes != nil {
 		rep.sizes = sizes.finish()
 	}
-	// The disk's floor at the paced pass's request rate, measured after the
-	// passes so that it does not share the disk with them.
-	if paced := lastPaced(rep.passes); o.limitsFor > 0 && paced != nil && ctx.Err() == nil {
-		floor, err := measureDiskFloor(limitsDir, paced.achievedR, o.limitsFor)
-		if err != nil {
-			return fmt.Errorf("measuring the disk's floor: %w", err)
-		}
-		rep.disk = &floor
-	}
 	if rep.rssKnown {
 		rep.peakRSS, _ = procStatus("self", "VmHWM")
 	}
 	if rep.server != nil {
 		rep.serverPeakRSS = rep.server.peakRSS()
+		// Stopped before the report: a server without /metrics is measured
+		// when it exits.
+		if err := rep.server.stop(); err != nil {
+			return err
+		}
 	}
+	rep.sent = l.sent.Load()
 	if srv != nil {
 		// Shut down first: the board fetches still waiting for their delay
 		// are made (or skipped) now, so they are counted.

@@ -93,15 +93,12 @@ type passResult struct {
 	retries                  int
 	deferred                 int
 	achievedMoves, achievedR float64
-	// cpuPerRequest is this process's CPU time per answered request in the
-	// window: in-process, the server's and the load generator's together.
-	cpuPerRequest time.Duration
 	// server is the server process's own CPU, when it is another process
-	// this tool can read (-spawn, or -addr with -server-pid).
+	// with /metrics (-spawn, or -addr with -server-admin).
 	server procFigures
-	// client is this process's own CPU over the same window, from
-	// /proc/self/stat: with the server in another process, the load tool's
-	// share of the machine.
+	// client is this process's own CPU over the same window: in process,
+	// the server's and the load generator's together; with the server in
+	// another process, the load tool's share of the machine.
 	client procFigures
 }
 
@@ -132,16 +129,6 @@ func merge(rate float64, w window, stats []*passStats) passResult {
 	r.achievedMoves = float64(r.moves) / r.secs
 	r.achievedR = float64(r.requests) / r.secs
 	return r
-}
-
-// lastPaced is the last pass sent at a fixed rate, or nil.
-func lastPaced(passes []passResult) *passResult {
-	for i := len(passes) - 1; i >= 0; i-- {
-		if passes[i].rate > 0 && passes[i].requests > 0 {
-			return &passes[i]
-		}
-	}
-	return nil
 }
 
 // name is the pass as the report's table names it: "max", or its rate.
@@ -183,11 +170,9 @@ type report struct {
 	procs             int
 	prefillTook       time.Duration
 	prefillCached     bool
-	verify1, verifyN  float64
-	commits           float64
-	rawTx             float64    // the smallest durable read-then-write transaction
-	disk              *diskFloor // the disk's floor at the paced pass's rate
+	floor             floor
 	passes            []passResult
+	sent              int64       // every request sent, set-up included
 	server            *serverProc // the server's process, when it is another one
 	serverPeakRSS     string
 	rssKnown          bool
@@ -207,6 +192,8 @@ func (r *report) print(out io.Writer) {
 	switch {
 	case o.addr != "":
 		target = "serve at " + o.addr
+	case r.server != nil && o.serverBin != "":
+		target = "`nimbot serve` of " + o.serverBin + ", a child process (-spawn)"
 	case r.server != nil:
 		target = "`nimbot serve` built from this tree, a child process (-spawn)"
 	}
@@ -224,8 +211,8 @@ func (r *report) print(out io.Writer) {
 	fmt.Fprintln(w, "pass\tmoves/s\trequests/s\tp50\tp99\tmax\tmove p99\terrors\tgames\tCPU/request")
 	for _, p := range r.passes {
 		cpu := "unknown"
-		if r.rssKnown && p.cpuPerRequest > 0 {
-			cpu = fmt.Sprintf("%.0f µs", float64(p.cpuPerRequest)/float64(time.Microsecond))
+		if r.rssKnown && p.client.perRequest > 0 {
+			cpu = us(p.client.perRequest)
 		}
 		fmt.Fprintf(w, "%s\t%.0f\t%.0f\t%s\t%s\t%s\t%s\t%d\t%d\t%s\n", p.name(), p.achievedMoves, p.achievedR,
 			ms(quantile(p.lat, .5)), ms(quantile(p.lat, .99)), ms(quantile(p.lat, 1)), ms(quantile(p.moveLat, .99)), p.errors, p.games, cpu)
@@ -239,11 +226,14 @@ func (r *report) print(out io.Writer) {
 			fmt.Fprintf(out, "  error: %s\n", e)
 		}
 	}
-	if r.rssKnown && len(r.passes) > 0 && r.passes[0].cpuPerRequest > 0 && r.passes[0].requests > 0 {
+	if f := r.floor; f.sum() > 0 {
+		fmt.Fprintf(out, "floor (CPU per request of the trusted parts, each alone in this process): crypto/ed25519 verify %s + encoding/json decode of a click %s + durable store.Commit (synchronous=FULL) %s + board rendered and encoded (a heap click through commands.Service, its read included) %s = %s\n",
+			usFine(f.verify), usFine(f.decode), usFine(f.commit), usFine(f.render), usFine(f.sum()))
+	}
+	if r.rssKnown && len(r.passes) > 0 && r.passes[0].client.perRequest > 0 {
 		p := r.passes[0]
-		perMove := p.cpuPerRequest * time.Duration(p.requests) / time.Duration(max(p.moves, 1))
-		fmt.Fprintf(out, "CPU (server and load generator, user+system): %.0f µs per request, %.0f µs per move; %d CPUs fully used would give about %.0f moves/s\n",
-			float64(p.cpuPerRequest)/float64(time.Microsecond), float64(perMove)/float64(time.Microsecond), r.procs, float64(r.procs)*float64(time.Second)/float64(perMove))
+		fmt.Fprintf(out, "CPU (server and load generator in one process, getrusage; -spawn measures the server alone), pass %s: %s per request, %s per move\n",
+			p.name(), us(p.client.perRequest), us(p.client.perMove))
 	}
 	if r.rssKnown {
 		since := "while serving"
@@ -267,27 +257,11 @@ func (r *report) print(out io.Writer) {
 	if r.serverErrors > 0 {
 		fmt.Fprintf(out, "server logged %d warnings/errors, first: %s\n", r.serverErrors, strings.Join(r.serverErrorSample, " | "))
 	}
-	if r.verify1 > 0 {
-		fmt.Fprintf(out, "limits: Ed25519 VerifyInteraction %.0f/s on one core, %.0f/s on %d; durable store.Commit (synchronous=FULL, one connection) %.0f/s\n",
-			r.verify1, r.verifyN, r.procs, r.commits)
-		fmt.Fprintf(out, "        (for scale: the smallest durable SQLite read-then-write, BEGIN IMMEDIATE + SELECT + UPDATE, %.0f/s)\n", r.rawTx)
-		lim, name := r.verifyN, "Ed25519 on all cores"
-		if r.commits < lim {
-			lim, name = r.commits, "durable commits"
-		}
-		if len(r.passes) > 0 {
-			p := r.passes[0]
-			fmt.Fprintf(out, "nimbot vs the smaller limit (%s, %.0f/s): moves %.2f, signed requests %.2f\n",
-				name, lim, p.achievedMoves/lim, p.achievedR/lim)
-		}
-	}
-	if f, p := r.disk, lastPaced(r.passes); f != nil && p != nil {
-		fmt.Fprintf(out, "disk floor at the %s pass's %.0f requests/s (a writer alone, no SQLite: each request's %d bytes of log written and fsynced, batched as they queue, %v): p50 %s, p99 %s, max %s; %.0f fsyncs/s\n",
-			p.name(), f.perSecond, logBytesPerRequest, f.took.Round(time.Millisecond), ms(f.p50), ms(f.p99), ms(f.max), float64(f.syncs)/f.took.Seconds())
-		if f.p99 > 0 {
-			fmt.Fprintf(out, "        the %s pass's p99 is %.1f× the disk's\n", p.name(), float64(quantile(p.lat, .99))/float64(f.p99))
-		}
-	}
+}
+
+// usFine is d in microseconds with one decimal.
+func usFine(d time.Duration) string {
+	return fmt.Sprintf("%.1f µs", float64(d)/float64(time.Microsecond))
 }
 
 // memTotal is the machine's memory, from /proc/meminfo.

@@ -1,83 +1,92 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	"nimbot/internal/cpuclock"
 )
 
-// serverProc is a `nimbot serve` in another process whose CPU time the load
-// reads from /proc/<pid>/stat, so the figure is the server's alone: in
-// process, the load generator's signing, JSON and HTTP client share the
-// process and its CPU time.
+// serverProc is a `nimbot serve` in another process: one this tool started
+// (-spawn), or a running one whose admin listener -server-admin names. Its
+// CPU is process_cpu_seconds_total on its admin /metrics (Prometheus's
+// process collector: user+system time of all its threads), so the figure
+// is the server's alone. A spawned server without /metrics (a build from
+// before the admin listener, -server-bin) is measured once, over its whole
+// run, from its resource usage when it exits.
 type serverProc struct {
-	pid int
+	pid int // 0 when not known (-server-admin)
 	url string
+	// metrics is the server's admin /metrics URL, "" if it has none.
+	metrics string
 	// child is set when this tool started the process (-spawn).
 	child *child
 	// rssReset says VmHWM was reset after set-up (clear_refs), so the peak
 	// read at the end is the serving's.
 	rssReset bool
+	// runCPU is user+system time over the whole run of a spawned server
+	// without /metrics, known once it exited.
+	runCPU  time.Duration
+	stopped bool
 }
 
-// clockTicks is USER_HZ, the unit of utime and stime in /proc/<pid>/stat:
-// 100 on every Linux architecture Go supports (the kernel fixes it for the
-// user ABI whatever its internal HZ).
-const clockTicks = 100
+// cpu returns the server's CPU time so far, from its /metrics.
+func (s *serverProc) cpu() (time.Duration, error) { return scrapeCPU(s.metrics) }
 
-// cpu returns the process's user+system CPU time so far, all its threads.
-func (s *serverProc) cpu() (time.Duration, error) { return procCPU(s.pid) }
-
-// procCPU reads utime+stime of pid from /proc/<pid>/stat.
-func procCPU(pid int) (time.Duration, error) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+// scrapeCPU reads process_cpu_seconds_total from the /metrics at url.
+func scrapeCPU(url string) (time.Duration, error) {
+	res, err := http.Get(url)
 	if err != nil {
 		return 0, err
 	}
-	// The command name, field 2, is in parentheses and may hold spaces or
-	// parentheses itself: the fields that follow start after the last ')'.
-	i := strings.LastIndexByte(string(b), ')')
-	if i < 0 {
-		return 0, fmt.Errorf("/proc/%d/stat: no command name", pid)
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return 0, fmt.Errorf("%s: %s", url, res.Status)
 	}
-	f := strings.Fields(string(b[i+1:]))
-	// f[0] is field 3 (state); utime and stime are fields 14 and 15.
-	if len(f) < 13 {
-		return 0, fmt.Errorf("/proc/%d/stat: %d fields", pid, len(f)+2)
+	sc := bufio.NewScanner(res.Body)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "process_cpu_seconds_total "); ok {
+			secs, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if err != nil {
+				return 0, fmt.Errorf("%s: process_cpu_seconds_total: %v", url, err)
+			}
+			return time.Duration(secs * float64(time.Second)), nil
+		}
 	}
-	ut, err1 := strconv.ParseInt(f[11], 10, 64)
-	st, err2 := strconv.ParseInt(f[12], 10, 64)
-	if err := errors.Join(err1, err2); err != nil {
-		return 0, fmt.Errorf("/proc/%d/stat: %w", pid, err)
+	if err := sc.Err(); err != nil {
+		return 0, err
 	}
-	return time.Duration(ut+st) * time.Second / clockTicks, nil
+	return 0, fmt.Errorf("%s has no process_cpu_seconds_total", url)
 }
 
-// watchServer is -addr with -server-pid: a serve someone else started.
-func watchServer(pid int, addr string) (*serverProc, error) {
-	if _, err := procCPU(pid); err != nil {
-		return nil, fmt.Errorf("-server-pid %d: %w", pid, err)
+// watchServer is -addr with -server-admin: a serve someone else started,
+// with its admin listener at admin.
+func watchServer(admin, addr string) (*serverProc, error) {
+	s := &serverProc{url: "http://" + addr, metrics: "http://" + admin + "/metrics"}
+	if _, err := s.cpu(); err != nil {
+		return nil, fmt.Errorf("-server-admin: %w", err)
 	}
-	s := &serverProc{pid: pid, url: "http://" + addr}
-	s.rssReset = resetPeakRSSOf(pid)
 	return s, nil
 }
 
 // spawnServe builds the repository's binary (as -faults does) and starts
-// `nimbot serve` (or runs bin, if given) on a free loopback port with db as its database, the
-// public key of priv, and env added to its environment (e.g. GOGC=200).
-// The child's REST calls to Discord (fetching @original after a new board)
-// go to a closed port and fail at once; that failed dial and its log line
-// are part of the CPU measured, where a real server would pay a TLS
-// request instead.
+// `nimbot serve` (or runs bin, if given) on a free loopback port with db as
+// its database, the public key of priv, its admin listener on another free
+// port, and env added to its environment (e.g. GOGC=200). The child's REST
+// calls to Discord (fetching @original after a new board) go to a closed
+// port and fail at once; that failed dial and its log line are part of the
+// CPU measured, where a real server would pay a TLS request instead.
 func spawnServe(ctx context.Context, dir, db, bin string, priv ed25519.PrivateKey, env []string) (*serverProc, error) {
 	var err error
 	if bin == "" {
@@ -89,6 +98,9 @@ func spawnServe(ctx context.Context, dir, db, bin string, priv ed25519.PrivateKe
 	if c.addr, err = freeAddr(); err != nil {
 		return nil, err
 	}
+	if c.admin, err = freeAddr(); err != nil {
+		return nil, err
+	}
 	if err := c.start(ctx); err != nil {
 		return nil, err
 	}
@@ -97,20 +109,28 @@ func spawnServe(ctx context.Context, dir, db, bin string, priv ed25519.PrivateKe
 		<-c.exited
 		return nil, err
 	}
-	s := &serverProc{pid: c.cmd.Process.Pid, url: "http://" + c.addr, child: c}
+	s := &serverProc{pid: c.cmd.Process.Pid, url: "http://" + c.addr, child: c, metrics: "http://" + c.admin + "/metrics"}
+	if _, err := s.cpu(); err != nil {
+		s.metrics = "" // a build without the admin listener
+	}
 	return s, nil
 }
 
 // stop ends a spawned serve with SIGTERM, as an operator would, and reports
-// how it exited.
+// how it exited. A server without /metrics leaves its CPU over the whole
+// run in runCPU.
 func (s *serverProc) stop() error {
-	if s == nil || s.child == nil {
+	if s == nil || s.child == nil || s.stopped {
 		return nil
 	}
+	s.stopped = true
 	c := s.child
 	c.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case err := <-c.exited:
+		if st := c.cmd.ProcessState; st != nil {
+			s.runCPU = st.UserTime() + st.SystemTime()
+		}
 		if err != nil {
 			return fmt.Errorf("serve exited %s: %s", exitStatus(err), c.tail())
 		}
@@ -127,8 +147,11 @@ func resetPeakRSSOf(pid int) bool {
 	return os.WriteFile(filepath.Join("/proc", strconv.Itoa(pid), "clear_refs"), []byte("5"), 0) == nil
 }
 
-// peakRSS is the server's VmHWM.
+// peakRSS is the server's VmHWM, when its pid is known.
 func (s *serverProc) peakRSS() string {
+	if s.pid == 0 {
+		return "unknown (not this tool's child)"
+	}
 	v, err := procStatus(strconv.Itoa(s.pid), "VmHWM")
 	if err != nil {
 		return "unknown (" + err.Error() + ")"
@@ -171,10 +194,10 @@ func cpuFigures(cpu time.Duration, requests, moves int) procFigures {
 func us(d time.Duration) string { return fmt.Sprintf("%.0f µs", float64(d)/float64(time.Microsecond)) }
 
 // window reads the server's CPU time at w.from and w.to and sends the
-// difference, or closes the channel at once if there is no server process
-// to read (in-process, or -addr without -server-pid).
+// difference, or closes the channel at once if there is no /metrics to
+// read (in-process, -addr without -server-admin, a server without one).
 func (s *serverProc) window(ctx context.Context, w window) <-chan time.Duration {
-	if s == nil {
+	if s == nil || s.metrics == "" {
 		out := make(chan time.Duration)
 		close(out)
 		return out
@@ -203,10 +226,8 @@ func cpuWindow(ctx context.Context, cpu func() (time.Duration, error), w window)
 	return out
 }
 
-// selfCPU is this process's user+system CPU time, all its threads, from
-// /proc/self/stat: read the same way as the server's, so the two figures
-// compare.
-func selfCPU() (time.Duration, error) { return procCPU(os.Getpid()) }
+// selfCPU is this process's user+system CPU time, all its threads.
+func selfCPU() (time.Duration, error) { return cpuclock.Process(), nil }
 
 func sleepUntil(ctx context.Context, t time.Time) bool {
 	tm := time.NewTimer(time.Until(t))
@@ -219,46 +240,48 @@ func sleepUntil(ctx context.Context, t time.Time) bool {
 	}
 }
 
+// ratio is cpu per request as a multiple of the floor, or "" when either
+// is unknown.
+func ratio(cpu, floor time.Duration) string {
+	if cpu <= 0 || floor <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %.2f× the floor", float64(cpu)/float64(floor))
+}
+
 // printServer prints the server process's own figures: CPU per request and
-// per move for each pass, and its peak RSS.
+// per move for each pass (with its ratio to the floor), and its peak RSS.
 func (r *report) printServer(out io.Writer) {
 	if r.server == nil {
 		return
 	}
-	how := "started with -spawn"
-	if r.server.child == nil {
-		how = "-server-pid"
-	}
+	floor := r.floor.sum()
 	for _, p := range r.passes {
 		f := p.server
 		if f.cpu == 0 {
 			continue
 		}
-		name := "max"
-		if p.rate > 0 {
-			name = fmt.Sprintf("%.0f moves/s", p.rate)
-		}
-		fmt.Fprintf(out, "server CPU (pid %d, %s; /proc/%d/stat utime+stime), pass %s: %s per request, %s per move, %.2f requests per move; %.2f CPUs busy; %d CPUs fully used would give about %.0f moves/s\n",
-			r.server.pid, how, r.server.pid, name, us(f.perRequest), us(f.perMove), f.requestsPerMove,
-			f.cpu.Seconds()/p.secs, r.procs, float64(r.procs)*float64(time.Second)/float64(max(f.perMove, 1)))
+		fmt.Fprintf(out, "server CPU (process_cpu_seconds_total on its admin /metrics), pass %s: %s per request%s, %s per move, %.2f requests per move; %.2f CPUs busy\n",
+			p.name(), us(f.perRequest), ratio(f.perRequest, floor), us(f.perMove), f.requestsPerMove, f.cpu.Seconds()/p.secs)
 	}
-	since := "while serving"
-	if !r.server.rssReset {
-		since = "since its start (clear_refs refused)"
+	if r.server.metrics == "" && r.server.runCPU > 0 && r.sent > 0 {
+		per := r.server.runCPU / time.Duration(r.sent)
+		fmt.Fprintf(out, "server CPU over its whole run (no /metrics: os.ProcessState user+system at exit, start-up, set-up and shutdown included): %v for %d requests, %s per request%s\n",
+			r.server.runCPU.Round(time.Millisecond), r.sent, us(per), ratio(per, floor))
 	}
 	for _, p := range r.passes {
-		f, sf := p.client, p.server
-		if f.cpu == 0 || sf.cpu == 0 {
+		f := p.client
+		if f.cpu == 0 {
 			continue
 		}
-		name := "max"
-		if p.rate > 0 {
-			name = fmt.Sprintf("%.0f moves/s", p.rate)
-		}
-		both := f.perMove + sf.perMove
-		fmt.Fprintf(out, "load tool CPU (pid %d, this process; /proc/self/stat utime+stime), pass %s: %s per request, %s per move; %.2f CPUs busy; with the server's, %s per move: %d CPUs fully used by both would give about %.0f moves/s\n",
-			os.Getpid(), name, us(f.perRequest), us(f.perMove), f.cpu.Seconds()/p.secs,
-			us(both), r.procs, float64(r.procs)*float64(time.Second)/float64(max(both, 1)))
+		fmt.Fprintf(out, "load tool CPU (this process, getrusage), pass %s: %s per request, %s per move; %.2f CPUs busy\n",
+			p.name(), us(f.perRequest), us(f.perMove), f.cpu.Seconds()/p.secs)
 	}
-	fmt.Fprintf(out, "server peak RSS %s (VmHWM of pid %d alone): %s\n", since, r.server.pid, r.serverPeakRSS)
+	if r.server.pid != 0 {
+		since := "while serving"
+		if !r.server.rssReset {
+			since = "since its start (clear_refs refused)"
+		}
+		fmt.Fprintf(out, "server peak RSS %s (VmHWM of pid %d): %s\n", since, r.server.pid, r.serverPeakRSS)
+	}
 }
