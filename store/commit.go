@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -63,16 +62,13 @@ func prepare(c match.Change) (prepared, error) {
 		return prepared{}, err
 	}
 	p := prepared{Change: c, moves: make([]string, len(c.Moves))}
-	// Strings, since a []byte would bind as a BLOB.
+	var err error
 	for i, m := range c.Moves {
-		b, err := json.Marshal(m)
-		if err != nil {
+		if p.moves[i], err = marshal(m); err != nil {
 			return prepared{}, err
 		}
-		p.moves[i] = string(b)
 	}
 	p.keepPosition = len(c.Moves) == 0 && c.Position.Heaps == nil
-	var err error
 	if p.position, err = marshal(c.Position); err != nil {
 		return prepared{}, err
 	}
