@@ -109,7 +109,6 @@ func run(args []string, in io.Reader, out, errOut io.Writer) int {
 		return 2
 	}
 	log := slog.New(slog.NewTextHandler(errOut, &slog.HandlerOptions{Level: cfg.LogLevel}))
-	defer startCPUProfile(errOut)()
 	ctx, stop := signalContext()
 	defer stop()
 
@@ -119,7 +118,6 @@ func run(args []string, in io.Reader, out, errOut io.Writer) int {
 	}
 	switch cmd {
 	case "":
-		tuneGC(os.Getenv)
 		return exit(errOut, runGateway(ctx, cfg, log, errOut))
 	case "serve":
 		fs := flag.NewFlagSet("serve", flag.ContinueOnError)
@@ -130,7 +128,6 @@ func run(args []string, in io.Reader, out, errOut io.Writer) int {
 			fmt.Fprintf(errOut, "nimbot: serve takes no arguments; its settings come from the environment: %q\n", fs.Args())
 			return 2
 		}
-		tuneGC(os.Getenv)
 		return exit(errOut, runServe(ctx, cfg, log))
 	case "play":
 		fs := flag.NewFlagSet("play", flag.ContinueOnError)

@@ -3,84 +3,52 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
-	"strconv"
 )
 
-// moveJSON is the wire shape of a Move (the analyze --json shape):
+// moveJSON is the JSON shape of a Move, the one the store keeps and
+// analyze --json prints:
 //
 //	{"heap":1,"take":2}                  Take
 //	{"heaps":[0,1],"take":3}             Diagonal
 //	{"takes":[2,0,1]}                    Multi
 //	{"heap":1,"split":[2,3]}             Split
 //	{"heap":1,"take":1,"leave":[3,4]}    Knock
+//
+// Takes is a pointer so that a Multi move with no takes keeps its key
+// ({"takes":[]}) and its kind stays recognisable.
 type moveJSON struct {
 	Heap  *int      `json:"heap,omitempty"`
 	Heaps []int     `json:"heaps,omitempty"`
 	Take  *int64    `json:"take,omitempty"`
-	Takes []int64   `json:"takes,omitempty"`
+	Takes *[]int64  `json:"takes,omitempty"`
 	Split *[2]int64 `json:"split,omitempty"`
 	Leave *[2]int64 `json:"leave,omitempty"`
 }
 
-// MarshalJSON writes m in the shape of its kind (see the package notation
-// docs): the bytes json.Marshal wrote from moveJSON, written directly, as
-// every move the store saves is (TestEncodeEqualsJSON).
+// MarshalJSON writes m in the shape of its kind (moveJSON): the Go struct
+// holds every kind's fields, the JSON only those of m's kind.
 func (m Move) MarshalJSON() ([]byte, error) {
-	return m.AppendJSON(make([]byte, 0, 32))
-}
-
-// AppendJSON appends m's JSON (MarshalJSON's bytes) to b.
-func (m Move) AppendJSON(b []byte) ([]byte, error) {
+	var j moveJSON
+	heap, take, parts := m.Heap, m.Take, m.Parts
 	switch m.Kind {
 	case Take:
-		b = strconv.AppendInt(append(b, `{"heap":`...), int64(m.Heap), 10)
-		b = strconv.AppendInt(append(b, `,"take":`...), m.Take, 10)
+		j.Heap, j.Take = &heap, &take
 	case Diagonal:
-		b = strconv.AppendInt(append(b, `{"heaps":[0,1],"take":`...), m.Take, 10)
+		j.Heaps, j.Take = []int{0, 1}, &take
 	case Multi:
-		// An empty list keeps its key (omitempty would drop it), so the
-		// kind stays recognisable.
-		b = appendInts(append(b, `{"takes":`...), m.Takes)
+		takes := m.Takes
+		if takes == nil {
+			takes = []int64{}
+		}
+		j.Takes = &takes
 	case Split:
-		b = strconv.AppendInt(append(b, `{"heap":`...), int64(m.Heap), 10)
-		b = appendInts(append(b, `,"split":`...), m.Parts[:])
+		j.Heap, j.Split = &heap, &parts
 	case Knock:
-		b = strconv.AppendInt(append(b, `{"heap":`...), int64(m.Heap), 10)
-		b = strconv.AppendInt(append(b, `,"take":`...), m.Take, 10)
-		b = appendInts(append(b, `,"leave":`...), m.Parts[:])
+		j.Heap, j.Take, j.Leave = &heap, &take, &parts
 	default:
 		return nil, invalidf("move of unknown kind %d", m.Kind)
 	}
-	return append(b, '}'), nil
-}
-
-// AppendJSON appends p's JSON to b: json.Marshal's bytes ({"heaps":[3,4,5]},
-// {"heaps":[8],"limit":3}, {"heaps":null} for no heaps), written directly.
-// Position has no MarshalJSON: json.Marshal's reflection over the struct is
-// quicker than calling one and then checking its output.
-func (p Position) AppendJSON(b []byte) []byte {
-	b = append(b, `{"heaps":`...)
-	if p.Heaps == nil {
-		b = append(b, "null"...)
-	} else {
-		b = appendInts(b, p.Heaps)
-	}
-	if p.Limit != 0 {
-		b = strconv.AppendInt(append(b, `,"limit":`...), p.Limit, 10)
-	}
-	return append(b, '}')
-}
-
-// appendInts appends the list xs ([] when empty).
-func appendInts(b []byte, xs []int64) []byte {
-	b = append(b, '[')
-	for i, x := range xs {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, x, 10)
-	}
-	return append(b, ']')
+	return json.Marshal(j)
 }
 
 // UnmarshalJSON reads any of the shapes MarshalJSON writes, telling the kind
@@ -114,7 +82,7 @@ func (m *Move) UnmarshalJSON(data []byte) error {
 		if j.Heap != nil || j.Take != nil {
 			return invalidf("not a move: takes lists every heap's take; drop heap and take")
 		}
-		out.Kind, out.Takes = Multi, j.Takes
+		out.Kind, out.Takes = Multi, *j.Takes
 	case j.Heaps != nil:
 		if len(j.Heaps) != 2 || j.Heaps[0] != 0 || j.Heaps[1] != 1 || j.Take == nil {
 			return invalidf(`not a move: a diagonal move is {"heaps":[0,1],"take":N}`)

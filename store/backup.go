@@ -236,13 +236,8 @@ func copyTo(ctx context.Context, src *sql.Conn, path string, latest int64) (int6
 			return fmt.Errorf("unexpected driver connection %T", dc)
 		}
 		return src.Raw(func(sc any) error {
-			var s *sqlite3.SQLiteConn
-			switch c := sc.(type) {
-			case *sqlite3.SQLiteConn:
-				s = c
-			case *readConn:
-				s = c.SQLiteConn
-			default:
+			s, ok := sc.(*sqlite3.SQLiteConn)
+			if !ok {
 				return fmt.Errorf("unexpected driver connection %T", sc)
 			}
 			b, err := d.Backup("main", s, "main")

@@ -35,7 +35,7 @@ func (db *DB) Commit(ctx context.Context, c match.Change) (*match.Game, error) {
 		return nil, err
 	}
 	var out *match.Game
-	err = db.withTx(ctx, func(ctx context.Context, tx *txn, now time.Time) error {
+	err = db.withTx(ctx, func(ctx context.Context, tx queries, now time.Time) error {
 		out, err = applyChange(ctx, tx, now, p)
 		return err
 	})
@@ -52,7 +52,7 @@ type prepared struct {
 	position     string
 	keepPosition bool
 	// after is position decoded, as a read of the row would find it
-	// (unless keepPosition): decoded here rather than in the writer.
+	// (unless keepPosition), so that Commit returns the game as stored.
 	after engine.Position
 }
 
@@ -62,21 +62,18 @@ func prepare(c match.Change) (prepared, error) {
 		return prepared{}, err
 	}
 	p := prepared{Change: c, moves: make([]string, len(c.Moves))}
-	// The engine's direct encoders write json.Marshal's bytes without its
-	// reflection; a string, since a []byte would bind as a BLOB.
-	var buf [64]byte
+	var err error
 	for i, m := range c.Moves {
-		b, err := m.AppendJSON(buf[:0])
-		if err != nil {
+		if p.moves[i], err = marshal(m); err != nil {
 			return prepared{}, err
 		}
-		p.moves[i] = string(b)
 	}
 	p.keepPosition = len(c.Moves) == 0 && c.Position.Heaps == nil
-	p.position = string(c.Position.AppendJSON(buf[:0]))
+	if p.position, err = marshal(c.Position); err != nil {
+		return prepared{}, err
+	}
 	if !p.keepPosition {
-		var err error
-		if p.after, err = engine.DecodePosition([]byte(p.position)); err != nil {
+		if p.after, err = unmarshal[engine.Position](p.position); err != nil {
 			return prepared{}, fmt.Errorf("game %d: position: %w", c.GameID, err)
 		}
 	}
@@ -91,7 +88,7 @@ func prepare(c match.Change) (prepared, error) {
 // before anything else is written; the game it returns is the one it read
 // with the change applied in Go, as a fresh read would find it
 // (the contract suite's CommitReturnsStored).
-func applyChange(ctx context.Context, tx *txn, now time.Time, c prepared) (*match.Game, error) {
+func applyChange(ctx context.Context, tx queries, now time.Time, c prepared) (*match.Game, error) {
 	if c.InteractionID != "" {
 		err := saveResponse(ctx, tx, c.InteractionID, c.GameID, c.Response, now)
 		if isConstraint(err, sqlite3.ErrConstraintForeignKey) {
@@ -122,10 +119,9 @@ func applyChange(ctx context.Context, tx *txn, now time.Time, c prepared) (*matc
 // (applied): the new seating, the moves, the game's row, and the result
 // when the game ends. What it needs is computed before; it only runs
 // statements.
-func writeChange(ctx context.Context, tx *txn, now time.Time, c prepared, g, out *match.Game) error {
+func writeChange(ctx context.Context, tx queries, now time.Time, c prepared, g, out *match.Game) error {
 	if c.Players != nil {
-		if err := tx.exec(`UPDATE games SET player0 = ?, player1 = ? WHERE id = ?`,
-			out.Players[0], out.Players[1], g.ID); err != nil {
+		if _, err := tx.ExecContext(ctx, setPlayersSQL, out.Players[0], out.Players[1], g.ID); err != nil {
 			return err
 		}
 	}
@@ -135,17 +131,14 @@ func writeChange(ctx context.Context, tx *txn, now time.Time, c prepared, g, out
 	var err error
 	switch {
 	case c.keepPosition:
-		err = tx.exec(`UPDATE games SET status = ?, winner = ?, deadline = ?, updated_at = ? WHERE id = ?`,
-			string(c.Status), c.Winner, toNullMillis(c.Deadline), toMillis(now), g.ID)
+		_, err = tx.ExecContext(ctx, updateStatusSQL, string(c.Status), c.Winner, toNullMillis(c.Deadline), toMillis(now), g.ID)
 	case c.Status == g.Status && c.Winner == g.Winner:
 		// A move that leaves the game going: status is not set, so SQLite
 		// leaves the channel's index (games_one_live_per_channel, whose
 		// WHERE reads status) alone instead of rewriting its entry.
-		err = tx.exec(`UPDATE games SET position = ?, deadline = ?, updated_at = ? WHERE id = ?`,
-			c.position, toNullMillis(c.Deadline), toMillis(now), g.ID)
+		_, err = tx.ExecContext(ctx, updatePositionSQL, c.position, toNullMillis(c.Deadline), toMillis(now), g.ID)
 	default:
-		err = tx.exec(`UPDATE games SET position = ?, status = ?, winner = ?, deadline = ?, updated_at = ? WHERE id = ?`,
-			c.position, string(c.Status), c.Winner, toNullMillis(c.Deadline), toMillis(now), g.ID)
+		_, err = tx.ExecContext(ctx, updateGameSQL, c.position, string(c.Status), c.Winner, toNullMillis(c.Deadline), toMillis(now), g.ID)
 	}
 	if err != nil {
 		return err
@@ -158,11 +151,18 @@ func writeChange(ctx context.Context, tx *txn, now time.Time, c prepared, g, out
 	return nil
 }
 
-// insertMoveSQL inserts one move; insertMovesSQL2 two, in one statement.
-// A click against nimbot commits two moves (the human's and the reply), so
-// one statement instead of two saves a statement's round through
-// database/sql and go-sqlite3 per click. The triggers on moves still run
-// for each row, in order: they check the ply and advance games.ply.
+// writeChange's statements on the game's row.
+const (
+	setPlayersSQL     = `UPDATE games SET player0 = ?, player1 = ? WHERE id = ?`
+	updateStatusSQL   = `UPDATE games SET status = ?, winner = ?, deadline = ?, updated_at = ? WHERE id = ?`
+	updatePositionSQL = `UPDATE games SET position = ?, deadline = ?, updated_at = ? WHERE id = ?`
+	updateGameSQL     = `UPDATE games SET position = ?, status = ?, winner = ?, deadline = ?, updated_at = ? WHERE id = ?`
+)
+
+// insertMoveSQL inserts one move; insertMovesSQL2 two, in one statement: a
+// click against nimbot commits two moves (the human's and the reply). The
+// triggers on moves still run for each row, in order: they check the ply
+// and advance games.ply.
 const (
 	insertMoveSQL = `INSERT INTO moves (game_id, ply, player, move, hinted, at)
 			VALUES (?1, ?2, ?3, ?4, EXISTS (SELECT 1 FROM hints WHERE game_id = ?1 AND ply = ?2 AND user_id = ?3), ?5)`
@@ -172,14 +172,14 @@ const (
 
 // insertMoves inserts moves, played from ply on by players in turn, two to
 // a statement.
-func insertMoves(ctx context.Context, tx *txn, gameID int64, ply int, players [2]string, moves []string, now time.Time) error {
+func insertMoves(ctx context.Context, tx queries, gameID int64, ply int, players [2]string, moves []string, now time.Time) error {
 	at := toMillis(now)
 	for len(moves) > 0 {
 		var err error
 		if len(moves) >= 2 {
-			err = tx.exec(insertMovesSQL2, gameID, ply, players[ply%2], moves[0], at, players[(ply+1)%2], moves[1])
+			_, err = tx.ExecContext(ctx, insertMovesSQL2, gameID, ply, players[ply%2], moves[0], at, players[(ply+1)%2], moves[1])
 		} else {
-			err = tx.exec(insertMoveSQL, gameID, ply, players[ply%2], moves[0], at)
+			_, err = tx.ExecContext(ctx, insertMoveSQL, gameID, ply, players[ply%2], moves[0], at)
 		}
 		if err != nil {
 			return fmt.Errorf("game %d ply %d: %w", gameID, ply, err)
@@ -211,9 +211,9 @@ func applied(g *match.Game, players [2]string, now time.Time, c prepared) *match
 // checkNew fails with ErrDuplicate if the interaction was already answered.
 // CreateGame needs it when its INSERT finds the channel busy: a redelivered
 // start must find its answer, not its own game holding the channel.
-func checkNew(ctx context.Context, tx *txn, interactionID string) error {
+func checkNew(ctx context.Context, tx queries, interactionID string) error {
 	var one int
-	err := tx.QueryRowContext(ctx, `SELECT 1 FROM interactions WHERE id = ?`, interactionID).Scan(&one)
+	err := tx.QueryRowContext(ctx, interactionExistsSQL, interactionID).Scan(&one)
 	if err == nil {
 		return fmt.Errorf("interaction %s: %w", interactionID, match.ErrDuplicate)
 	}
@@ -231,15 +231,13 @@ func checkNew(ctx context.Context, tx *txn, interactionID string) error {
 // ErrNotFound if unknown, ErrDuplicate if the interaction was already
 // answered.
 func (db *DB) RecordHint(ctx context.Context, h match.Hint) (bool, error) {
-	check := func(ctx context.Context, q rowQueryer) (bool, error) {
+	check := func(ctx context.Context, q queries) (bool, error) {
 		var (
 			ply    int
 			status string
 			used   bool
 		)
-		err := q.QueryRowContext(ctx, `SELECT ply, status,
-			EXISTS (SELECT 1 FROM hints WHERE game_id = games.id AND ply = ? AND user_id = ?) FROM games WHERE id = ?`,
-			h.Ply, h.UserID, h.GameID).Scan(&ply, &status, &used)
+		err := q.QueryRowContext(ctx, hintCheckSQL, h.Ply, h.UserID, h.GameID).Scan(&ply, &status, &used)
 		if errors.Is(err, sql.ErrNoRows) {
 			return false, fmt.Errorf("game %d: %w", h.GameID, match.ErrNotFound)
 		}
@@ -255,12 +253,11 @@ func (db *DB) RecordHint(ctx context.Context, h match.Hint) (bool, error) {
 		return false, err
 	}
 	recorded := false
-	err := db.withTx(ctx, func(ctx context.Context, tx *txn, now time.Time) error {
+	err := db.withTx(ctx, func(ctx context.Context, tx queries, now time.Time) error {
 		if used, err := check(ctx, tx); err != nil || used {
 			return err
 		}
-		if err := tx.exec(`INSERT INTO hints (game_id, ply, user_id, at) VALUES (?, ?, ?, ?)`,
-			h.GameID, h.Ply, h.UserID, toMillis(now)); err != nil {
+		if _, err := tx.ExecContext(ctx, insertHintSQL, h.GameID, h.Ply, h.UserID, toMillis(now)); err != nil {
 			return err
 		}
 		if h.InteractionID != "" {
@@ -282,15 +279,22 @@ func (db *DB) RecordHint(ctx context.Context, h match.Hint) (bool, error) {
 // that render a board before committing the move use it to draw the mark.
 func (db *DB) HintUsed(ctx context.Context, gameID int64, ply int, userID string) (bool, error) {
 	var used bool
-	err := db.reads.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM hints WHERE game_id = ? AND ply = ? AND user_id = ?)`,
-		gameID, ply, userID).Scan(&used)
+	err := db.reads.QueryRowContext(ctx, hintUsedSQL, gameID, ply, userID).Scan(&used)
 	return used, err
 }
+
+// The hints' statements.
+const (
+	hintCheckSQL = `SELECT ply, status,
+			EXISTS (SELECT 1 FROM hints WHERE game_id = games.id AND ply = ? AND user_id = ?) FROM games WHERE id = ?`
+	insertHintSQL = `INSERT INTO hints (game_id, ply, user_id, at) VALUES (?, ?, ?, ?)`
+	hintUsedSQL   = `SELECT EXISTS (SELECT 1 FROM hints WHERE game_id = ? AND ply = ? AND user_id = ?)`
+)
 
 // Response returns the response saved for an interaction, or ErrNotFound.
 func (db *DB) Response(ctx context.Context, interactionID string) ([]byte, error) {
 	var resp []byte
-	err := db.reads.QueryRowContext(ctx, `SELECT response FROM interactions WHERE id = ?`, interactionID).Scan(&resp)
+	err := db.reads.QueryRowContext(ctx, responseSQL, interactionID).Scan(&resp)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("interaction %s: %w", interactionID, match.ErrNotFound)
 	}
@@ -301,22 +305,27 @@ func (db *DB) Response(ctx context.Context, interactionID string) ([]byte, error
 // nothing else (an error message, a hint), so a redelivery gets the same
 // answer. ErrDuplicate if the interaction already has one; the first stays.
 func (db *DB) SaveResponse(ctx context.Context, interactionID string, response []byte) error {
-	return db.withTx(ctx, func(ctx context.Context, tx *txn, now time.Time) error {
+	return db.withTx(ctx, func(ctx context.Context, tx queries, now time.Time) error {
 		return saveResponse(ctx, tx, interactionID, 0, response, now)
 	})
 }
 
-// saveResponse inserts the interaction's row. The answer is saved as it
-// is: compressing it (S2 against a dictionary) halved the bytes a move
-// writes but cost more CPU than that saved, end to end (BENCHMARKS.md,
-// "Load: session 6").
-func saveResponse(ctx context.Context, tx *txn, id string, gameID int64, response []byte, now time.Time) error {
+// The interactions' statements.
+const (
+	interactionExistsSQL = `SELECT 1 FROM interactions WHERE id = ?`
+	responseSQL          = `SELECT response FROM interactions WHERE id = ?`
+	saveResponseSQL      = `INSERT INTO interactions (id, game_id, response, at) VALUES (?, ?, ?, ?)`
+	pruneSQL             = `DELETE FROM interactions WHERE id IN
+				(SELECT id FROM interactions WHERE at < ? ORDER BY at LIMIT ?)`
+)
+
+// saveResponse inserts the interaction's row, the answer as it is.
+func saveResponse(ctx context.Context, tx queries, id string, gameID int64, response []byte, now time.Time) error {
 	if response == nil {
 		response = []byte{} // the column is NOT NULL; nil would bind as NULL
 	}
 	game := sql.NullInt64{Int64: gameID, Valid: gameID != 0}
-	err := tx.exec(`INSERT INTO interactions (id, game_id, response, at) VALUES (?, ?, ?, ?)`,
-		id, game, response, toMillis(now))
+	_, err := tx.ExecContext(ctx, saveResponseSQL, id, game, response, toMillis(now))
 	if isConstraint(err, sqlite3.ErrConstraintUnique, sqlite3.ErrConstraintPrimaryKey) {
 		return fmt.Errorf("interaction %s: %w", id, match.ErrDuplicate)
 	}
@@ -331,7 +340,7 @@ func saveResponse(ctx context.Context, tx *txn, id string, gameID int64, respons
 // queued behind the writes already waiting, until none is left or ctx ends;
 // an error or ctx ending keeps the batches already committed. The pages the
 // rows freed go on SQLite's free list and are reused by the next inserts, so
-// a database pruned on a schedule stops growing (BENCHMARKS.md, Uptime).
+// a database pruned on a schedule stops growing.
 func (db *DB) PruneInteractions(ctx context.Context, before time.Time) (int64, error) {
 	var total int64
 	for {
@@ -339,9 +348,8 @@ func (db *DB) PruneInteractions(ctx context.Context, before time.Time) (int64, e
 			return total, err
 		}
 		var n int64
-		err := db.withTx(ctx, func(ctx context.Context, tx *txn, now time.Time) error {
-			res, err := tx.ExecContext(ctx, `DELETE FROM interactions WHERE id IN
-				(SELECT id FROM interactions WHERE at < ? ORDER BY at LIMIT ?)`, toMillis(before), match.PruneBatch)
+		err := db.withTx(ctx, func(ctx context.Context, tx queries, now time.Time) error {
+			res, err := tx.ExecContext(ctx, pruneSQL, toMillis(before), match.PruneBatch)
 			if err != nil {
 				return err
 			}

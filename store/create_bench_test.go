@@ -15,7 +15,7 @@ import (
 // go with the benchmark's timer running until they have all returned.
 func holdWriterFor(b *testing.B, db *DB, n int, queue func(k int) error) {
 	held, hold := make(chan struct{}), make(chan struct{})
-	go db.withTx(context.Background(), func(context.Context, *txn, time.Time) error {
+	go db.withTx(context.Background(), func(context.Context, queries, time.Time) error {
 		close(held)
 		<-hold
 		return nil

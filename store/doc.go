@@ -35,23 +35,17 @@
 // sleeping busy handler), and the writes that queue while one commits share
 // the next transaction, so one fsync makes them all durable (group commit;
 // a failing write fails alone, and no caller hears of its write before the
-// COMMIT). Under synchronous=FULL the writer opens the database through a
-// VFS of the store's own that writes a COMMIT's log frames in one system
-// call rather than two per frame (walbuf.c). The callers commit the batches
-// themselves, one at a time, with no goroutine of the store's between them
-// (writer.go). Across processes the busy timeout (5 s) applies.
-// Reads use a separate pool of read-only connections and, in WAL mode, never
-// wait for writers. A checkpointer goroutine with a connection of its own
-// copies the write-ahead log into the file soon after writes, off the
-// commit path, and on Linux starts the file's write-back after each copy so
-// that SQLite's syncs of the file find little left to write; the writer
-// connection checkpoints only as a backstop, when the log reaches 4,000
-// pages (checkpoint.go).
+// COMMIT). The callers commit the batches themselves, one at a time
+// (writer.go). Across processes the busy timeout (5 s) applies. Reads use a
+// separate pool of read-only connections and, in WAL mode, never wait for
+// writers. Every query goes through database/sql as a statement prepared
+// once at Open (stmts.go), with the caller's context. SQLite copies the
+// write-ahead log back into the file itself (its automatic checkpoint), and
+// its own VFS does the file I/O.
 //
 // Durability. Config.Synchronous FULL (the default) makes every acknowledged
 // Commit survive power loss; NORMAL survives a crash of the process but may
-// lose the last transactions on power loss, in exchange for speed (see
-// BENCHMARKS.md).
+// lose the last transactions on power loss, in exchange for fewer fsyncs.
 //
 // Errors callers tell apart are match's: match.ErrNotFound, match.ErrStale
 // (a stale board or a double click), match.ErrDuplicate (an interaction

@@ -21,20 +21,6 @@ import (
 const gameColumns = `id, guild_id, channel_id, rules, start, position, player0, player1, ply, status,
 	winner, difficulty, hints, locale, interaction_only, message_id, turn_timeout, deadline, created_by, created_at, updated_at`
 
-// rowScanner is *sql.Row or *sql.Rows.
-type rowScanner interface{ Scan(dest ...any) error }
-
-// queryer is *sql.DB or reader: a read that returns rows.
-type queryer interface {
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-}
-
-// rowQueryer is reader or *txn: a read of one row, on the read pool or in
-// a write transaction.
-type rowQueryer interface {
-	QueryRowContext(ctx context.Context, query string, args ...any) rowScanner
-}
-
 // gameRow is what scanGame scans a row into besides the game itself. Each
 // variable whose address goes to Scan escapes to the heap; held in one
 // struct, with the destinations' list, they are one allocation instead of
@@ -63,13 +49,13 @@ func scanGame(s rowScanner, extra ...any) (*match.Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	if g.Rules, err = engine.DecodeRules([]byte(r.rules)); err != nil {
+	if g.Rules, err = unmarshal[engine.Rules](r.rules); err != nil {
 		return nil, fmt.Errorf("game %d: rules: %w", g.ID, err)
 	}
-	if g.Start, err = engine.DecodePosition([]byte(r.start)); err != nil {
+	if g.Start, err = unmarshal[engine.Position](r.start); err != nil {
 		return nil, fmt.Errorf("game %d: start: %w", g.ID, err)
 	}
-	if g.Position, err = engine.DecodePosition([]byte(r.position)); err != nil {
+	if g.Position, err = unmarshal[engine.Position](r.position); err != nil {
 		return nil, fmt.Errorf("game %d: position: %w", g.ID, err)
 	}
 	g.Status = match.Status(r.status)
@@ -82,16 +68,35 @@ func scanGame(s rowScanner, extra ...any) (*match.Game, error) {
 	return g, nil
 }
 
-func getGame(ctx context.Context, q rowQueryer, id int64) (*match.Game, error) {
-	return scanGame(q.QueryRowContext(ctx, `SELECT `+gameColumns+` FROM games WHERE id = ?`, id))
+// The games' statements.
+const (
+	gameByIDSQL    = `SELECT ` + gameColumns + ` FROM games WHERE id = ?`
+	channelGameSQL = `SELECT ` + gameColumns + ` FROM games WHERE channel_id = ? AND status IN ('pending', 'active')`
+	lastGameBySQL  = `SELECT ` + gameColumns + ` FROM games
+		WHERE guild_id = ? AND created_by = ? ORDER BY created_at DESC, id DESC LIMIT 1`
+	lastChallengeBySQL = `SELECT ` + gameColumns + ` FROM games
+		WHERE guild_id = ? AND created_by = ? AND created_at >= ? AND player0 != ? AND player1 != ?
+		ORDER BY created_at DESC, id DESC LIMIT 1`
+	dueSQL = `SELECT ` + gameColumns + ` FROM games
+		WHERE status IN ('pending', 'active') AND deadline IS NOT NULL AND deadline <= ?
+		ORDER BY deadline, id LIMIT ?`
+	movesSQL        = `SELECT game_id, ply, player, move, hinted, at FROM moves WHERE game_id = ? ORDER BY ply`
+	messageIDSQL    = `SELECT message_id FROM games WHERE id = ?`
+	setMessageIDSQL = `UPDATE games SET message_id = ?, updated_at = ? WHERE id = ?`
+	insertGameSQL   = `INSERT INTO games (id, guild_id, channel_id, variant, misere, rules, start, position,
+			player0, player1, status, difficulty, hints, locale, interaction_only, turn_timeout, deadline, created_by, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+)
+
+func getGame(ctx context.Context, q queries, id int64) (*match.Game, error) {
+	return scanGame(q.QueryRowContext(ctx, gameByIDSQL, id))
 }
 
-func channelGame(ctx context.Context, q rowQueryer, channelID string) (*match.Game, error) {
-	return scanGame(q.QueryRowContext(ctx,
-		`SELECT `+gameColumns+` FROM games WHERE channel_id = ? AND status IN ('pending', 'active')`, channelID))
+func channelGame(ctx context.Context, q queries, channelID string) (*match.Game, error) {
+	return scanGame(q.QueryRowContext(ctx, channelGameSQL, channelID))
 }
 
-func queryGames(ctx context.Context, q queryer, query string, args ...any) ([]*match.Game, error) {
+func queryGames(ctx context.Context, q queries, query string, args ...any) ([]*match.Game, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
@@ -128,9 +133,18 @@ func fromNullMillis(n sql.NullInt64) time.Time {
 	return fromMillis(n.Int64)
 }
 
+// marshal is v's JSON as the store keeps it: a string, since a []byte
+// would bind as a BLOB.
 func marshal(v any) (string, error) {
 	b, err := json.Marshal(v)
 	return string(b), err
+}
+
+// unmarshal decodes the JSON s into a fresh T.
+func unmarshal[T any](s string) (T, error) {
+	var v T
+	err := json.Unmarshal([]byte(s), &v)
+	return v, err
 }
 
 // CreateGame inserts g, which must be Pending or Active with no moves yet
@@ -192,7 +206,7 @@ func (db *DB) CreateGame(ctx context.Context, g *match.Game, opts ...match.Creat
 		return err
 	}
 	var committed match.Game
-	err = db.withTx(ctx, func(ctx context.Context, tx *txn, _ time.Time) error {
+	err = db.withTx(ctx, func(ctx context.Context, tx queries, _ time.Time) error {
 		now := nc.now
 		if o.InteractionID != "" && o.Render == nil {
 			// Nothing is saved below whose key would find a duplicate.
@@ -289,13 +303,13 @@ func (nc *creation) build(id int64) (built, error) {
 		// The row as getGame would read it back: the JSON written, decoded.
 		read := b.created
 		var err error
-		if read.Rules, err = engine.DecodeRules([]byte(nc.rules)); err != nil {
+		if read.Rules, err = unmarshal[engine.Rules](nc.rules); err != nil {
 			return built{}, fmt.Errorf("game %d: rules: %w", id, err)
 		}
-		if read.Start, err = engine.DecodePosition([]byte(nc.start)); err != nil {
+		if read.Start, err = unmarshal[engine.Position](nc.start); err != nil {
 			return built{}, fmt.Errorf("game %d: start: %w", id, err)
 		}
-		if read.Position, err = engine.DecodePosition([]byte(nc.position)); err != nil {
+		if read.Position, err = unmarshal[engine.Position](nc.position); err != nil {
 			return built{}, fmt.Errorf("game %d: position: %w", id, err)
 		}
 		turn := nc.turn
@@ -323,20 +337,15 @@ func (nc *creation) build(id int64) (built, error) {
 // insertGame inserts g's row under id and returns the id it got: id, or,
 // if another process sharing the file took id first, the one SQLite picks.
 // A unique violation of the channel's index is a *BusyError.
-func insertGame(ctx context.Context, tx *txn, id int64, g *match.Game, rules, start, position string, now time.Time) (int64, error) {
-	const insert = `INSERT INTO games (id, guild_id, channel_id, variant, misere, rules, start, position,
-			player0, player1, status, difficulty, hints, locale, interaction_only, turn_timeout, deadline, created_by, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+func insertGame(ctx context.Context, tx queries, id int64, g *match.Game, rules, start, position string, now time.Time) (int64, error) {
 	args := []any{id, g.GuildID, g.ChannelID, string(g.Rules.Variant), g.Rules.Misere, rules, start, position,
 		g.Players[0], g.Players[1], string(g.Status), string(g.Difficulty), g.Hints, g.Locale, g.InteractionOnly,
 		g.TurnTimeout.Milliseconds(), toNullMillis(g.Deadline), g.CreatedBy, toMillis(now), toMillis(now)}
-	// Under its id, the INSERT needs no result read back (ExecContext's
-	// last_insert_rowid query).
-	err := tx.exec(insert, args...)
+	_, err := tx.ExecContext(ctx, insertGameSQL, args...)
 	if isConstraint(err, sqlite3.ErrConstraintPrimaryKey) {
 		args[0] = nil // NULL: SQLite picks the largest id plus one
 		var res sql.Result
-		if res, err = tx.ExecContext(ctx, insert, args...); err == nil {
+		if res, err = tx.ExecContext(ctx, insertGameSQL, args...); err == nil {
 			id, err = res.LastInsertId()
 		}
 	}
@@ -407,8 +416,7 @@ func (db *DB) ChannelGame(ctx context.Context, channelID string) (*match.Game, e
 
 // Moves returns the game's moves in order (none for an unknown game).
 func (db *DB) Moves(ctx context.Context, gameID int64) ([]match.Move, error) {
-	return queryMoves(ctx, db.reads, 0,
-		`SELECT game_id, ply, player, move, hinted, at FROM moves WHERE game_id = ? ORDER BY ply`, gameID)
+	return queryMoves(ctx, db.reads, movesSQL, gameID)
 }
 
 // Board returns the game with the given id, its moves before its ply and
@@ -431,15 +439,8 @@ func (db *DB) Board(ctx context.Context, id int64) (*match.Board, error) {
 }
 
 // boardQuery reads a board in one statement: the game, the hint mark and
-// its moves before its ply, packed into one column by group_concat. Two
-// statements (the game, then its moves) cost twice what one does: each is
-// a read transaction of its own (taking and dropping a WAL read lock, four
-// fcntl calls), a statement fetched from the cache, a connection taken from
-// the pool, a Rows and a reset, and the moves query, whose plan looked at
-// its bound game id, was compiled again on every run (go-sqlite3 clears a
-// statement's bindings after each use, and clearing them expires a
-// statement whose plan depends on them). BenchmarkBoardRead in
-// BENCHMARKS.md.
+// its moves before its ply, packed into one column by group_concat, so that
+// a click's board is one read transaction rather than two.
 //
 // Each move is "ply,hinted,at,P,M:" followed by the player's id (P bytes)
 // and the move's JSON (M bytes), back to back. The lengths make it
@@ -450,10 +451,8 @@ func (db *DB) Board(ctx context.Context, id int64) (*match.Board, error) {
 // aggregate has no ORDER BY ply, though SQLite does not promise that order
 // without one: with it, SQLite copied every move into a temporary B-tree
 // to sort rows already in order (EXPLAIN QUERY PLAN: USE TEMP B-TREE FOR
-// group_concat(ORDER BY)), a tenth of a board read's CPU (BENCHMARKS.md,
-// "Store: a click's reads on the driver's connection"). boardMoves checks
-// the order instead, and sorts the moves itself should a later SQLite read
-// them otherwise.
+// group_concat(ORDER BY)). boardMoves checks the order instead, and sorts
+// the moves itself should a later SQLite read them otherwise.
 const boardQuery = `SELECT ` + gameColumns + `,
 	EXISTS (SELECT 1 FROM hints WHERE game_id = games.id AND ply = games.ply
 		AND user_id = CASE games.ply % 2 WHEN 0 THEN games.player0 ELSE games.player1 END),
@@ -489,8 +488,7 @@ func boardMoves(g *match.Game, b []byte) ([]match.Move, error) {
 		default:
 			m.Player = string(player)
 		}
-		var err error
-		if m.Move, err = engine.DecodeMove(text); err != nil {
+		if err := json.Unmarshal(text, &m.Move); err != nil {
 			return nil, fmt.Errorf("game %d ply %d: move: %w", g.ID, m.Ply, err)
 		}
 		if len(moves) > 0 && m.Ply <= moves[len(moves)-1].Ply {
@@ -545,17 +543,14 @@ func (r *packed) bytes(n int64) []byte {
 	return out
 }
 
-// queryMoves runs query, which selects moves' columns, into room for n.
-func queryMoves(ctx context.Context, q queryer, n int, query string, args ...any) ([]match.Move, error) {
+// queryMoves runs query, which selects moves' columns.
+func queryMoves(ctx context.Context, q queries, query string, args ...any) ([]match.Move, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	var moves []match.Move
-	if n > 0 {
-		moves = make([]match.Move, 0, n)
-	}
 	var text sql.RawBytes // reused row to row: the move is decoded at once
 	for rows.Next() {
 		var (
@@ -565,8 +560,7 @@ func queryMoves(ctx context.Context, q queryer, n int, query string, args ...any
 		if err := rows.Scan(&m.GameID, &m.Ply, &m.Player, &text, &m.Hinted, &at); err != nil {
 			return nil, err
 		}
-		var err error
-		if m.Move, err = engine.DecodeMove(text); err != nil {
+		if err := json.Unmarshal(text, &m.Move); err != nil {
 			return nil, fmt.Errorf("game %d ply %d: move: %w", m.GameID, m.Ply, err)
 		}
 		m.At = fromMillis(at)
@@ -578,8 +572,7 @@ func queryMoves(ctx context.Context, q queryer, n int, query string, args ...any
 // LastGameBy returns the newest game the user created in the guild (for the
 // challenge cooldown), or ErrNotFound.
 func (db *DB) LastGameBy(ctx context.Context, guildID, userID string) (*match.Game, error) {
-	return scanGame(db.readers.QueryRowContext(ctx, `SELECT `+gameColumns+` FROM games
-		WHERE guild_id = ? AND created_by = ? ORDER BY created_at DESC, id DESC LIMIT 1`, guildID, userID))
+	return scanGame(db.reads.QueryRowContext(ctx, lastGameBySQL, guildID, userID))
 }
 
 // LastChallengeBy returns the newest game between people the user created
@@ -591,18 +584,14 @@ func (db *DB) LastChallengeBy(ctx context.Context, guildID, userID string, since
 
 // lastChallengeBy is LastChallengeBy on q: CreateGame's Cooldown asks it
 // inside its transaction.
-func lastChallengeBy(ctx context.Context, q rowQueryer, guildID, userID string, since time.Time) (*match.Game, error) {
-	return scanGame(q.QueryRowContext(ctx, `SELECT `+gameColumns+` FROM games
-		WHERE guild_id = ? AND created_by = ? AND created_at >= ? AND player0 != ? AND player1 != ?
-		ORDER BY created_at DESC, id DESC LIMIT 1`, guildID, userID, toMillis(since), match.BotID, match.BotID))
+func lastChallengeBy(ctx context.Context, q queries, guildID, userID string, since time.Time) (*match.Game, error) {
+	return scanGame(q.QueryRowContext(ctx, lastChallengeBySQL, guildID, userID, toMillis(since), match.BotID, match.BotID))
 }
 
 // Due returns up to limit pending or active games whose deadline is at or
 // before now, the most overdue first.
 func (db *DB) Due(ctx context.Context, now time.Time, limit int) ([]*match.Game, error) {
-	return queryGames(ctx, db.readers, `SELECT `+gameColumns+` FROM games
-		WHERE status IN ('pending', 'active') AND deadline IS NOT NULL AND deadline <= ?
-		ORDER BY deadline, id LIMIT ?`, toMillis(now), limit)
+	return queryGames(ctx, db.reads, dueSQL, toMillis(now), limit)
 }
 
 // SetMessageID records the game's board message if it replaces the one
@@ -610,17 +599,16 @@ func (db *DB) Due(ctx context.Context, now time.Time, limit int) ([]*match.Game,
 // write are one transaction of the store's one writer, so no other write
 // comes between them.
 func (db *DB) SetMessageID(ctx context.Context, gameID int64, messageID string) error {
-	return db.withTx(ctx, func(ctx context.Context, tx *txn, now time.Time) error {
+	return db.withTx(ctx, func(ctx context.Context, tx queries, now time.Time) error {
 		var recorded sql.NullString
-		err := tx.QueryRowContext(ctx, `SELECT message_id FROM games WHERE id = ?`, gameID).Scan(&recorded)
+		err := tx.QueryRowContext(ctx, messageIDSQL, gameID).Scan(&recorded)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("game %d: %w", gameID, match.ErrNotFound)
 		}
 		if err != nil || !match.ReplacesBoard(recorded.String, messageID) {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE games SET message_id = ?, updated_at = ? WHERE id = ?`,
-			messageID, toMillis(now), gameID)
+		_, err = tx.ExecContext(ctx, setMessageIDSQL, messageID, toMillis(now), gameID)
 		return err
 	})
 }

@@ -78,9 +78,9 @@ func (db *DB) CheckWrite(ctx context.Context) error {
 		p = &writeProbe{started: time.Now(), done: make(chan struct{})}
 		h.probe = p
 		go func() {
-			p.err = db.withTx(context.Background(), func(ctx context.Context, tx *txn, now time.Time) error {
-				return tx.exec(`INSERT INTO heartbeat (id, at) VALUES (1, ?)
-					ON CONFLICT (id) DO UPDATE SET at = excluded.at`, toMillis(now))
+			p.err = db.withTx(context.Background(), func(ctx context.Context, tx queries, now time.Time) error {
+				_, err := tx.ExecContext(ctx, heartbeatSQL, toMillis(now))
+				return err
 			})
 			h.mu.Lock()
 			h.probe = nil
@@ -100,6 +100,10 @@ func (db *DB) CheckWrite(ctx context.Context) error {
 			ErrUnhealthy, time.Since(p.started).Round(time.Millisecond))
 	}
 }
+
+// heartbeatSQL is CheckWrite's write.
+const heartbeatSQL = `INSERT INTO heartbeat (id, at) VALUES (1, ?)
+					ON CONFLICT (id) DO UPDATE SET at = excluded.at`
 
 // noteDamage records err if it says SQLite met a damaged page, so that
 // CheckWrite reports it until nimbot restarts (and Open's check refuses the

@@ -15,12 +15,22 @@ import (
 	"nimbot/match"
 )
 
-// TestPreparedStatements: the hot queries are prepared once and reused —
-// the writer's after their first transaction, the reads' at first use — and
-// keep working across a schema change (SQLite prepares them again).
+// TestPreparedStatements: the store's queries are prepared at Open, keep
+// working across a schema change (SQLite prepares them again), and a query
+// that is not among them fails with an error naming it, changing nothing.
 func TestPreparedStatements(t *testing.T) {
 	ctx := context.Background()
 	db := mustOpen(t)
+	for _, q := range writeQueries {
+		if db.writes.stmts[q] == nil {
+			t.Errorf("not prepared for the writer: %s", q)
+		}
+	}
+	for _, q := range readQueries {
+		if db.reads.stmts[q] == nil {
+			t.Errorf("not prepared for reads: %s", q)
+		}
+	}
 	g := mustCreate(t, db, newGame("c1", [2]string{"alice", match.BotID}, 1<<20))
 	turn := func(interaction string) {
 		t.Helper()
@@ -28,7 +38,7 @@ func TestPreparedStatements(t *testing.T) {
 		if g, err = db.Commit(ctx, mustChange(t, g, interaction)); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.Game(ctx, g.ID); err != nil {
+		if _, err := db.Board(ctx, g.ID); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := db.Response(ctx, interaction); err != nil {
@@ -36,61 +46,33 @@ func TestPreparedStatements(t *testing.T) {
 		}
 	}
 	turn("i1")
-	turn("i2")
-	// Commit's statements: the interaction check, the game, the moves, the
-	// update, the saved response.
-	if n := count(db.writes.stmts); n < 5 {
-		t.Fatalf("%d statements prepared for the writer after two turns, want at least 5", n)
-	}
-	// The reads' one-row statements: the game and the saved answer, on the
-	// read connection the test's reads, one at a time, all took.
-	if n := count(readStmts(t, db)); n < 2 {
-		t.Fatalf("%d statements prepared for reads, want at least 2", n)
-	}
-	before := count(db.writes.stmts)
-	turn("i3")
-	if n := count(db.writes.stmts); n != before {
-		t.Fatalf("a third turn prepared %d more statements", n-before)
-	}
 	if _, err := db.writeConn.ExecContext(ctx, `CREATE INDEX moves_by_player ON moves (player)`); err != nil {
 		t.Fatal(err)
 	}
-	turn("i4")
-	if g.Ply != 8 {
-		t.Fatalf("ply %d after four turns, want 8", g.Ply)
+	turn("i2")
+	if g.Ply != 4 {
+		t.Fatalf("ply %d after two turns, want 4", g.Ply)
+	}
+	const unknown = `DELETE FROM games`
+	err := db.withTx(ctx, func(ctx context.Context, tx queries, _ time.Time) error {
+		_, err := tx.ExecContext(ctx, unknown)
+		return err
+	})
+	if err == nil || !strings.Contains(err.Error(), unknown) {
+		t.Fatalf("an unprepared query: %v, want an error naming it", err)
+	}
+	if err := db.reads.QueryRowContext(ctx, unknown).Scan(); err == nil || !strings.Contains(err.Error(), unknown) {
+		t.Fatalf("an unprepared read: %v, want an error naming it", err)
+	}
+	if _, err := db.Game(ctx, g.ID); err != nil {
+		t.Fatalf("the game after an unprepared query: %v", err)
 	}
 }
 
-// count is the number of statements c holds.
-func count(c *stmtCache) int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.stmts)
-}
-
-// readStmts returns the raw statements of the read pool's most recently
-// used connection (database/sql hands out the last one returned).
-func readStmts(t *testing.T, db *DB) *stmtCache {
-	t.Helper()
-	conn, err := db.readers.Conn(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	var c *stmtCache
-	if err := conn.Raw(func(dc any) error {
-		c = dc.(*readConn).t.c
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
-// TestReadStatementsFinalized: the statements the reads prepare on a read
-// connection are finalized when it closes, so closing the DB closes every
-// file it opened (an unfinalized statement keeps SQLite's connection, and
-// its descriptors, open after database/sql dropped it).
+// TestReadStatementsFinalized: the statements prepared on the read pool's
+// connections are finalized at Close, so closing the DB closes every file
+// it opened (an unfinalized statement keeps SQLite's connection, and its
+// descriptors, open after database/sql dropped it).
 func TestReadStatementsFinalized(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("reads the open files from /proc/self/fd")
@@ -117,19 +99,6 @@ func TestReadStatementsFinalized(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	// Then both reads once more, alone: database/sql hands out the
-	// connection returned last, so both run on the one readStmts looks at
-	// (after the concurrent reads, the last one returned may have served
-	// only one kind of read).
-	if _, err := db.Board(ctx, g.ID); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Response(ctx, "none"); !errors.Is(err, match.ErrNotFound) {
-		t.Fatal(err)
-	}
-	if n := count(readStmts(t, db)); n < 2 {
-		t.Fatalf("%d statements prepared on a read connection, want 2", n)
-	}
 	if open := openFiles(t, path); open == 0 {
 		t.Fatal("no descriptor of the database open before Close")
 	}
@@ -186,8 +155,8 @@ func TestReadWaitsCancellably(t *testing.T) {
 	}
 }
 
-// The per-interaction reads run detached from their context's cancellation
-// (reader), but a context already done still fails them at once.
+// The reads run on their caller's context: one already done fails them at
+// once.
 func TestReadsRefuseADoneContext(t *testing.T) {
 	db := mustOpen(t)
 	g := mustCreate(t, db, newGame("c1", [2]string{"alice", "bob"}, 1))

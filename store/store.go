@@ -49,10 +49,10 @@ type Config struct {
 	CheckTimeout   time.Duration
 }
 
-// Open's integrity check bounds. quick_check reads every page once: about
-// 155 MB/s of nimbot's tables on the 2-core test machine (BENCHMARKS.md,
-// Uptime), so a whole 256 MiB file adds under 2 s to a start, and a larger
-// one at most 5 s.
+// Open's integrity check bounds. quick_check reads every page once, so a
+// whole file costs start-up time in proportion to its size: a file up to
+// DefaultFullCheckBytes is checked whole, a larger one for at most
+// DefaultCheckTimeout.
 const (
 	DefaultFullCheckBytes = 256 << 20
 	DefaultCheckTimeout   = 5 * time.Second
@@ -86,11 +86,8 @@ type DB struct {
 	// writes runs every write transaction on writeConn, committing those that queue up
 	// together (see writer.go).
 	writes *writer
-	// reads runs the frequent reads on readers with prepared statements.
-	reads reader
-	// checkpoints copies the write-ahead log into the file off the commit
-	// path (checkpoint.go).
-	checkpoints *checkpointer
+	// reads runs readQueries, prepared on readers.
+	reads queries
 	// health is what the health checks share (health.go).
 	health health
 	// ids reserves the ids of games about to be created (CreateGame).
@@ -168,24 +165,13 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		}
 	}
 
-	writerParams := url.Values{
+	w, err := sql.Open("sqlite3", dsn(path, url.Values{
 		"_foreign_keys": {"on"},
 		"_journal_mode": {"WAL"},
 		"_busy_timeout": {strconv.FormatInt(busyTimeout.Milliseconds(), 10)},
 		"_txlock":       {"immediate"},
 		"_synchronous":  {synchronous},
-		"_mutex":        {noMutex},
-	}
-	if synchronous == "FULL" && walbufVFS != "" {
-		// Holding the log's frames back until SQLite syncs it is safe
-		// only when every commit is synced before it is published, as
-		// under FULL (walbuf.c).
-		if err := walbufOnce(); err != nil {
-			return fail(err)
-		}
-		writerParams.Set("vfs", walbufVFS)
-	}
-	w, err := sql.Open(driverName, dsn(path, writerParams))
+	}))
 	if err != nil {
 		return fail(err)
 	}
@@ -193,18 +179,11 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
-	var largest int64
-	if err := w.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM games`).Scan(&largest); err != nil {
-		w.Close()
-		return fail(err)
-	}
-
-	r, err := sql.Open(readDriverName, dsn(path, url.Values{
+	r, err := sql.Open("sqlite3", dsn(path, url.Values{
 		"_foreign_keys": {"on"},
 		"_busy_timeout": {strconv.FormatInt(busyTimeout.Milliseconds(), 10)},
 		"_txlock":       {"deferred"},
 		"_query_only":   {"on"},
-		"_mutex":        {noMutex},
 	}))
 	if err != nil {
 		w.Close()
@@ -213,85 +192,26 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 	readers := max(4, 2*runtime.GOMAXPROCS(0))
 	r.SetMaxOpenConns(readers)
 	r.SetMaxIdleConns(readers)
-	if err := r.PingContext(ctx); err != nil {
-		w.Close()
-		r.Close()
-		return fail(err)
+	db := &DB{path: path, now: now, writeConn: w, readers: r}
+	var largest int64
+	var writeStmts statements
+	err = w.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM games`).Scan(&largest)
+	if err == nil {
+		writeStmts, err = prepareAll(ctx, w, writeQueries)
 	}
-	// The checkpointer's connection syncs as the writer's does
-	// (checkpoint.go).
-	ck, err := sql.Open(driverName, dsn(path, url.Values{
-		"_busy_timeout": {strconv.FormatInt(busyTimeout.Milliseconds(), 10)},
-		"_synchronous":  {synchronous},
-		"_mutex":        {noMutex},
-	}))
+	if err == nil {
+		db.reads.stmts, err = prepareAll(ctx, r, readQueries)
+	}
 	if err != nil {
+		writeStmts.close()
 		w.Close()
 		r.Close()
 		return fail(err)
 	}
-	ck.SetMaxOpenConns(1)
-	ck.SetMaxIdleConns(1)
-	ck.SetConnMaxLifetime(0)
-	ck.SetConnMaxIdleTime(0)
-	db := &DB{path: path, now: now, writeConn: w, readers: r, reads: reader{c: newStmtCache(r), db: r}}
 	db.ids.next = largest + 1
 	db.health.file, _ = os.Stat(path)
-	if db.checkpoints, err = newCheckpointer(ck, path, checkpointEvery, &db.health); err != nil {
-		w.Close()
-		r.Close()
-		ck.Close()
-		return fail(err)
-	}
-	db.writes = newWriter(w, now, &db.health)
-	db.writes.committed = db.checkpoints.committed
+	db.writes = newWriter(w, writeStmts, now, &db.health)
 	return db, nil
-}
-
-// noMutex opens the pools' connections with SQLITE_OPEN_NOMUTEX: SQLite
-// takes no lock of its own per connection (go-sqlite3's default, FULLMUTEX,
-// locks and unlocks a pthread mutex in every API call: about 4 % of
-// BenchmarkCommitLoad's samples under perf). One goroutine at a time uses a
-// connection: database/sql holds a connection's lock around every driver
-// call, the writer and the reader's one-row reads run their statements
-// inside sql.Conn.Raw, every statement is closed by its user, the read
-// pool's raw ones when their connection closes (go-sqlite3's finalizers,
-// which would run on another thread, never find one open), and
-// sqlite3_interrupt, the one call go-sqlite3 makes from another goroutine,
-// takes no lock. SQLite's global mutexes (memory, page cache) stay.
-const noMutex = "no"
-
-// driverName is go-sqlite3 with the connection settings its DSN cannot
-// carry (connectHook); the writer's pool uses it, the read pool
-// readDriverName, the same with the reader's statements (stmts.go).
-const driverName = "sqlite3_nimbot"
-
-func init() {
-	sql.Register(driverName, &sqlite3.SQLiteDriver{ConnectHook: connectHook})
-	sql.Register(readDriverName, &readDriver{sqlite3.SQLiteDriver{ConnectHook: connectHook}})
-}
-
-// connectHook runs on every connection the store's pools open, as the DSN's
-// settings do.
-//
-// temp_store = MEMORY: every job of a group commit runs in a savepoint, and
-// every statement that fires a trigger (a move's INSERT) opens one too;
-// the pages they change are copied to a sub-journal. With temporary files
-// on disk, SQLite's default, that journal is a buffer that spills to a file
-// past 64 KiB, allocated as one 64 KiB chunk at the first page and freed at
-// the outermost RELEASE: glibc hands the chunk back to the kernel each time
-// (madvise, a TLB shootdown on every CPU) and faults it in again for the
-// next job, 14 % of BenchmarkCommitLoad's CPU under perf. Held in memory,
-// the journal grows in 1 KiB chunks that malloc reuses. Nothing else nimbot
-// runs needs much temporary storage: its queries read in index order; a
-// future migration building an index over a large table would sort in
-// memory (tens of MB per million rows).
-func connectHook(c *sqlite3.SQLiteConn) error {
-	if _, err := c.Exec(`PRAGMA temp_store = MEMORY`, nil); err != nil {
-		return err
-	}
-	_, err := c.Exec(`PRAGMA wal_autocheckpoint = `+strconv.Itoa(checkpointBackstop), nil)
-	return err
 }
 
 // dsn builds a go-sqlite3 data source name. The file: URI form lets SQLite
@@ -756,12 +676,7 @@ func migrate(ctx context.Context, db *sql.DB) error {
 // the write-ahead log into the main file.
 func (db *DB) Close() error {
 	db.writes.close()
-	cerr := db.checkpoints.close()
-	db.reads.c.close()
-	err := errors.Join(cerr, db.readers.Close(), db.writeConn.Close())
-	// Last: closing it would drop the locks SQLite holds on the file.
-	db.checkpoints.closeFile()
-	return err
+	return errors.Join(db.writes.stmts.close(), db.reads.stmts.close(), db.readers.Close(), db.writeConn.Close())
 }
 
 // Ping checks that both the read and the write connections work.
@@ -778,9 +693,12 @@ func (db *DB) Path() string { return db.path }
 // SchemaVersion returns the schema version the database is at.
 func (db *DB) SchemaVersion(ctx context.Context) (int64, error) {
 	var v int64
-	err := db.readers.QueryRowContext(ctx, `SELECT MAX(version_id) FROM `+goose.DefaultTablename).Scan(&v)
+	err := db.reads.QueryRowContext(ctx, schemaVersionSQL).Scan(&v)
 	return v, err
 }
+
+// schemaVersionSQL reads the newest migration applied.
+const schemaVersionSQL = `SELECT MAX(version_id) FROM ` + goose.DefaultTablename
 
 // LatestSchemaVersion returns the newest schema version this binary knows.
 func LatestSchemaVersion() int64 {
@@ -795,10 +713,10 @@ func LatestSchemaVersion() int64 {
 
 // withTx runs fn in a BEGIN IMMEDIATE transaction and commits it if fn
 // returns nil; if fn fails, nothing it wrote remains. Transactions that
-// queue up meanwhile share one COMMIT, each in its own savepoint (see
-// writer.go); withTx returns only once fn's outcome is durable. The now it
-// passes is read once, so every row the transaction writes carries the same
-// time; the ctx it passes is the writer's, for fn's statements.
+// queue up meanwhile share one COMMIT (see writer.go); withTx returns only
+// once fn's outcome is durable. The now it passes is read once, so every
+// row the transaction writes carries the same time; the ctx it passes is
+// ctx without its cancellation, for fn's statements.
 func (db *DB) withTx(ctx context.Context, fn txFunc) error {
 	return db.writes.do(ctx, fn)
 }
@@ -806,11 +724,6 @@ func (db *DB) withTx(ctx context.Context, fn txFunc) error {
 // isConstraint reports whether err is a SQLite constraint violation with one
 // of the given extended codes.
 func isConstraint(err error, codes ...sqlite3.ErrNoExtended) bool {
-	if err == nil {
-		// Most calls: the statement worked. errors.As would still allocate
-		// the sqlite3.Error it fills.
-		return false
-	}
 	var se sqlite3.Error
 	if !errors.As(err, &se) {
 		return false

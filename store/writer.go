@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"sync"
 	"time"
-
-	"github.com/mattn/go-sqlite3"
 )
 
 // Group commit. Every write transaction of the store runs on the one writer
@@ -23,24 +21,14 @@ import (
 // nobody commits is committed at once, alone: batching adds no waiting.
 //
 // Who commits: the callers themselves, one at a time (leader and
-// followers). A caller that finds no batch committing becomes the
-// committer: it takes the queue (its own job first, up to maxBatch) and
+// followers), so that a write that commits alone hands nothing from
+// goroutine to goroutine. A caller that finds no batch committing becomes
+// the committer: it takes the queue (its own job first, up to maxBatch) and
 // commits it on its own goroutine. Callers arriving meanwhile queue and
-// park. This used to be a writer goroutine that every caller queued for and
-// then waited on: two goroutine handoffs per write (caller to writer and
-// back), each a park and an unpark and, on a 2-CPU machine whose other
-// thread is idle, often a futex wake of a sleeping thread. At light load,
-// where batches hold one or two jobs, that churn cost more CPU than the
-// write's own Go code (BENCHMARKS.md, "Store: callers commit their own
-// writes"). A caller that commits alone now hands off nothing.
-//
-// When its batch is done the committer does not go on committing the jobs
-// that queued meanwhile: under sustained load it would never return, and
-// its own caller (a player's click) would wait without bound. It passes the
-// committer's role to the first queued job's caller instead (woken with
-// "you lead" rather than a result) and returns its own result. So each
-// caller commits at most one batch, and waits for at most the batch before
-// its own: its wait is bounded as it was with the writer goroutine.
+// park. When its batch is done the committer passes the role to the first
+// queued job's caller (woken with "you lead" rather than a result) and
+// returns its own result, so each caller commits at most one batch and
+// waits for at most the batch before its own.
 //
 // The role must never be lost, or every later write would wait forever:
 // whatever way a committer's batch ends — normally, a job's fn panicking
@@ -48,11 +36,12 @@ import (
 // out of the commit itself (the driver, the runtime) — lead's deferred
 // finish hands the role on or, with nothing queued, clears it.
 //
-// Statements run on the writer's own context, never a caller's: a caller
-// giving up must not interrupt a statement of a batch others share (SQLite
-// rolls back the whole transaction on an interrupt). And they run on
-// go-sqlite3's connection held through sql.Conn.Raw (txn.go), whichever
-// goroutine holds the role.
+// Contexts. A job whose caller's context has ended before it runs is not
+// run. Once it runs, its statements get the caller's context without its
+// cancellation (context.WithoutCancel): the transaction is the batch's, and
+// SQLite rolls back the whole transaction on an interrupted write, so one
+// caller giving up must not undo the others' writes. The transaction itself
+// is begun on no caller's context for the same reason.
 
 // maxBatch bounds the transactions committed together, so one batch cannot
 // hold the write lock (and its callers' answers) for long.
@@ -64,13 +53,13 @@ var ErrClosed = errors.New("store: the database is closed")
 // errAbandoned is a job's outcome when its batch's commit panicked (not a
 // job's fn: the driver or the runtime) before its outcome was known: its
 // transaction was rolled back as the panic unwound (try's deferred
-// rollback, or database/sql discarding the connection).
+// rollback).
 var errAbandoned = errors.New("store: the write's batch failed with a panic while committing")
 
-// txFunc is one write transaction's body. ctx is the writer's, not the
-// caller's: a caller giving up must not interrupt a statement of a batch
-// others share (SQLite rolls back the whole transaction on an interrupt).
-type txFunc func(ctx context.Context, tx *txn, now time.Time) error
+// txFunc is one write transaction's body: tx runs the writer's prepared
+// statements in the batch's transaction, ctx is the caller's without its
+// cancellation (see Contexts above), now the transaction's time.
+type txFunc func(ctx context.Context, tx queries, now time.Time) error
 
 // job is one caller's transaction waiting for, or in, a batch.
 type job struct {
@@ -95,9 +84,9 @@ type job struct {
 // writer queues jobs for the one writer connection; their callers commit
 // them in batches, one committer at a time.
 type writer struct {
-	conn   *sql.DB // the one write connection (DB.writeConn)
+	conn   *sql.DB    // the one write connection (DB.writeConn)
+	stmts  statements // writeQueries, prepared on conn
 	now    func() time.Time
-	stmts  *stmtCache
 	health *health // told of errors that say a page is damaged
 
 	mu    sync.Mutex
@@ -109,17 +98,13 @@ type writer struct {
 	// idle is signalled (on mu) when leading becomes false, for close.
 	idle sync.Cond
 
-	// committed, if set, is told of every COMMIT (the checkpointer's
-	// committed). It must not wait.
-	committed func()
-
 	// batches and batched count COMMITs and the jobs they held (for tests
 	// and benchmarks).
 	batches, batched int64
 }
 
-func newWriter(w *sql.DB, now func() time.Time, h *health) *writer {
-	wr := &writer{conn: w, now: now, stmts: newStmtCache(nil), health: h}
+func newWriter(w *sql.DB, stmts statements, now func() time.Time, h *health) *writer {
+	wr := &writer{conn: w, stmts: stmts, now: now, health: h}
 	wr.idle.L = &wr.mu
 	return wr
 }
@@ -231,67 +216,36 @@ func (wr *writer) close() {
 		wr.idle.Wait()
 	}
 	wr.mu.Unlock()
-	// The statements are the connection's: finalized while it is held.
-	_ = wr.raw(func(*sqlite3.SQLiteConn) error {
-		wr.stmts.close()
-		return nil
-	})
-}
-
-// raw runs f with the writer's connection, as go-sqlite3's, held.
-func (wr *writer) raw(f func(*sqlite3.SQLiteConn) error) error {
-	ctx := context.Background()
-	conn, err := wr.conn.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	return conn.Raw(func(dc any) error {
-		c, ok := dc.(*sqlite3.SQLiteConn)
-		if !ok {
-			return fmt.Errorf("store: the write connection is a %T, not go-sqlite3's", dc)
-		}
-		return f(c)
-	})
 }
 
 // commit runs batch in one transaction and sets every job's outcome once
 // COMMIT has returned; finish reports them.
 //
 // The first try runs the jobs one after the other with nothing between
-// them: almost no batch holds a failure, and a SAVEPOINT and a RELEASE
-// around each job cost a few percent of a batched write's time
-// (BENCHMARKS.md, "Store: savepoints only after a failure"). A job that
-// fails may have written before failing, and nothing marks where it began,
-// so then the whole transaction is rolled back and the jobs without an
-// outcome run again in a new one, each in its own savepoint: a failure
-// there is rolled back to its savepoint alone. So a batch costs at most one
-// transaction thrown away, whatever fails in it.
+// them, since almost no batch holds a failure. A job that fails may have
+// written before failing, and nothing marks where it began, so then the
+// whole transaction is rolled back and the jobs without an outcome run
+// again in a new one, each in its own savepoint: a failure there is rolled
+// back to its savepoint alone. So a batch costs at most one transaction
+// thrown away, whatever fails in it.
 func (wr *writer) commit(batch []*job) {
-	err := wr.raw(func(c *sqlite3.SQLiteConn) error {
-		wr.stmts.use(c)
-		tx := &txn{conn: c, c: wr.stmts}
-		savepoints := false
-		for len(batch) > 0 {
-			// retry is the jobs to run again in a new transaction when one
-			// job's failure took the whole transaction with it.
-			retry, err := wr.try(tx, batch, savepoints)
-			if err == nil {
-				return nil
-			}
-			if retry == nil {
-				return err
-			}
-			batch, savepoints = retry, true
+	savepoints := false
+	for len(batch) > 0 {
+		// retry is the jobs to run again in a new transaction when one
+		// job's failure took the whole transaction with it.
+		retry, err := wr.try(batch, savepoints)
+		if err == nil {
+			return
 		}
-		return nil
-	})
-	if err != nil {
-		for _, j := range batch {
-			if j.err == nil && j.panic == nil {
-				j.err = err
+		if retry == nil {
+			for _, j := range batch {
+				if j.err == nil && j.panic == nil {
+					j.err = err
+				}
 			}
+			return
 		}
+		batch, savepoints = retry, true
 	}
 }
 
@@ -306,17 +260,20 @@ var errRunAgain = errors.New("store: a write failed in a batch without savepoint
 // or any job failed without savepoints, that job keeps its outcome and try
 // returns the others to run again; otherwise it returns the error of BEGIN
 // or COMMIT, if any, for every job that succeeded.
-func (wr *writer) try(tx *txn, batch []*job, savepoints bool) (retry []*job, err error) {
+func (wr *writer) try(batch []*job, savepoints bool) (retry []*job, err error) {
 	ctx := context.Background()
-	if err := tx.exec(`BEGIN IMMEDIATE`); err != nil {
+	// BEGIN IMMEDIATE (the DSN's _txlock).
+	sqlTx, err := wr.conn.BeginTx(ctx, nil)
+	if err != nil {
 		return nil, err
 	}
-	// commit ends the transaction either way; until it runs, a failure
-	// rolls it back.
+	tx := queries{stmts: wr.stmts, tx: sqlTx}
+	// Commit ends the transaction either way; until it runs, a failure
+	// rolls it back (an error if SQLite has rolled it back already).
 	ended := false
 	defer func() {
 		if !ended {
-			tx.rollback()
+			_ = sqlTx.Rollback()
 		}
 	}()
 	if len(batch) == 1 {
@@ -326,11 +283,11 @@ func (wr *writer) try(tx *txn, batch []*job, savepoints bool) (retry []*job, err
 			j.err = err
 			return nil, nil
 		}
-		if j.err, j.panic = call(ctx, j.fn, tx, wr.now()); j.err != nil || j.panic != nil {
+		if j.err, j.panic = call(j.ctx, j.fn, tx, wr.now()); j.err != nil || j.panic != nil {
 			return nil, nil
 		}
 		ended = true
-		if err := tx.commit(); err != nil {
+		if err := sqlTx.Commit(); err != nil {
 			return nil, err
 		}
 		wr.count(1)
@@ -349,7 +306,7 @@ func (wr *writer) try(tx *txn, batch []*job, savepoints bool) (retry []*job, err
 		// until the transaction is committed or lost whole.
 		j.ran = true
 		if !savepoints {
-			j.err, j.panic = call(ctx, j.fn, tx, wr.now())
+			j.err, j.panic = call(j.ctx, j.fn, tx, wr.now())
 			if j.err == nil && j.panic == nil {
 				ran = append(ran, j)
 				continue
@@ -361,28 +318,28 @@ func (wr *writer) try(tx *txn, batch []*job, savepoints bool) (retry []*job, err
 			}
 			return nil, nil
 		}
-		if err := tx.exec(`SAVEPOINT job`); err != nil {
+		if _, err := tx.ExecContext(ctx, savepointSQL); err != nil {
 			return nil, err
 		}
-		j.err, j.panic = call(ctx, j.fn, tx, wr.now())
+		j.err, j.panic = call(j.ctx, j.fn, tx, wr.now())
 		if j.err == nil && j.panic == nil {
-			if err := tx.exec(`RELEASE job`); err != nil {
+			if _, err := tx.ExecContext(ctx, releaseSQL); err != nil {
 				return nil, err
 			}
 			ran = append(ran, j)
 			continue
 		}
-		if err := tx.exec(`ROLLBACK TO job`); err != nil {
+		if _, err := tx.ExecContext(ctx, rollbackToSQL); err != nil {
 			// The transaction is gone, and with it the jobs before this one:
 			// run them, and those after, again.
 			return unsettled(batch), fmt.Errorf("transaction rolled back: %w", err)
 		}
-		if err := tx.exec(`RELEASE job`); err != nil {
+		if _, err := tx.ExecContext(ctx, releaseSQL); err != nil {
 			return nil, err
 		}
 	}
 	ended = true
-	if err := tx.commit(); err != nil {
+	if err := sqlTx.Commit(); err != nil {
 		return nil, err
 	}
 	wr.count(len(ran))
@@ -400,23 +357,12 @@ func unsettled(batch []*job) []*job {
 	return rest
 }
 
-// commit commits the transaction. A COMMIT that fails may leave it open
-// (SQLITE_BUSY); it is rolled back then, as go-sqlite3's Tx.Commit does.
-func (t *txn) commit() error {
-	err := t.exec(`COMMIT`)
-	if err != nil {
-		t.rollback()
-	}
-	return err
-}
-
-// rollback rolls back the transaction, if one is open: a job's failure
-// may have ended it already.
-func (t *txn) rollback() {
-	if !t.conn.AutoCommit() {
-		_ = t.exec(`ROLLBACK`)
-	}
-}
+// The statements around each job of a batch run with savepoints.
+const (
+	savepointSQL  = `SAVEPOINT job`
+	releaseSQL    = `RELEASE job`
+	rollbackToSQL = `ROLLBACK TO job`
+)
 
 // count records a COMMIT of n jobs.
 func (wr *writer) count(n int) {
@@ -424,19 +370,17 @@ func (wr *writer) count(n int) {
 	wr.batches++
 	wr.batched += int64(n)
 	wr.mu.Unlock()
-	if wr.committed != nil {
-		wr.committed()
-	}
 }
 
-// call runs fn, turning a panic into a value to raise in the caller.
-func call(ctx context.Context, fn txFunc, tx *txn, now time.Time) (err error, p any) {
+// call runs fn on the caller's ctx without its cancellation, turning a
+// panic into a value to raise in the caller.
+func call(ctx context.Context, fn txFunc, tx queries, now time.Time) (err error, p any) {
 	defer func() {
 		if v := recover(); v != nil {
 			p = v
 		}
 	}()
-	return fn(ctx, tx, now), nil
+	return fn(context.WithoutCancel(ctx), tx, now), nil
 }
 
 // stats returns the COMMITs so far and the jobs they held.

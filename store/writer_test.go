@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mattn/go-sqlite3"
+
 	"nimbot/match"
 )
 
@@ -19,7 +21,7 @@ func holdWriter(t *testing.T, db *DB) (release func()) {
 	t.Helper()
 	held, hold := make(chan struct{}), make(chan struct{})
 	go func() {
-		_ = db.withTx(context.Background(), func(context.Context, *txn, time.Time) error {
+		_ = db.withTx(context.Background(), func(context.Context, queries, time.Time) error {
 			close(held)
 			<-hold
 			return nil
@@ -77,7 +79,7 @@ func TestGroupCommit(t *testing.T) {
 			// leaves none of its writes. (CreateGame refuses a bad first
 			// turn before its transaction.)
 			{"invalid", func() error {
-				return db.withTx(ctx, func(ctx context.Context, tx *txn, now time.Time) error {
+				return db.withTx(ctx, func(ctx context.Context, tx queries, now time.Time) error {
 					g := newGame("c-new", [2]string{match.BotID, "alice"}, 2)
 					if _, err := insertGame(ctx, tx, db.ids.reserve(), g, `{"variant":"nim"}`, `{"heaps":[2]}`, `{"heaps":[2]}`, now); err != nil {
 						return err
@@ -147,8 +149,8 @@ func TestGroupCommit(t *testing.T) {
 		wg.Go(func() { a, errA = db.Commit(ctx, mustChange(t, a, "ia")) })
 		waitQueued(t, db, 1)
 		wg.Go(func() {
-			errX = db.withTx(ctx, func(ctx context.Context, tx *txn, _ time.Time) error {
-				if _, err := tx.ExecContext(ctx, `ROLLBACK`); err != nil {
+			errX = db.withTx(ctx, func(ctx context.Context, tx queries, _ time.Time) error {
+				if _, err := tx.tx.ExecContext(ctx, `ROLLBACK`); err != nil {
 					return err
 				}
 				return boom
@@ -179,7 +181,7 @@ func TestGroupCommit(t *testing.T) {
 		var errFirst, errAgain error
 		var wg sync.WaitGroup
 		wg.Go(func() {
-			errFirst = db.withTx(firstCtx, func(ctx context.Context, tx *txn, now time.Time) error {
+			errFirst = db.withTx(firstCtx, func(ctx context.Context, tx queries, now time.Time) error {
 				if err := saveResponse(ctx, tx, "x", 0, []byte("first"), now); err != nil {
 					return err
 				}
@@ -213,10 +215,10 @@ func TestGroupCommit(t *testing.T) {
 		var errs [4]error
 		jobs := []func() error{
 			func() error { // fails at once: the batch runs again with savepoints
-				return db.withTx(ctx, func(context.Context, *txn, time.Time) error { return errFails })
+				return db.withTx(ctx, func(context.Context, queries, time.Time) error { return errFails })
 			},
 			func() error {
-				return db.withTx(firstCtx, func(ctx context.Context, tx *txn, now time.Time) error {
+				return db.withTx(firstCtx, func(ctx context.Context, tx queries, now time.Time) error {
 					if err := saveResponse(ctx, tx, "x", 0, []byte("first"), now); err != nil {
 						return err
 					}
@@ -226,8 +228,8 @@ func TestGroupCommit(t *testing.T) {
 			},
 			func() error { return db.SaveResponse(ctx, "x", []byte("again")) },
 			func() error {
-				return db.withTx(ctx, func(ctx context.Context, tx *txn, now time.Time) error {
-					_ = tx.exec(`ROLLBACK`)
+				return db.withTx(ctx, func(ctx context.Context, tx queries, now time.Time) error {
+					_, _ = tx.tx.ExecContext(ctx, `ROLLBACK`)
 					return errFails
 				})
 			},
@@ -257,7 +259,7 @@ func TestGroupCommit(t *testing.T) {
 			defer func() { recovered = recover() }()
 			// A write that panics after writing (as CreateGame's render
 			// would, inside, when another process took its game's id).
-			_ = db.withTx(ctx, func(ctx context.Context, tx *txn, now time.Time) error {
+			_ = db.withTx(ctx, func(ctx context.Context, tx queries, now time.Time) error {
 				g := newGame("p", [2]string{"alice", match.BotID}, 5)
 				if _, err := insertGame(ctx, tx, db.ids.reserve(), g, `{"variant":"nim"}`, `{"heaps":[5]}`, `{"heaps":[5]}`, now); err != nil {
 					return err
@@ -332,7 +334,7 @@ func TestCommitterRole(t *testing.T) {
 		var wg sync.WaitGroup
 		var link func(i int) error
 		link = func(i int) error {
-			return db.withTx(ctx, func(ctx context.Context, tx *txn, now time.Time) error {
+			return db.withTx(ctx, func(ctx context.Context, tx queries, now time.Time) error {
 				if err := saveResponse(ctx, tx, fmt.Sprint("chain-", i), 0, nil, now); err != nil {
 					return err
 				}
@@ -379,7 +381,7 @@ func TestCommitterRole(t *testing.T) {
 		var wg sync.WaitGroup
 		wg.Go(func() {
 			defer func() { recovered = recover() }()
-			_ = db.withTx(ctx, func(ctx context.Context, tx *txn, now time.Time) error {
+			_ = db.withTx(ctx, func(ctx context.Context, tx queries, now time.Time) error {
 				if err := saveResponse(ctx, tx, "panicking", 0, nil, now); err != nil {
 					return err
 				}
@@ -432,7 +434,7 @@ func TestCommitterRole(t *testing.T) {
 		exited := make(chan struct{})
 		go func() {
 			defer close(exited)
-			_ = db.withTx(ctx, func(ctx context.Context, tx *txn, now time.Time) error {
+			_ = db.withTx(ctx, func(ctx context.Context, tx queries, now time.Time) error {
 				if err := saveResponse(ctx, tx, "exiting", 0, nil, now); err != nil {
 					return err
 				}
@@ -515,11 +517,8 @@ func TestCommitterRole(t *testing.T) {
 		if closeErr != nil {
 			t.Fatal(closeErr)
 		}
-		db.writes.stmts.mu.Lock()
-		kept := len(db.writes.stmts.stmts)
-		db.writes.stmts.mu.Unlock()
-		if kept != 0 {
-			t.Errorf("%d of the writer's statements left unfinalized after Close", kept)
+		if _, err := db.writes.stmts[heartbeatSQL].ExecContext(ctx, 0); err == nil {
+			t.Error("the writer's statements still run after Close")
 		}
 		for k, err := range errs {
 			if err != nil {
@@ -601,4 +600,132 @@ func TestCommitterRole(t *testing.T) {
 		}
 		checkGames(t, db)
 	})
+}
+
+// TestGroupCommitRolledBackBySQLite: a write that fails with an error on
+// which SQLite rolls back the whole transaction by itself (SQLITE_FULL on a
+// statement without a statement journal; here the file's page limit) fails
+// alone: the writes batched with it, before and after, run again in a new
+// transaction and land.
+func TestGroupCommitRolledBackBySQLite(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t)
+	a := mustCreate(t, db, newGame("a", [2]string{"alice", match.BotID}, 5))
+	b := mustCreate(t, db, newGame("b", [2]string{"alice", match.BotID}, 5))
+	var pages int64
+	if err := db.writeConn.QueryRowContext(ctx, `PRAGMA page_count`).Scan(&pages); err != nil {
+		t.Fatal(err)
+	}
+	// Room for the small writes, not for a 1 MiB answer. The pool's one
+	// connection is the writer's.
+	if _, err := db.writeConn.ExecContext(ctx, fmt.Sprintf(`PRAGMA max_page_count = %d`, pages+40)); err != nil {
+		t.Fatal(err)
+	}
+	release := holdWriter(t, db)
+	before, _ := db.writes.stats()
+	var errA, errB, errX error
+	var wg sync.WaitGroup
+	wg.Go(func() { a, errA = db.Commit(ctx, mustChange(t, a, "ia")) })
+	waitQueued(t, db, 1)
+	wg.Go(func() { errX = db.SaveResponse(ctx, "huge", make([]byte, 1<<20)) })
+	waitQueued(t, db, 2)
+	wg.Go(func() { b, errB = db.Commit(ctx, mustChange(t, b, "ib")) })
+	waitQueued(t, db, 3)
+	release()
+	wg.Wait()
+	var se sqlite3.Error
+	if !errors.As(errX, &se) || se.Code != sqlite3.ErrFull {
+		t.Fatalf("the write past the page limit: %v, want SQLITE_FULL", errX)
+	}
+	if errA != nil || errB != nil || a.Ply != 2 || b.Ply != 2 {
+		t.Fatalf("a: %v ply %d, b: %v ply %d; want both at ply 2", errA, a.Ply, errB, b.Ply)
+	}
+	// The held write, the batch SQLite rolled back (no COMMIT), the retry.
+	if after, _ := db.writes.stats(); after-before != 2 {
+		t.Errorf("%d COMMITs, want 2", after-before)
+	}
+	for _, id := range []string{"ia", "ib"} {
+		if _, err := db.Response(ctx, id); err != nil {
+			t.Errorf("%s: %v", id, err)
+		}
+	}
+	if _, err := db.Response(ctx, "huge"); !errors.Is(err, match.ErrNotFound) {
+		t.Errorf("the failed write's answer: %v", err)
+	}
+	// The connection is left in autocommit, usable by the next batch.
+	if err := db.SaveResponse(ctx, "after", []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	checkGames(t, db)
+}
+
+// TestConcurrentUse: reads on every pooled connection, writes batched by
+// the writer and an online backup all run at once and each sees whole games
+// (run it under -race).
+func TestConcurrentUse(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t)
+	const channels, turns = 8, 12
+	games := make([]*match.Game, channels)
+	for i := range games {
+		games[i] = mustCreate(t, db, newGame(fmt.Sprint("c", i), [2]string{"alice", match.BotID}, 1<<20))
+	}
+	stop := make(chan struct{})
+	var writers, readers sync.WaitGroup
+	for i := range games {
+		writers.Go(func() {
+			g := games[i]
+			for n := range turns {
+				c, err := change(g, take(0, 1), take(0, 1))
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				c.InteractionID, c.Response = fmt.Sprint("i", i, "-", n), []byte("board")
+				if g, err = db.Commit(ctx, c); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	for r := range 8 {
+		readers.Go(func() {
+			for n := 0; ; n++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				g := games[(r+n)%channels]
+				b, err := db.Board(ctx, g.ID)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if len(b.Moves) != b.Game.Ply || b.Game.Ply%2 != 0 {
+					t.Errorf("game %d read at ply %d with %d moves", g.ID, b.Game.Ply, len(b.Moves))
+					return
+				}
+				if b.Game.Ply > 0 {
+					if _, err := db.Response(ctx, fmt.Sprint("i", (r+n)%channels, "-", b.Game.Ply/2-1)); err != nil {
+						t.Errorf("the answer of a committed turn: %v", err)
+						return
+					}
+				}
+			}
+		})
+	}
+	if err := db.Backup(ctx, t.TempDir()+"/copy.db"); err != nil {
+		t.Error(err)
+	}
+	writers.Wait()
+	close(stop)
+	readers.Wait()
+	for _, g := range games {
+		if got, err := db.Game(ctx, g.ID); err != nil || got.Ply != 2*turns {
+			t.Errorf("game %d: %v, %v; want ply %d", g.ID, got, err, 2*turns)
+		}
+	}
+	checkGames(t, db)
 }
