@@ -125,7 +125,8 @@ func retryable(err error) bool {
 // server stopped, restarting, unreachable), or the server refuses work
 // while it shuts down or starts up (SQLSTATE 57P01, 57P02, 57P03), has no
 // connection left (53300), or reports a connection exception (class 08).
-// Any other error is returned as it is.
+// Any other error is returned as it is, ctx's own end included (the
+// caller knows its deadline).
 func classify(err error) error {
 	if err == nil || errors.Is(err, match.ErrUnavailable) || !unreachable(err) {
 		return err
@@ -134,6 +135,9 @@ func classify(err error) error {
 }
 
 func unreachable(err error) bool {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return false
+	}
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {
 		switch pgErr.Code {
