@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/pressly/goose/v3/lock"
 
 	"nimbot/engine"
 	"nimbot/internal/pgtest"
@@ -98,6 +99,52 @@ func TestMigrations(t *testing.T) {
 				db.Close()
 			}
 			t.Fatalf("got %v", err)
+		}
+	})
+	t.Run("LockWaitsInTheServer", func(t *testing.T) {
+		// Another instance holds the migration lock (this test's session):
+		// an instance starting meanwhile waits for it inside PostgreSQL
+		// (pg_advisory_lock), so it goes on the moment the lock is free.
+		// goose's own locker tried every 5 s instead, and instances
+		// started together became ready 5 s apart.
+		conn, err := pgx.Connect(ctx, url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close(ctx)
+		if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock($1)`, lock.DefaultLockID); err != nil {
+			t.Fatal(err)
+		}
+		opened := make(chan error, 1)
+		go func() {
+			db, err := Open(ctx, Config{URL: url})
+			if err == nil {
+				db.Close()
+			}
+			opened <- err
+		}()
+		for deadline := time.Now().Add(30 * time.Second); ; {
+			if time.Now().After(deadline) {
+				t.Fatal("30 s and no session waits for the migration lock in the server")
+			}
+			var waiting int
+			if err := conn.QueryRow(ctx, `SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`).Scan(&waiting); err != nil {
+				t.Fatal(err)
+			}
+			if waiting > 0 {
+				break
+			}
+			select {
+			case err := <-opened:
+				t.Fatalf("Open returned while another session held the migration lock: %v", err)
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+		if _, err := conn.Exec(ctx, `SELECT pg_advisory_unlock($1)`, lock.DefaultLockID); err != nil {
+			t.Fatal(err)
+		}
+		if err := <-opened; !errors.Is(err, migrations.ErrSchemaTooNew) { // the version 999 above
+			t.Fatalf("Open after the lock was freed: %v", err)
 		}
 	})
 	t.Run("BadURL", func(t *testing.T) {
