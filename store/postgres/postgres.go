@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
@@ -36,6 +37,11 @@ type Config struct {
 	// connect_timeout in URL (or PGCONNECT_TIMEOUT) wins over it, 0 there
 	// included, which waits without end as in libpq.
 	ConnectTimeout time.Duration
+	// Tracer, if not nil, sees every statement pgx sends
+	// (ConnConfig.Tracer): pgx's tracelog or an OpenTelemetry tracer, for
+	// an operator; a test counts round trips with it. One that is also a
+	// pgx.BatchTracer sees each batch.
+	Tracer pgx.QueryTracer
 }
 
 // DefaultConnectTimeout bounds a connection attempt when the operator set
@@ -85,6 +91,9 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		if pc.ConnConfig.ConnectTimeout <= 0 {
 			pc.ConnConfig.ConnectTimeout = DefaultConnectTimeout
 		}
+	}
+	if cfg.Tracer != nil {
+		pc.ConnConfig.Tracer = cfg.Tracer
 	}
 	now := cfg.Now
 	if now == nil {
