@@ -442,8 +442,9 @@ func (db *DB) Due(ctx context.Context, now time.Time, limit int) ([]*match.Game,
 // until now+lease (games.claimed_until, in the same statement). Until the
 // lease passes, no other ClaimDue returns them, so two instances never work
 // on the same game; a Commit to the game ends its lease. An instance that
-// dies holding a lease delays its games by at most lease, then another takes
-// them. The lease saves work, it does not decide: firing a deadline is still
+// dies holding a lease delays its games until the first ClaimDue after the
+// lease has passed: by at most lease plus the interval at which the others
+// poll. The lease saves work, it does not decide: firing a deadline is still
 // a Commit at the ply returned, so it happens once even if a lease runs out
 // mid-way.
 func (db *DB) ClaimDue(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]*match.Game, error) {
