@@ -89,7 +89,7 @@ func queryGames(ctx context.Context, q querier, sql string, args ...any) ([]*mat
 // instance.
 //
 // The game's id is taken from its sequence before the transaction
-// (nextval: never handed out twice, on any instance, and never reused,
+// (gameIDs: never handed out twice, on any instance, and never reused,
 // whether or not the game is created), so that every statement of the
 // transaction can name it and all of them go out in one batch with BEGIN:
 // the cooldown's check, the insert, the first turn, the interaction and its
@@ -113,8 +113,8 @@ func (db *DB) CreateGame(ctx context.Context, g *match.Game, opts ...match.Creat
 		}
 	}
 	now := db.now()
-	var id int64
-	if err := db.pool.QueryRow(ctx, `SELECT nextval(pg_get_serial_sequence('games', 'id'))`).Scan(&id); err != nil {
+	id, err := db.ids.next(ctx, db.pool)
+	if err != nil {
 		return fmt.Errorf("postgres: the next game id: %w", classify(err))
 	}
 	turn.GameID = id
@@ -123,7 +123,6 @@ func (db *DB) CreateGame(ctx context.Context, g *match.Game, opts ...match.Creat
 		response []byte
 	)
 	if o.Render != nil {
-		var err error
 		if ahead, err = committed(g, id, now, o.FirstTurn != nil, turn); err != nil {
 			return err
 		}
@@ -500,4 +499,44 @@ func (db *DB) SetMessageID(ctx context.Context, gameID int64, messageID string) 
 		}
 		return t.commit(ctx, end)
 	})
+}
+
+// gameIDs hands out game ids reserved from the games' sequence (nextval)
+// in blocks of idBlock, so that starting a game costs no round trip of
+// its own for its id. A reserved id is never handed out twice, by this or
+// any other instance; those unused when the process ends are skipped, as
+// the ids of games that were refused are.
+type gameIDs struct {
+	lock chan struct{} // held while the block is refilled
+	free []int64       // reserved, ascending
+}
+
+// idBlock is how many ids one refill reserves.
+const idBlock = 32
+
+func newGameIDs() *gameIDs {
+	return &gameIDs{lock: make(chan struct{}, 1)}
+}
+
+// next returns the next reserved id, reserving a block first if none is
+// left.
+func (ids *gameIDs) next(ctx context.Context, q querier) (int64, error) {
+	select {
+	case ids.lock <- struct{}{}:
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	}
+	defer func() { <-ids.lock }()
+	if len(ids.free) == 0 {
+		var block []int64
+		if err := q.QueryRow(ctx, `SELECT array_agg(nextval(pg_get_serial_sequence('games', 'id')))
+			FROM generate_series(1, $1)`, idBlock).Scan(&block); err != nil {
+			return 0, err
+		}
+		slices.Sort(block)
+		ids.free = block
+	}
+	id := ids.free[0]
+	ids.free = ids.free[1:]
+	return id, nil
 }

@@ -66,6 +66,7 @@ const DefaultMaxConns = 16
 type DB struct {
 	pool *pgxpool.Pool
 	now  func() time.Time
+	ids  *gameIDs
 }
 
 // Open connects to the database at cfg.URL and brings its schema up to
@@ -111,7 +112,7 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		pool.Close()
 		return nil, err
 	}
-	return &DB{pool: pool, now: now}, nil
+	return &DB{pool: pool, now: now, ids: newGameIDs()}, nil
 }
 
 // connectTimeoutSet reports whether the operator chose a connect timeout,

@@ -565,7 +565,7 @@ func TestCreateGameRendersAhead(t *testing.T) {
 	if h.ID <= g.ID+1 || renders != 1 || seen.ID != h.ID {
 		t.Fatalf("after %d: created %d after %d renders of game %d", g.ID, h.ID, renders, seen.ID)
 	}
-	// Without Respond the column's default picks the id, from the same sequence.
+	// Without Respond the id comes from the same sequence.
 	k := mustCreate(t, db, newGame("c3", [2]string{"bob", match.BotID}, 3))
 	if k.ID <= h.ID {
 		t.Fatalf("the next game is %d, after %d", k.ID, h.ID)
