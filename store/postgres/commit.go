@@ -124,17 +124,22 @@ func queueTurn(b *pgx.Batch, c match.Change, now time.Time) func(pgx.BatchResult
 		b.Queue(`UPDATE games SET player0 = $1, player1 = $2 WHERE id = $3 AND ply = $4 AND status = $5`,
 			c.Players[0], c.Players[1], c.GameID, c.Ply, string(c.From))
 	}
-	for i, m := range c.Moves {
-		ply := c.Ply + i
-		// The player is the seat whose turn it is, after any new seating
-		// above; the trigger on moves checks the ply again and advances
-		// games.ply.
+	if len(c.Moves) > 0 {
+		// One statement for the human's move and nimbot's reply, in ply
+		// order. Each is played by the seat whose turn it is, after any new
+		// seating above, and marked hinted if that player asked for a hint
+		// at its ply; the trigger on moves checks each ply again and
+		// advances games.ply.
 		b.Queue(`INSERT INTO moves (game_id, ply, player, move, hinted, at)
-			SELECT id, ply, CASE ply % 2 WHEN 0 THEN player0 ELSE player1 END, $4,
-				EXISTS (SELECT 1 FROM hints h WHERE h.game_id = games.id AND h.ply = games.ply
-					AND h.user_id = CASE games.ply % 2 WHEN 0 THEN games.player0 ELSE games.player1 END), $5
-			FROM games WHERE id = $1 AND ply = $2 AND status = $3`,
-			c.GameID, ply, string(c.From), m, toMillis(now))
+			SELECT g.id, p.ply, p.player, m.move,
+				EXISTS (SELECT 1 FROM hints h WHERE h.game_id = g.id AND h.ply = p.ply AND h.user_id = p.player), $5
+			FROM games g
+				CROSS JOIN unnest($4::jsonb[]) WITH ORDINALITY AS m (move, n)
+				CROSS JOIN LATERAL (SELECT g.ply + m.n::integer - 1 AS ply,
+					CASE (g.ply + m.n::integer - 1) % 2 WHEN 0 THEN g.player0 ELSE g.player1 END AS player) p
+			WHERE g.id = $1 AND g.ply = $2 AND g.status = $3
+			ORDER BY m.n`,
+			c.GameID, c.Ply, string(c.From), c.Moves, toMillis(now))
 	}
 	after := c.Ply + len(c.Moves)
 	if len(c.Moves) == 0 && c.Position.Heaps == nil {
@@ -154,13 +159,13 @@ func queueTurn(b *pgx.Batch, c match.Change, now time.Time) func(pgx.BatchResult
 		if c.Players != nil {
 			_, written = br.Exec()
 		}
-		inserted := make([]int64, len(c.Moves))
-		for i := range c.Moves {
+		var inserted int64
+		if len(c.Moves) > 0 {
 			tag, err := br.Exec()
 			if written == nil && err != nil {
-				written = fmt.Errorf("ply %d: %w", c.Ply+i, staleMove(err))
+				written = fmt.Errorf("ply %d: %w", c.Ply, staleMove(err))
 			}
-			inserted[i] = tag.RowsAffected()
+			inserted = tag.RowsAffected()
 		}
 		out, updated := scanGame(br.QueryRow())
 		if err != nil {
@@ -172,10 +177,8 @@ func queueTurn(b *pgx.Batch, c match.Change, now time.Time) func(pgx.BatchResult
 		if written != nil {
 			return nil, fmt.Errorf("game %d: %w", c.GameID, written)
 		}
-		for i, n := range inserted {
-			if n != 1 {
-				return nil, fmt.Errorf("game %d ply %d: the move was not inserted", g.ID, c.Ply+i)
-			}
+		if inserted != int64(len(c.Moves)) {
+			return nil, fmt.Errorf("game %d: %d of %d moves inserted", g.ID, inserted, len(c.Moves))
 		}
 		if updated != nil {
 			return nil, fmt.Errorf("game %d: updating it: %w", g.ID, updated)
