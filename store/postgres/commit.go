@@ -22,36 +22,49 @@ import (
 // when the game ends, and saves the response. Either all of it lands or
 // none does. It returns the game as committed.
 //
-// A turn that does not end the game is two round trips: BEGIN and every
-// statement in one batch (queueTurn), then COMMIT once match's rules have
-// passed the locked row.
+// A turn that leaves the game live is one round trip: BEGIN, every
+// statement (queueTurn) and COMMIT in one batch. Its writes are guarded so
+// that they change nothing unless match's rules, checked in Go on the row
+// the batch locked, pass it. A turn that ends the game is two: the result
+// and statistics follow, with COMMIT, once the turn is known to apply.
 func (db *DB) Commit(ctx context.Context, c match.Change) (*match.Game, error) {
 	if err := check(c); err != nil {
 		return nil, err
 	}
+	// A turn that leaves the game live (most of them) commits in the same
+	// batch: should match's rules refuse it, its guarded writes have
+	// changed nothing, and COMMIT commits nothing. A turn that ends the
+	// game commits once its result is written.
+	oneTrip := !c.From.Finished() && !c.Status.Finished()
 	var out *match.Game
 	err := db.inTx(ctx, func(t *tx) error {
 		b := &pgx.Batch{}
 		applied := queueTurn(b, c, t.now)
-		// The claim comes after the game's lock: its foreign key shares
-		// the game's row, and two transactions sharing it and then both
-		// asking for it alone would deadlock.
-		claimed := queueClaim(b, c.InteractionID, c.GameID, c.Response, t.now)
+		if oneTrip {
+			b.Queue("COMMIT")
+		}
 		br := t.begin(ctx, b)
 		g, err := applied(br)
-		// A redelivery waited for its first delivery at the lock and finds
-		// the game moved on, but what it is told is that its interaction
-		// was answered.
-		if cerr := claimed(br); cerr != nil {
-			err = cerr
-		}
 		if cerr := br.Close(); err == nil {
 			err = cerr
 		}
-		if err != nil {
-			return err
+		if err != nil && !errors.Is(err, match.ErrDuplicate) && c.InteractionID != "" &&
+			t.conn.Conn().PgConn().TxStatus() != 'E' && !t.conn.Conn().IsClosed() {
+			// A redelivery waited for its first delivery at the lock and
+			// finds the game moved on (or never there), but what it is
+			// told is that its interaction was answered.
+			var answered bool
+			if qerr := t.conn.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM interactions WHERE id = $1)`, c.InteractionID).Scan(&answered); qerr != nil {
+				return qerr
+			}
+			if answered {
+				return fmt.Errorf("interaction %s: %w", c.InteractionID, match.ErrDuplicate)
+			}
 		}
 		out = g
+		if err != nil || oneTrip {
+			return err
+		}
 		return db.finish(ctx, t, g, nil)
 	})
 	if err != nil {
@@ -85,8 +98,8 @@ func (db *DB) finish(ctx context.Context, t *tx, g *match.Game, end *pgx.Batch) 
 // was already answered. A delivery of the same interaction in flight on
 // another connection holds the row: this one waits for it, and then either
 // finds it answered or, if it rolled back, takes the claim. The game is
-// recorded only if it exists, so an unknown game is Commit's
-// match.ErrNotFound, not a foreign key's error.
+// recorded only if it exists, so an unknown game is not a foreign key's
+// error.
 func queueClaim(b *pgx.Batch, id string, gameID int64, response []byte, now time.Time) func(pgx.BatchResults) error {
 	if id == "" {
 		return func(pgx.BatchResults) error { return nil }
@@ -142,15 +155,40 @@ func queueTurn(b *pgx.Batch, c match.Change, now time.Time) func(pgx.BatchResult
 			c.GameID, c.Ply, string(c.From), c.Moves, toMillis(now))
 	}
 	after := c.Ply + len(c.Moves)
-	if len(c.Moves) == 0 && c.Position.Heaps == nil {
-		b.Queue(`UPDATE games SET status = $1, winner = $2, deadline = $3, updated_at = $4, claimed_until = NULL
-			WHERE id = $5 AND ply = $6 AND status = $7 RETURNING `+gameColumns,
-			string(c.Status), c.Winner, toNullMillis(c.Deadline), toMillis(now), c.GameID, after, string(c.From))
-	} else {
-		b.Queue(`UPDATE games SET position = $1, status = $2, winner = $3, deadline = $4, updated_at = $5, claimed_until = NULL
-			WHERE id = $6 AND ply = $7 AND status = $8 RETURNING `+gameColumns,
-			c.Position, string(c.Status), c.Winner, toNullMillis(c.Deadline), toMillis(now), c.GameID, after, string(c.From))
+	// With moves, the game at the ply after them must be this
+	// transaction's doing (the trigger's update of games.ply): the row's
+	// version written by this transaction, not a game another click moved
+	// there.
+	moved := ""
+	if len(c.Moves) > 0 {
+		moved = ` AND xmin = pg_current_xact_id()::xid`
 	}
+	var update string
+	var args []any
+	if len(c.Moves) == 0 && c.Position.Heaps == nil {
+		update = `UPDATE games SET status = $1, winner = $2, deadline = $3, updated_at = $4, claimed_until = NULL
+			WHERE id = $5 AND ply = $6 AND status = $7 RETURNING ` + gameColumns
+		args = []any{string(c.Status), c.Winner, toNullMillis(c.Deadline), toMillis(now), c.GameID, after, string(c.From)}
+	} else {
+		update = `UPDATE games SET position = $1, status = $2, winner = $3, deadline = $4, updated_at = $5, claimed_until = NULL
+			WHERE id = $6 AND ply = $7 AND status = $8` + moved + ` RETURNING ` + gameColumns
+		args = []any{c.Position, string(c.Status), c.Winner, toNullMillis(c.Deadline), toMillis(now), c.GameID, after, string(c.From)}
+	}
+	if c.InteractionID != "" {
+		// The interaction is recorded, with its answer, only if the game
+		// was updated, in the same statement; one answered already is a
+		// unique violation, and the statement changes nothing.
+		response := c.Response
+		if response == nil {
+			response = []byte{} // the column is NOT NULL; nil would bind as NULL
+		}
+		n := len(args)
+		update = fmt.Sprintf(`WITH u AS (%s),
+			i AS (INSERT INTO interactions (id, game_id, response, at) SELECT $%d, id, $%d, $%d FROM u)
+			SELECT %s FROM u`, update, n+1, n+2, n+3, gameColumns)
+		args = append(args, c.InteractionID, response, toMillis(now))
+	}
+	b.Queue(update, args...)
 	return func(br pgx.BatchResults) (*match.Game, error) {
 		// Every result is read before any is judged, so that the results
 		// queued after these are read in their turn.
@@ -168,6 +206,9 @@ func queueTurn(b *pgx.Batch, c match.Change, now time.Time) func(pgx.BatchResult
 			inserted = tag.RowsAffected()
 		}
 		out, updated := scanGame(br.QueryRow())
+		if isUnique(updated, "interactions_pkey") {
+			return nil, fmt.Errorf("interaction %s: %w", c.InteractionID, match.ErrDuplicate)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("game %d: %w", c.GameID, err)
 		}

@@ -38,11 +38,14 @@
 // mostly its round trips and its wait for the commit to reach the disk. A
 // write transaction is sent as batches (pgx's pipeline mode, one round
 // trip each, see tx): BEGIN with every statement whose results the
-// transaction must see before deciding, COMMIT with the rest. A move is
-// two: the game's lock, the guarded moves and update and the interaction
-// with its answer, then COMMIT (with the result and statistics if the game
-// ends; a rated game reads its ratings in one more). A hint is one
-// statement; so are a saved answer and a read. Errors that say the server
+// transaction must see before deciding, COMMIT with the rest. A move that
+// leaves the game live is one batch, COMMIT included: the game's lock, then
+// writes guarded by its ply and status (and, after the moves, by the row
+// being this transaction's), which change nothing when match's rules,
+// checked in Go on the locked row, refuse the turn. A move that ends the
+// game is two (the result and statistics go out with COMMIT; a rated game
+// reads its ratings in one more). A hint is one statement; so are a saved
+// answer and a read. Errors that say the server
 // is down, restarting or unreachable are match.ErrUnavailable, which
 // commands answers with "the database is not answering", not an apology
 // for a bug.

@@ -269,17 +269,27 @@ func TestInstances(t *testing.T) {
 		}
 		close(start)
 		wg.Wait()
-		applied := 0
-		for _, err := range errs {
+		applied, winner := 0, -1
+		for i, err := range errs {
 			switch {
 			case err == nil:
-				applied++
+				applied, winner = applied+1, i
 			case !errors.Is(err, match.ErrStale):
 				t.Error(err)
 			}
 		}
 		if applied != 1 {
 			t.Fatalf("%d clicks applied", applied)
+		}
+		// The refused clicks changed nothing: not the position the one
+		// applied left, nor its saved answer.
+		got, err := dbs[0].Game(ctx, g.ID)
+		if err != nil || !reflect.DeepEqual(got.Position.Heaps, []int64{int64(99 - winner)}) {
+			t.Fatalf("after click %d applied: %+v, %v", winner, got, err)
+		}
+		var answers int
+		if err := dbs[0].pool.QueryRow(ctx, `SELECT count(*) FROM interactions WHERE id LIKE 'click-%'`).Scan(&answers); err != nil || answers != 1 {
+			t.Fatalf("%d answers saved (%v), want 1", answers, err)
 		}
 		checkRows(t, dbs[0])
 	})
