@@ -363,46 +363,32 @@ const pruneLock = 0x6e696d626f74 // "nimbot"
 // statement holds locks for long; an error or ctx ending keeps the batches
 // already deleted.
 //
-// One instance prunes at a time: the batches run on one connection holding
-// a session advisory lock, and another instance calling meanwhile finds the
-// lock taken and returns 0 at once rather than deleting the same rows.
+// One instance prunes at a time: each batch first takes a transaction
+// advisory lock without waiting (pg_try_advisory_xact_lock), and an
+// instance that finds it taken stops there rather than delete alongside
+// another. The lock lives only as long as the batch's statement, so no
+// session state is left behind by a connection that breaks, or by a pooler
+// in transaction mode (PgBouncer) that hands each statement to another
+// server connection.
 func (db *DB) PruneInteractions(ctx context.Context, before time.Time) (int64, error) {
-	n, err := db.prune(ctx, before)
-	return n, classify(err)
-}
-
-func (db *DB) prune(ctx context.Context, before time.Time) (int64, error) {
-	conn, err := db.pool.Acquire(ctx)
-	if err != nil {
-		return 0, err
-	}
-	defer conn.Release()
-	var got bool
-	if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, int64(pruneLock)).Scan(&got); err != nil || !got {
-		return 0, err
-	}
-	defer func() {
-		// The lock belongs to the session: a connection that cannot say
-		// unlock must not go back to the pool still holding it.
-		uctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if _, err := conn.Exec(uctx, `SELECT pg_advisory_unlock($1)`, int64(pruneLock)); err != nil {
-			conn.Conn().Close(uctx)
-		}
-	}()
 	var total int64
 	for {
 		if err := ctx.Err(); err != nil {
 			return total, err
 		}
-		tag, err := conn.Exec(ctx, `DELETE FROM interactions WHERE id IN
-			(SELECT id FROM interactions WHERE at < $1 ORDER BY at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
-			toMillis(before), match.PruneBatch)
+		var got bool
+		var n int64
+		err := db.pool.QueryRow(ctx, `WITH l AS (SELECT pg_try_advisory_xact_lock($3) AS got),
+			d AS (DELETE FROM interactions WHERE (SELECT got FROM l) AND id IN
+				(SELECT id FROM interactions WHERE at < $1 ORDER BY at LIMIT $2 FOR UPDATE SKIP LOCKED)
+				RETURNING 1)
+			SELECT (SELECT got FROM l), (SELECT count(*) FROM d)`,
+			toMillis(before), match.PruneBatch, int64(pruneLock)).Scan(&got, &n)
 		if err != nil {
-			return total, err
+			return total, classify(err)
 		}
-		total += tag.RowsAffected()
-		if tag.RowsAffected() < match.PruneBatch {
+		total += n
+		if !got || n < match.PruneBatch {
 			return total, nil
 		}
 	}

@@ -31,8 +31,8 @@
 // lease plus one polling interval late). Firing a deadline is still a
 // Commit at the game's ply, so it happens once however many instances saw
 // it due. PruneInteractions runs in one
-// instance at a time (a session advisory lock held across its batches); the
-// others return at once.
+// instance at a time (each batch takes a transaction advisory lock without
+// waiting); the others return at once.
 //
 // Round trips. The server answers in microseconds; what a write costs is
 // mostly its round trips and its wait for the commit to reach the disk. A

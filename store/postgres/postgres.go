@@ -71,7 +71,8 @@ type DB struct {
 
 // Open connects to the database at cfg.URL and brings its schema up to
 // date. Instances starting at once migrate one at a time (migrationLock, a
-// PostgreSQL advisory lock), each as soon as the one before it is done. A
+// PostgreSQL advisory lock), each as soon as the one before it is done; a
+// schema at this binary's version is read without the lock. A
 // schema newer than this binary knows fails with migrations.ErrSchemaTooNew
 // and changes nothing. A server that refuses or drops the connection is
 // match.ErrUnavailable.
@@ -172,6 +173,13 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	defer closeDB()
 	sources := p.ListSources()
 	latest := sources[len(sources)-1].Version
+	// A schema already at this version needs no lock: nothing to wait for,
+	// and no session state (which a pooler in transaction mode would not
+	// keep).
+	var at *int64
+	if err := pool.QueryRow(ctx, `SELECT max(version_id) FROM `+goose.DefaultTablename).Scan(&at); err == nil && at != nil && *at == latest {
+		return nil
+	}
 	// On a new database this creates goose's version table, at version 0.
 	current, err := p.GetDBVersion(ctx)
 	if err != nil {
