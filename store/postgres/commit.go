@@ -237,18 +237,6 @@ func staleMove(err error) error {
 	return err
 }
 
-// saveResponse is the statement that records an interaction and its
-// response at once, doing nothing if it is recorded already.
-const saveResponse = `INSERT INTO interactions (id, game_id, response, at) VALUES ($1, $2, $3, $4)
-	ON CONFLICT (id) DO NOTHING`
-
-func nullID(id int64) *int64 {
-	if id == 0 {
-		return nil
-	}
-	return &id
-}
-
 // recordHint records a hint, and the interaction that asked for it, in one
 // statement: the game's row is locked as a move locks it (so a hint and the
 // move at its ply take turns, and a hint waiting for a move finds the ply
@@ -343,7 +331,8 @@ func (db *DB) SaveResponse(ctx context.Context, interactionID string, response [
 	if response == nil {
 		response = []byte{}
 	}
-	tag, err := db.pool.Exec(ctx, saveResponse, interactionID, nil, response, toMillis(db.now()))
+	tag, err := db.pool.Exec(ctx, `INSERT INTO interactions (id, response, at) VALUES ($1, $2, $3)
+		ON CONFLICT (id) DO NOTHING`, interactionID, response, toMillis(db.now()))
 	if err != nil {
 		return classify(err)
 	}
