@@ -214,10 +214,11 @@ func (s *Service) renderError(r *request, err error) *discordgo.InteractionRespo
 		return ephemeral(msg)
 	}
 	ref := reference()
-	if timedOut(r.ctx, err) {
+	if unavailable(r.ctx, err) {
 		// Not a bug to apologise for: the database did not answer in
-		// time. The user can do something about it (wait, try again).
-		s.log.WarnContext(r.ctx, "interaction's database work timed out",
+		// time, or is down or restarting. The user can do something about
+		// it (wait, try again).
+		s.log.WarnContext(r.ctx, "interaction's database is not answering",
 			"ref", ref, "interaction", r.i.ID, "path", r.path, "timeout", s.cfg.DatabaseTimeout, "err", err)
 		if r.i.Type == discordgo.InteractionApplicationCommandAutocomplete {
 			return autocompleteResponse(nil)
@@ -233,12 +234,15 @@ func (s *Service) renderError(r *request, err error) *discordgo.InteractionRespo
 	return ephemeral(r.t("play.err.internal", "Ref", ref))
 }
 
-// timedOut reports whether err came from ctx's deadline passing: the
-// database did not answer within the time Handle gives it. pgx and
-// database/sql wrap context.DeadlineExceeded, but a driver may report the
-// interrupted call its own way, so ctx itself is asked too.
-func timedOut(ctx context.Context, err error) bool {
-	return errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded)
+// unavailable reports whether err says the database is not answering:
+// ctx's deadline passed (it did not answer within the time Handle gives
+// it), or the store found it down, restarting or unreachable
+// (match.ErrUnavailable). pgx and database/sql wrap
+// context.DeadlineExceeded, but a driver may report the interrupted call
+// its own way, so ctx itself is asked too.
+func unavailable(ctx context.Context, err error) bool {
+	return errors.Is(err, match.ErrUnavailable) ||
+		errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded)
 }
 
 // reference is a short random id that ties an apology to its log line.

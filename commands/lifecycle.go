@@ -277,7 +277,8 @@ const (
 // claimLease is how long a due game claimed by Expire is left to this
 // Service by the others sharing its database: far longer than ending a
 // batch takes, and short enough that games claimed by an instance that died
-// are ended by another a minute later.
+// are ended by another soon after: at the first sweep once the lease has
+// run out, so at most the lease plus one scheduler interval later.
 const claimLease = time.Minute
 
 // claimer is a store shared by several instances (store/postgres) that can

@@ -29,6 +29,11 @@ var (
 	// a winner who is not a player, …): a bug in the caller, not a user
 	// error.
 	ErrInvalid = errors.New("invalid")
+	// ErrUnavailable: the database did not take the request (down,
+	// restarting, unreachable, refusing connections), so the caller's
+	// change was not made, unless the connection broke during its commit;
+	// trying again later may succeed.
+	ErrUnavailable = errors.New("the database is not answering")
 )
 
 // CooldownError is returned by CreateGame with Cooldown when the creator

@@ -53,6 +53,9 @@ type Cluster struct {
 	watchdog *exec.Cmd
 	hold     *os.File // the write end of the watchdog's pipe
 	stopOnce sync.Once
+	// pgCtl runs pg_ctl on the cluster's data folder, as the cluster's
+	// user.
+	pgCtl func(args ...string) error
 }
 
 // socketPort is the port number in the socket's file name. The socket sits
@@ -184,9 +187,20 @@ func Start() (_ *Cluster, err error) {
 		"--encoding=UTF8", "--locale=C", "--no-sync")); err != nil {
 		return nil, err
 	}
-	// fsync off and friends: a throwaway cluster needs no durability
-	// against power loss, and tests create and drop many databases.
-	opts := strings.Join([]string{
+	c.pgCtl = func(args ...string) error {
+		return run(command(u, filepath.Join(bin, "pg_ctl"), append([]string{"-D", data}, args...)...))
+	}
+	if err := c.Resume(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// serverOptions are the server's settings for the cluster in dir. fsync
+// off and friends: a throwaway cluster needs no durability against power
+// loss, and tests create and drop many databases.
+func serverOptions(dir string) string {
+	return strings.Join([]string{
 		"-c listen_addresses=''",
 		"-c unix_socket_directories=" + dir,
 		"-c port=" + strconv.Itoa(socketPort),
@@ -196,14 +210,25 @@ func Start() (_ *Cluster, err error) {
 		"-c max_connections=300",
 		"-c shared_buffers=32MB",
 	}, " ")
-	if err := run(command(u, filepath.Join(bin, "pg_ctl"), "-D", data, "-l", filepath.Join(dir, "server.log"),
-		"-o", opts, "-w", "-t", "60", "start")); err != nil {
-		if log, rerr := os.ReadFile(filepath.Join(dir, "server.log")); rerr == nil {
+}
+
+// Halt stops the server as an operator's restart does (pg_ctl stop -m
+// fast): sessions in progress are ended with SQLSTATE 57P01, and new
+// connections are refused until Resume. The folder stays.
+func (c *Cluster) Halt() error {
+	return c.pgCtl("stop", "-m", "fast", "-w", "-t", "60")
+}
+
+// Resume starts the server again after Halt (Start starts it the first
+// time), and returns once it takes connections.
+func (c *Cluster) Resume() error {
+	err := c.pgCtl("-l", filepath.Join(c.Dir, "server.log"), "-o", serverOptions(c.Dir), "-w", "-t", "60", "start")
+	if err != nil {
+		if log, rerr := os.ReadFile(filepath.Join(c.Dir, "server.log")); rerr == nil {
 			err = fmt.Errorf("%w\nserver log:\n%s", err, log)
 		}
-		return nil, err
 	}
-	return c, nil
+	return err
 }
 
 // Stop stops the cluster and removes its folder. It is safe to call twice.

@@ -18,7 +18,7 @@
 // locks what it decides on before reading it: Commit locks the game's row
 // (SELECT … FOR UPDATE) and then checks its ply and status, so of two clicks
 // on one board through two instances exactly one applies and the other gets
-// match.ErrStale. An interaction is claimed first, by inserting its row, so a
+// match.ErrStale. An interaction is claimed by inserting its row, so a
 // redelivery racing its first delivery on another instance waits for it and
 // then gets match.ErrDuplicate. Statistics rows are locked in one order
 // (by user id) so two results for the same players cannot deadlock; a
@@ -27,13 +27,31 @@
 // due games it returns to one caller (games.claimed_until, set under FOR
 // UPDATE SKIP LOCKED in the same statement), so instances polling together
 // never work on the same game; a Commit ends the lease, and a dead
-// claimer's games come back when it passes. Firing a deadline is still a
+// claimer's games go to the first ClaimDue after it passes (at most the
+// lease plus one polling interval late). Firing a deadline is still a
 // Commit at the game's ply, so it happens once however many instances saw
 // it due. PruneInteractions runs in one
-// instance at a time (a session advisory lock held across its batches); the
-// others return at once.
+// instance at a time (each batch takes a transaction advisory lock without
+// waiting); the others return at once.
 //
-// Driver. pgx v5 natively, through pgxpool: its binary protocol, its
+// Round trips. The server answers in microseconds; what a write costs is
+// mostly its round trips and its wait for the commit to reach the disk. A
+// write transaction is sent as batches (pgx's pipeline mode, one round
+// trip each, see tx): BEGIN with every statement whose results the
+// transaction must see before deciding, COMMIT with the rest. A move that
+// leaves the game live is one batch, COMMIT included: the game's lock, then
+// writes guarded by its ply and status (and, after the moves, by the row
+// being this transaction's), which change nothing when match's rules,
+// checked in Go on the locked row, refuse the turn. A move that ends the
+// game is two (the result and statistics go out with COMMIT; a rated game
+// reads its ratings in one more). A hint is one statement; so are a saved
+// answer and a read. Errors that say the server
+// is down, restarting or unreachable are match.ErrUnavailable, which
+// commands answers with "the database is not answering", not an apology
+// for a bug.
+//
+// Driver. pgx v5 natively, through pgxpool (DefaultMaxConns connections
+// unless the URL's pool_max_conns says otherwise): its binary protocol, its
 // per-connection statement cache (the prepared statements the SQLite store
 // manages by hand) and its typed errors (pgconn.PgError codes, not message
 // text). database/sql appears only for goose's migrations, through pgx's

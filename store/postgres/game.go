@@ -88,13 +88,17 @@ func queryGames(ctx context.Context, q querier, sql string, args ...any) ([]*mat
 // the partial unique index games_one_live_per_channel decides, across every
 // instance.
 //
-// With Respond, the game's id is taken from its sequence before the
-// transaction (nextval: never handed out twice, on any instance, and never
-// reused, whether or not the game is created), and the game as it will be
-// committed, first turn included, built and its answer rendered there, so
-// the transaction holds its locks for its SQL alone. Should the game the
-// transaction returns differ from the one rendered, the answer is rendered
-// again inside, from the game committed.
+// The game's id is taken from its sequence before the transaction
+// (gameIDs: never handed out twice, on any instance, and never reused,
+// whether or not the game is created), so that every statement of the
+// transaction can name it and all of them go out in one batch with BEGIN:
+// the cooldown's check, the insert, the first turn, the interaction and its
+// answer; COMMIT follows once their results have been read. With Respond,
+// the game as it will be committed, first turn included, is built and its
+// answer rendered before the transaction too, so the transaction holds its
+// locks for its SQL alone. Should the game the transaction returns differ
+// from the one rendered, the answer is rendered again, from the game
+// committed, and saved with COMMIT.
 func (db *DB) CreateGame(ctx context.Context, g *match.Game, opts ...match.CreateOption) error {
 	o := match.ReadCreateOptions(opts...)
 	if err := g.CheckNew(); err != nil {
@@ -109,16 +113,16 @@ func (db *DB) CreateGame(ctx context.Context, g *match.Game, opts ...match.Creat
 		}
 	}
 	now := db.now()
+	id, err := db.ids.next(ctx, db.pool)
+	if err != nil {
+		return fmt.Errorf("postgres: the next game id: %w", classify(err))
+	}
+	turn.GameID = id
 	var (
-		id       int64 // 0: the column's default picks it
 		ahead    match.Game
 		response []byte
 	)
 	if o.Render != nil {
-		if err := db.pool.QueryRow(ctx, `SELECT nextval(pg_get_serial_sequence('games', 'id'))`).Scan(&id); err != nil {
-			return fmt.Errorf("postgres: the next game id: %w", err)
-		}
-		var err error
 		if ahead, err = committed(g, id, now, o.FirstTurn != nil, turn); err != nil {
 			return err
 		}
@@ -127,62 +131,112 @@ func (db *DB) CreateGame(ctx context.Context, g *match.Game, opts ...match.Creat
 			return fmt.Errorf("game %d: rendering the answer: %w", id, err)
 		}
 	}
-	var created match.Game
-	err := db.withTx(ctx, func(tx pgx.Tx, _ time.Time) error {
-		created = *g
-		if o.InteractionID != "" {
-			if err := claim(ctx, tx, o.InteractionID, now); err != nil {
-				return err
+	// The game in the way may end between the insert and the read of it;
+	// then the channel is free and the insert is worth another try.
+	for range 3 {
+		var created match.Game
+		err := db.inTx(ctx, func(t *tx) error {
+			b := &pgx.Batch{}
+			if !o.CooldownSince.IsZero() {
+				// One user's challenges sent at once take turns here, and
+				// each statement after the lock sees those committed before
+				// it.
+				b.Queue(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, "nimbot cooldown/"+g.GuildID+"/"+g.CreatedBy)
+				queueLastChallenge(b, g.GuildID, g.CreatedBy, o.CooldownSince)
 			}
-		}
-		if !o.CooldownSince.IsZero() {
-			// One user's challenges sent at once take turns here, and each
-			// statement after the lock sees those committed before it.
-			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`,
-				"nimbot cooldown/"+g.GuildID+"/"+g.CreatedBy); err != nil {
-				return err
+			queueInsertGame(b, id, g, now)
+			var played func(pgx.BatchResults) (*match.Game, error)
+			if o.FirstTurn != nil {
+				played = queueTurn(b, turn, now)
 			}
-			last, err := lastChallengeBy(ctx, tx, g.GuildID, g.CreatedBy, o.CooldownSince)
-			switch {
-			case err == nil:
-				return &match.CooldownError{Last: last}
-			case !errors.Is(err, match.ErrNotFound):
-				return err
+			claimed := queueClaim(b, o.InteractionID, id, response, now)
+			br := t.begin(ctx, b)
+			err := readCreation(br, g, id, now, &o, played, claimed, &created)
+			if cerr := br.Close(); err == nil {
+				err = cerr
 			}
-		}
-		id, err := insertGame(ctx, tx, id, g, now)
-		if err != nil {
-			return err
-		}
-		created = g.Created(id, now)
-		if o.FirstTurn != nil {
-			turn.GameID = id
-			after, err := applyChange(ctx, tx, now, turn)
 			if err != nil {
-				return fmt.Errorf("first turn: %w", err)
+				return err
 			}
-			created = *after
-		}
-		if o.Render != nil {
-			stored := response
-			if !reflect.DeepEqual(ahead, created) {
+			var end *pgx.Batch
+			if o.Render != nil && !reflect.DeepEqual(ahead, created) {
 				rendered := created
-				if stored, err = o.Render(&rendered); err != nil {
+				stored, err := o.Render(&rendered)
+				if err != nil {
 					return fmt.Errorf("game %d: rendering the answer: %w", id, err)
 				}
-			}
-			if o.InteractionID != "" {
-				if err := answer(ctx, tx, o.InteractionID, id, stored); err != nil {
-					return err
+				if o.InteractionID != "" {
+					end = &pgx.Batch{}
+					end.Queue(`UPDATE interactions SET response = $1 WHERE id = $2`, stored, o.InteractionID)
 				}
 			}
+			return db.finish(ctx, t, &created, end)
+		})
+		if !errors.Is(err, errChannelTaken) {
+			if err == nil {
+				*g = created
+			}
+			return err
 		}
-		return nil
-	})
-	if err != nil {
+		existing, err := channelGame(ctx, db.pool, g.ChannelID)
+		if err == nil {
+			return &match.BusyError{Game: existing}
+		}
+		if !errors.Is(err, match.ErrNotFound) {
+			return fmt.Errorf("channel %s: %w", g.ChannelID, classify(err))
+		}
+	}
+	return fmt.Errorf("channel %s: %w", g.ChannelID, match.ErrChannelBusy)
+}
+
+// errChannelTaken is CreateGame's insert finding a live game in the
+// channel: the transaction rolls back, and the game is read after.
+var errChannelTaken = errors.New("the channel has a live game")
+
+// readCreation reads the results of CreateGame's batch, in order, into
+// created, and returns the first of its refusals: the interaction answered
+// already, the cooldown, the channel taken, the first turn's.
+func readCreation(br pgx.BatchResults, g *match.Game, id int64, now time.Time, o *match.Creation,
+	played func(pgx.BatchResults) (*match.Game, error), claimed func(pgx.BatchResults) error, created *match.Game) error {
+	var cooldown error
+	if !o.CooldownSince.IsZero() {
+		if _, err := br.Exec(); err != nil {
+			return err
+		}
+		last, err := scanGame(br.QueryRow())
+		switch {
+		case err == nil:
+			cooldown = &match.CooldownError{Last: last}
+		case !errors.Is(err, match.ErrNotFound):
+			return err
+		}
+	}
+	var got int64
+	inserted := br.QueryRow().Scan(&got)
+	if inserted != nil && !errors.Is(inserted, pgx.ErrNoRows) {
+		return inserted
+	}
+	*created = g.Created(id, now)
+	var turnErr error
+	if played != nil {
+		var after *match.Game
+		if after, turnErr = played(br); turnErr == nil {
+			*created = *after
+		}
+	}
+	// A redelivery waited for its first delivery at the insert, and finds
+	// its interaction answered.
+	if err := claimed(br); err != nil {
 		return err
 	}
-	*g = created
+	switch {
+	case cooldown != nil:
+		return cooldown
+	case inserted != nil:
+		return errChannelTaken
+	case turnErr != nil:
+		return fmt.Errorf("first turn: %w", turnErr)
+	}
 	return nil
 }
 
@@ -235,63 +289,39 @@ func roundTrip(vs ...any) error {
 	return nil
 }
 
-// insertGame inserts g's row, as id if it is not 0 (taken from the
-// sequence before the transaction), and returns its id, or a
-// *match.BusyError. ON CONFLICT … DO NOTHING rather than catching the
-// unique violation: an error would abort the transaction, and the busy
-// game must still be read in it. A conflicting insert still in flight
-// elsewhere is waited for.
-func insertGame(ctx context.Context, tx pgx.Tx, id int64, g *match.Game, now time.Time) (int64, error) {
-	const columns = `guild_id, channel_id, variant, misere, rules, start, position,
-		player0, player1, status, difficulty, hints, locale, interaction_only, turn_timeout, deadline, created_by, created_at, updated_at`
-	const values = `$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $18`
-	const conflict = ` ON CONFLICT (channel_id) WHERE status IN ('pending', 'active') DO NOTHING RETURNING id`
-	insert := `INSERT INTO games (` + columns + `) VALUES (` + values + `)` + conflict
-	args := []any{g.GuildID, g.ChannelID, string(g.Rules.Variant), g.Rules.Misere, g.Rules, g.Start, g.Position,
+// queueInsertGame queues the insert of g's row as id. ON CONFLICT … DO
+// NOTHING rather than the unique violation: expected outcomes are not
+// errors in a batch (tx). A conflicting insert still in flight elsewhere
+// is waited for.
+func queueInsertGame(b *pgx.Batch, id int64, g *match.Game, now time.Time) {
+	b.Queue(`INSERT INTO games (id, guild_id, channel_id, variant, misere, rules, start, position,
+			player0, player1, status, difficulty, hints, locale, interaction_only, turn_timeout, deadline, created_by, created_at, updated_at)
+		OVERRIDING SYSTEM VALUE
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $19)
+		ON CONFLICT (channel_id) WHERE status IN ('pending', 'active') DO NOTHING RETURNING id`,
+		id, g.GuildID, g.ChannelID, string(g.Rules.Variant), g.Rules.Misere, g.Rules, g.Start, g.Position,
 		g.Players[0], g.Players[1], string(g.Status), string(g.Difficulty), g.Hints, g.Locale, g.InteractionOnly,
-		g.TurnTimeout.Milliseconds(), toNullMillis(g.Deadline), g.CreatedBy, toMillis(now)}
-	if id != 0 {
-		insert = `INSERT INTO games (id, ` + columns + `) OVERRIDING SYSTEM VALUE VALUES ($19, ` + values + `)` + conflict
-		args = append(args, id)
-	}
-	// The game in the way may end between the insert and the read; then the
-	// channel is free and the insert is worth another try.
-	for range 3 {
-		var got int64
-		err := tx.QueryRow(ctx, insert, args...).Scan(&got)
-		if err == nil {
-			return got, nil
-		}
-		if !errors.Is(err, pgx.ErrNoRows) {
-			return 0, err
-		}
-		existing, err := channelGame(ctx, tx, g.ChannelID)
-		if errors.Is(err, match.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return 0, fmt.Errorf("channel %s: %w", g.ChannelID, err)
-		}
-		return 0, &match.BusyError{Game: existing}
-	}
-	return 0, fmt.Errorf("channel %s: %w", g.ChannelID, match.ErrChannelBusy)
+		g.TurnTimeout.Milliseconds(), toNullMillis(g.Deadline), g.CreatedBy, toMillis(now))
 }
 
 // Game returns the game with the given id, or match.ErrNotFound.
 func (db *DB) Game(ctx context.Context, id int64) (*match.Game, error) {
-	return getGame(ctx, db.pool, id)
+	g, err := getGame(ctx, db.pool, id)
+	return g, classify(err)
 }
 
 // ChannelGame returns the channel's pending or active game, or
 // match.ErrNotFound.
 func (db *DB) ChannelGame(ctx context.Context, channelID string) (*match.Game, error) {
-	return channelGame(ctx, db.pool, channelID)
+	g, err := channelGame(ctx, db.pool, channelID)
+	return g, classify(err)
 }
 
 // Moves returns the game's moves in order (none for an unknown game).
 func (db *DB) Moves(ctx context.Context, gameID int64) ([]match.Move, error) {
-	return queryMoves(ctx, db.pool, 0,
+	moves, err := queryMoves(ctx, db.pool, 0,
 		`SELECT game_id, ply, player, move, hinted, at FROM moves WHERE game_id = $1 ORDER BY ply`, gameID)
+	return moves, classify(err)
 }
 
 // Board returns the game with the given id, its moves before its ply and
@@ -308,7 +338,7 @@ func (db *DB) Board(ctx context.Context, id int64) (*match.Board, error) {
 	)
 	g, err := scanGame(db.pool.QueryRow(ctx, boardQuery, id), &b.Hinted, &plies, &players, &moves, &hinted, &ats)
 	if err != nil {
-		return nil, err
+		return nil, classify(err)
 	}
 	b.Game = g
 	n := len(plies)
@@ -365,23 +395,31 @@ func queryMoves(ctx context.Context, q querier, n int, sql string, args ...any) 
 // LastGameBy returns the newest game the user created in the guild (for the
 // challenge cooldown), or match.ErrNotFound.
 func (db *DB) LastGameBy(ctx context.Context, guildID, userID string) (*match.Game, error) {
-	return scanGame(db.pool.QueryRow(ctx, `SELECT `+gameColumns+` FROM games
+	g, err := scanGame(db.pool.QueryRow(ctx, `SELECT `+gameColumns+` FROM games
 		WHERE guild_id = $1 AND created_by = $2 ORDER BY created_at DESC, id DESC LIMIT 1`, guildID, userID))
+	return g, classify(err)
 }
 
 // LastChallengeBy returns the newest game between people the user created
 // in the guild at or after since (for the challenge cooldown: games against
 // nimbot in between must not reset it), or match.ErrNotFound.
 func (db *DB) LastChallengeBy(ctx context.Context, guildID, userID string, since time.Time) (*match.Game, error) {
-	return lastChallengeBy(ctx, db.pool, guildID, userID, since)
+	g, err := lastChallengeBy(ctx, db.pool, guildID, userID, since)
+	return g, classify(err)
 }
 
-// lastChallengeBy is LastChallengeBy on q: CreateGame's Cooldown asks it
+// lastChallengeQuery is LastChallengeBy's: CreateGame's Cooldown asks it
 // inside its transaction.
+const lastChallengeQuery = `SELECT ` + gameColumns + ` FROM games
+	WHERE guild_id = $1 AND created_by = $2 AND created_at >= $3 AND player0 <> $4 AND player1 <> $4
+	ORDER BY created_at DESC, id DESC LIMIT 1`
+
 func lastChallengeBy(ctx context.Context, q querier, guildID, userID string, since time.Time) (*match.Game, error) {
-	return scanGame(q.QueryRow(ctx, `SELECT `+gameColumns+` FROM games
-		WHERE guild_id = $1 AND created_by = $2 AND created_at >= $3 AND player0 <> $4 AND player1 <> $4
-		ORDER BY created_at DESC, id DESC LIMIT 1`, guildID, userID, toMillis(since), match.BotID))
+	return scanGame(q.QueryRow(ctx, lastChallengeQuery, guildID, userID, toMillis(since), match.BotID))
+}
+
+func queueLastChallenge(b *pgx.Batch, guildID, userID string, since time.Time) {
+	b.Queue(lastChallengeQuery, guildID, userID, toMillis(since), match.BotID)
 }
 
 // Due returns up to limit pending or active games whose deadline is at or
@@ -392,15 +430,10 @@ func lastChallengeBy(ctx context.Context, q querier, guildID, userID string, sin
 // returned: if another instance got there first, that Commit is
 // match.ErrStale, so a deadline fires once across all instances.
 func (db *DB) Due(ctx context.Context, now time.Time, limit int) ([]*match.Game, error) {
-	var games []*match.Game
-	err := db.withTx(ctx, func(tx pgx.Tx, _ time.Time) error {
-		var err error
-		games, err = queryGames(ctx, tx, `SELECT `+gameColumns+` FROM games
-			WHERE status IN ('pending', 'active') AND deadline IS NOT NULL AND deadline <= $1
-			ORDER BY deadline, id LIMIT $2 FOR UPDATE SKIP LOCKED`, toMillis(now), limit)
-		return err
-	})
-	return games, err
+	games, err := queryGames(ctx, db.pool, `SELECT `+gameColumns+` FROM games
+		WHERE status IN ('pending', 'active') AND deadline IS NOT NULL AND deadline <= $1
+		ORDER BY deadline, id LIMIT $2 FOR UPDATE SKIP LOCKED`, toMillis(now), limit)
+	return games, classify(err)
 }
 
 // ClaimDue is Due for several instances polling one database: it returns up
@@ -408,8 +441,9 @@ func (db *DB) Due(ctx context.Context, now time.Time, limit int) ([]*match.Game,
 // until now+lease (games.claimed_until, in the same statement). Until the
 // lease passes, no other ClaimDue returns them, so two instances never work
 // on the same game; a Commit to the game ends its lease. An instance that
-// dies holding a lease delays its games by at most lease, then another takes
-// them. The lease saves work, it does not decide: firing a deadline is still
+// dies holding a lease delays its games until the first ClaimDue after the
+// lease has passed: by at most lease plus the interval at which the others
+// poll. The lease saves work, it does not decide: firing a deadline is still
 // a Commit at the ply returned, so it happens once even if a lease runs out
 // mid-way.
 func (db *DB) ClaimDue(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]*match.Game, error) {
@@ -423,7 +457,7 @@ func (db *DB) ClaimDue(ctx context.Context, now time.Time, lease time.Duration, 
 			ORDER BY deadline, id LIMIT $2 FOR UPDATE SKIP LOCKED)
 		RETURNING `+gameColumns, toMillis(now), limit, toMillis(now.Add(lease)))
 	if err != nil {
-		return nil, err
+		return nil, classify(err)
 	}
 	// RETURNING keeps no order.
 	slices.SortFunc(games, func(a, b *match.Game) int {
@@ -440,9 +474,15 @@ func (db *DB) ClaimDue(ctx context.Context, now time.Time, lease time.Duration, 
 // recorded one is read FOR UPDATE: concurrent records of one game take
 // turns, each deciding on what the one before it wrote.
 func (db *DB) SetMessageID(ctx context.Context, gameID int64, messageID string) error {
-	return db.withTx(ctx, func(tx pgx.Tx, now time.Time) error {
+	return db.inTx(ctx, func(t *tx) error {
+		b := &pgx.Batch{}
+		b.Queue(`SELECT message_id FROM games WHERE id = $1 FOR UPDATE`, gameID)
+		br := t.begin(ctx, b)
 		var recorded *string
-		err := tx.QueryRow(ctx, `SELECT message_id FROM games WHERE id = $1 FOR UPDATE`, gameID).Scan(&recorded)
+		err := br.QueryRow().Scan(&recorded)
+		if cerr := br.Close(); err == nil || errors.Is(err, pgx.ErrNoRows) && cerr != nil {
+			err = cerr
+		}
 		if errors.Is(err, pgx.ErrNoRows) {
 			return fmt.Errorf("game %d: %w", gameID, match.ErrNotFound)
 		}
@@ -453,11 +493,50 @@ func (db *DB) SetMessageID(ctx context.Context, gameID int64, messageID string) 
 		if recorded != nil {
 			old = *recorded
 		}
-		if !match.ReplacesBoard(old, messageID) {
-			return nil
+		end := &pgx.Batch{}
+		if match.ReplacesBoard(old, messageID) {
+			end.Queue(`UPDATE games SET message_id = $1, updated_at = $2 WHERE id = $3`, messageID, toMillis(t.now), gameID)
 		}
-		_, err = tx.Exec(ctx, `UPDATE games SET message_id = $1, updated_at = $2 WHERE id = $3`,
-			messageID, toMillis(now), gameID)
-		return err
+		return t.commit(ctx, end)
 	})
+}
+
+// gameIDs hands out game ids reserved from the games' sequence (nextval)
+// in blocks of idBlock, so that starting a game costs no round trip of
+// its own for its id. A reserved id is never handed out twice, by this or
+// any other instance; those unused when the process ends are skipped, as
+// the ids of games that were refused are.
+type gameIDs struct {
+	lock chan struct{} // held while the block is refilled
+	free []int64       // reserved, ascending
+}
+
+// idBlock is how many ids one refill reserves.
+const idBlock = 32
+
+func newGameIDs() *gameIDs {
+	return &gameIDs{lock: make(chan struct{}, 1)}
+}
+
+// next returns the next reserved id, reserving a block first if none is
+// left.
+func (ids *gameIDs) next(ctx context.Context, q querier) (int64, error) {
+	select {
+	case ids.lock <- struct{}{}:
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	}
+	defer func() { <-ids.lock }()
+	if len(ids.free) == 0 {
+		var block []int64
+		if err := q.QueryRow(ctx, `SELECT array_agg(nextval(pg_get_serial_sequence('games', 'id')))
+			FROM generate_series(1, $1)`, idBlock).Scan(&block); err != nil {
+			return 0, err
+		}
+		slices.Sort(block)
+		ids.free = block
+	}
+	id := ids.free[0]
+	ids.free = ids.free[1:]
+	return id, nil
 }

@@ -28,15 +28,20 @@ type Config struct {
 	// Now is the clock for every timestamp the store writes (default
 	// time.Now), so tests control time.
 	Now func() time.Time
-	// MaxConns bounds the pool (default pgxpool's: 4 or the number of
-	// CPUs, whichever is more). Every instance holds up to this many of the
-	// server's max_connections.
+	// MaxConns bounds the pool (default DefaultMaxConns). A
+	// pool_max_conns in URL wins over it. Every instance holds up to this
+	// many of the server's max_connections.
 	MaxConns int32
 	// ConnectTimeout bounds each connection attempt, the TLS and
 	// authentication exchange included (default DefaultConnectTimeout). A
 	// connect_timeout in URL (or PGCONNECT_TIMEOUT) wins over it, 0 there
 	// included, which waits without end as in libpq.
 	ConnectTimeout time.Duration
+	// Tracer, if not nil, sees every statement pgx sends
+	// (ConnConfig.Tracer): pgx's tracelog or an OpenTelemetry tracer, for
+	// an operator; a test counts round trips with it. One that is also a
+	// pgx.BatchTracer sees each batch.
+	Tracer pgx.QueryTracer
 }
 
 // DefaultConnectTimeout bounds a connection attempt when the operator set
@@ -46,31 +51,51 @@ type Config struct {
 // start, until a signal. libpq's own default is the same: none.
 const DefaultConnectTimeout = 10 * time.Second
 
+// DefaultMaxConns bounds the pool when the operator set no size. A
+// connection is held for an interaction's transaction, and most of that
+// time is spent waiting for the server to flush its commit to disk: with
+// pgxpool's own default (4, or the number of CPUs) the server flushes a few
+// commits at a time and sits idle between, while the requests queue for a
+// connection. Sixteen let one instance keep the server's group commit fed;
+// several instances together should stay well under the server's
+// max_connections (README, "PostgreSQL").
+const DefaultMaxConns = 16
+
 // DB is an open nimbot database on PostgreSQL. It is safe for concurrent
 // use, by many goroutines and many processes.
 type DB struct {
 	pool *pgxpool.Pool
 	now  func() time.Time
+	ids  *gameIDs
 }
 
 // Open connects to the database at cfg.URL and brings its schema up to
-// date. Instances starting at once migrate one at a time (goose's session
-// lock, a PostgreSQL advisory lock). A schema newer than this binary knows
-// fails with migrations.ErrSchemaTooNew and changes nothing.
+// date. Instances starting at once migrate one at a time (migrationLock, a
+// PostgreSQL advisory lock), each as soon as the one before it is done; a
+// schema at this binary's version is read without the lock. A
+// schema newer than this binary knows fails with migrations.ErrSchemaTooNew
+// and changes nothing. A server that refuses or drops the connection is
+// match.ErrUnavailable.
 func Open(ctx context.Context, cfg Config) (*DB, error) {
 	pc, err := pgxpool.ParseConfig(cfg.URL)
 	if err != nil {
 		// pgx's message may quote the URL, password included.
 		return nil, errors.New("postgres: cannot parse the database URL")
 	}
-	if cfg.MaxConns > 0 {
+	if !strings.Contains(cfg.URL, "pool_max_conns") {
 		pc.MaxConns = cfg.MaxConns
+		if pc.MaxConns <= 0 {
+			pc.MaxConns = DefaultMaxConns
+		}
 	}
 	if !connectTimeoutSet(cfg.URL) {
 		pc.ConnConfig.ConnectTimeout = cfg.ConnectTimeout
 		if pc.ConnConfig.ConnectTimeout <= 0 {
 			pc.ConnConfig.ConnectTimeout = DefaultConnectTimeout
 		}
+	}
+	if cfg.Tracer != nil {
+		pc.ConnConfig.Tracer = cfg.Tracer
 	}
 	now := cfg.Now
 	if now == nil {
@@ -82,13 +107,13 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 	}
 	if err := pool.Ping(ctx); err != nil {
 		pool.Close()
-		return nil, fmt.Errorf("postgres: cannot connect: %w", err)
+		return nil, fmt.Errorf("postgres: cannot connect: %w", classify(err))
 	}
 	if err := migrate(ctx, pool); err != nil {
 		pool.Close()
 		return nil, err
 	}
-	return &DB{pool: pool, now: now}, nil
+	return &DB{pool: pool, now: now, ids: newGameIDs()}, nil
 }
 
 // connectTimeoutSet reports whether the operator chose a connect timeout,
@@ -101,18 +126,42 @@ func connectTimeoutSet(url string) bool {
 // newProvider returns goose's migration runner over the embedded
 // PostgreSQL files, on a database/sql handle over pool.
 func newProvider(pool *pgxpool.Pool) (*goose.Provider, func() error, error) {
-	locker, err := lock.NewPostgresSessionLocker()
-	if err != nil {
-		return nil, nil, err
-	}
 	sqlDB := stdlib.OpenDBFromPool(pool)
 	p, err := goose.NewProvider(goose.DialectPostgres, sqlDB, migrations.Postgres,
-		goose.WithDisableGlobalRegistry(true), goose.WithSessionLocker(locker))
+		goose.WithDisableGlobalRegistry(true), goose.WithSessionLocker(migrationLock{}))
 	if err != nil {
 		sqlDB.Close()
 		return nil, nil, err
 	}
 	return p, sqlDB.Close, nil
+}
+
+// migrationLock is goose's session lock, held while it reads or changes the
+// schema version, as pg_advisory_lock: the server queues the waiters and
+// wakes each as the holder lets go. goose's own PostgreSQL locker tries the
+// lock every 5 seconds instead, so instances started together became ready
+// 5 seconds apart each with nothing to migrate. The key is goose's, so an
+// older nimbot migrating at the same time is waited for too.
+type migrationLock struct{}
+
+// SessionLock waits for the lock, or for ctx to end.
+func (migrationLock) SessionLock(ctx context.Context, conn *sql.Conn) error {
+	if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock($1)`, lock.DefaultLockID); err != nil {
+		return fmt.Errorf("waiting for the migration lock: %w", err)
+	}
+	return nil
+}
+
+// SessionUnlock lets the lock go.
+func (migrationLock) SessionUnlock(ctx context.Context, conn *sql.Conn) error {
+	var unlocked bool
+	if err := conn.QueryRowContext(ctx, `SELECT pg_advisory_unlock($1)`, lock.DefaultLockID).Scan(&unlocked); err != nil {
+		return err
+	}
+	if !unlocked {
+		return errors.New("the migration lock was not held")
+	}
+	return nil
 }
 
 // migrate applies every embedded migration the database lacks.
@@ -124,17 +173,24 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	defer closeDB()
 	sources := p.ListSources()
 	latest := sources[len(sources)-1].Version
+	// A schema already at this version needs no lock: nothing to wait for,
+	// and no session state (which a pooler in transaction mode would not
+	// keep).
+	var at *int64
+	if err := pool.QueryRow(ctx, `SELECT max(version_id) FROM `+goose.DefaultTablename).Scan(&at); err == nil && at != nil && *at == latest {
+		return nil
+	}
 	// On a new database this creates goose's version table, at version 0.
 	current, err := p.GetDBVersion(ctx)
 	if err != nil {
-		return fmt.Errorf("postgres: reading the schema version: %w", err)
+		return fmt.Errorf("postgres: reading the schema version: %w", classify(err))
 	}
 	if current > latest {
 		return fmt.Errorf("postgres: %w: it is at schema version %d and this nimbot knows versions up to %d",
 			migrations.ErrSchemaTooNew, current, latest)
 	}
 	if _, err := p.Up(ctx); err != nil {
-		return fmt.Errorf("postgres: migrating the schema: %w", err)
+		return fmt.Errorf("postgres: migrating the schema: %w", classify(err))
 	}
 	return nil
 }
@@ -160,7 +216,7 @@ func LatestSchemaVersion() int64 {
 func (db *DB) SchemaVersion(ctx context.Context) (int64, error) {
 	var v int64
 	err := db.pool.QueryRow(ctx, `SELECT max(version_id) FROM `+goose.DefaultTablename).Scan(&v)
-	return v, err
+	return v, classify(err)
 }
 
 // Close closes every connection, waiting for those in use to be returned.
@@ -171,33 +227,7 @@ func (db *DB) Close() error {
 
 // Ping checks that the database answers.
 func (db *DB) Ping(ctx context.Context) error {
-	return db.pool.Ping(ctx)
-}
-
-// maxAttempts bounds the retries of a transaction PostgreSQL aborted to
-// break a deadlock or a serialization conflict.
-const maxAttempts = 5
-
-// withTx runs fn in a READ COMMITTED transaction and commits it if fn
-// returns nil; if fn fails, nothing it wrote remains. The now it passes is
-// read once, so every row the transaction writes carries the same time. A
-// transaction PostgreSQL aborts as a deadlock victim or for a serialization
-// failure runs again, from the start.
-func (db *DB) withTx(ctx context.Context, fn func(tx pgx.Tx, now time.Time) error) error {
-	var err error
-	for range maxAttempts {
-		err = pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error { return fn(tx, db.now()) })
-		if !retryable(err) {
-			return err
-		}
-	}
-	return err
-}
-
-// retryable reports whether err is a transient conflict worth a retry.
-func retryable(err error) bool {
-	var pgErr *pgconn.PgError
-	return errors.As(err, &pgErr) && (pgErr.Code == "40P01" || pgErr.Code == "40001")
+	return classify(db.pool.Ping(ctx))
 }
 
 // isUnique reports whether err is a unique violation on constraint (any,
@@ -237,7 +267,7 @@ func (db *DB) CheckWrite(ctx context.Context) error {
 	_, err := db.pool.Exec(ctx, `INSERT INTO heartbeat (id, at) VALUES (1, $1)
 		ON CONFLICT (id) DO UPDATE SET at = excluded.at`, toMillis(db.now()))
 	if err != nil {
-		return fmt.Errorf("postgres: writing the heartbeat: %w", err)
+		return fmt.Errorf("postgres: writing the heartbeat: %w", classify(err))
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/pressly/goose/v3/lock"
 
 	"nimbot/engine"
 	"nimbot/internal/pgtest"
@@ -98,6 +99,52 @@ func TestMigrations(t *testing.T) {
 				db.Close()
 			}
 			t.Fatalf("got %v", err)
+		}
+	})
+	t.Run("LockWaitsInTheServer", func(t *testing.T) {
+		// Another instance holds the migration lock (this test's session):
+		// an instance starting meanwhile waits for it inside PostgreSQL
+		// (pg_advisory_lock), so it goes on the moment the lock is free.
+		// goose's own locker tried every 5 s instead, and instances
+		// started together became ready 5 s apart.
+		conn, err := pgx.Connect(ctx, url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close(ctx)
+		if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock($1)`, lock.DefaultLockID); err != nil {
+			t.Fatal(err)
+		}
+		opened := make(chan error, 1)
+		go func() {
+			db, err := Open(ctx, Config{URL: url})
+			if err == nil {
+				db.Close()
+			}
+			opened <- err
+		}()
+		for deadline := time.Now().Add(30 * time.Second); ; {
+			if time.Now().After(deadline) {
+				t.Fatal("30 s and no session waits for the migration lock in the server")
+			}
+			var waiting int
+			if err := conn.QueryRow(ctx, `SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`).Scan(&waiting); err != nil {
+				t.Fatal(err)
+			}
+			if waiting > 0 {
+				break
+			}
+			select {
+			case err := <-opened:
+				t.Fatalf("Open returned while another session held the migration lock: %v", err)
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+		if _, err := conn.Exec(ctx, `SELECT pg_advisory_unlock($1)`, lock.DefaultLockID); err != nil {
+			t.Fatal(err)
+		}
+		if err := <-opened; !errors.Is(err, migrations.ErrSchemaTooNew) { // the version 999 above
+			t.Fatalf("Open after the lock was freed: %v", err)
 		}
 	})
 	t.Run("BadURL", func(t *testing.T) {
@@ -222,17 +269,27 @@ func TestInstances(t *testing.T) {
 		}
 		close(start)
 		wg.Wait()
-		applied := 0
-		for _, err := range errs {
+		applied, winner := 0, -1
+		for i, err := range errs {
 			switch {
 			case err == nil:
-				applied++
+				applied, winner = applied+1, i
 			case !errors.Is(err, match.ErrStale):
 				t.Error(err)
 			}
 		}
 		if applied != 1 {
 			t.Fatalf("%d clicks applied", applied)
+		}
+		// The refused clicks changed nothing: not the position the one
+		// applied left, nor its saved answer.
+		got, err := dbs[0].Game(ctx, g.ID)
+		if err != nil || !reflect.DeepEqual(got.Position.Heaps, []int64{int64(99 - winner)}) {
+			t.Fatalf("after click %d applied: %+v, %v", winner, got, err)
+		}
+		var answers int
+		if err := dbs[0].pool.QueryRow(ctx, `SELECT count(*) FROM interactions WHERE id LIKE 'click-%'`).Scan(&answers); err != nil || answers != 1 {
+			t.Fatalf("%d answers saved (%v), want 1", answers, err)
 		}
 		checkRows(t, dbs[0])
 	})
@@ -518,7 +575,7 @@ func TestCreateGameRendersAhead(t *testing.T) {
 	if h.ID <= g.ID+1 || renders != 1 || seen.ID != h.ID {
 		t.Fatalf("after %d: created %d after %d renders of game %d", g.ID, h.ID, renders, seen.ID)
 	}
-	// Without Respond the column's default picks the id, from the same sequence.
+	// Without Respond the id comes from the same sequence.
 	k := mustCreate(t, db, newGame("c3", [2]string{"bob", match.BotID}, 3))
 	if k.ID <= h.ID {
 		t.Fatalf("the next game is %d, after %d", k.ID, h.ID)

@@ -3,8 +3,8 @@ package postgres
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sort"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -15,14 +15,24 @@ import (
 // recordResult writes the result of g, which has just become final, and
 // updates the players' statistics by match's rules (Game.Result says what
 // counts and what is rated, match.EloDelta by how much); variant "" keeps
-// the totals over all variants. It runs inside Commit's transaction.
-func recordResult(ctx context.Context, tx pgx.Tx, g *match.Game, now time.Time) error {
+// the totals over all variants. It runs inside Commit's transaction t:
+// what depends on nothing it reads is queued on end, which goes out with
+// COMMIT; only a rated game needs a round trip of its own, to read the
+// ratings it changes.
+func recordResult(ctx context.Context, t *tx, g *match.Game, end *pgx.Batch) error {
 	res := g.Result()
 	winner, loser, difficulty := res.Winner, res.Loser, string(res.Difficulty)
 	counted, rated := res.Counted, res.Rated
 	delta := 0
 	variants := []string{string(g.Rules.Variant), ""}
+	// ratings[user][i] is user's rating in variants[i], as the upserts
+	// below leave it locked.
+	ratings := map[string][]int{}
 	if counted {
+		upserts := end
+		if rated {
+			upserts = &pgx.Batch{}
+		}
 		// Rows are locked in user order, whoever won: two games between the
 		// same people finishing at once would otherwise lock them in
 		// opposite orders and deadlock.
@@ -37,59 +47,63 @@ func recordResult(ctx context.Context, tx pgx.Tx, g *match.Game, now time.Time) 
 				won = 1
 			}
 			for _, v := range variants {
-				if _, err := tx.Exec(ctx, `INSERT INTO stats (guild_id, user_id, variant, wins, losses, streak, best_streak, updated_at)
+				q := upserts.Queue(`INSERT INTO stats (guild_id, user_id, variant, wins, losses, streak, best_streak, updated_at)
 					VALUES ($1, $2, $3, $4, 1 - $4, $4, $4, $5)
 					ON CONFLICT (guild_id, user_id, variant) DO UPDATE SET
 						wins = stats.wins + excluded.wins,
 						losses = stats.losses + excluded.losses,
 						streak = CASE WHEN excluded.wins > 0 THEN stats.streak + 1 ELSE 0 END,
 						best_streak = GREATEST(stats.best_streak, CASE WHEN excluded.wins > 0 THEN stats.streak + 1 ELSE 0 END),
-						updated_at = excluded.updated_at`,
-					g.Scope(), user, v, won, toMillis(now)); err != nil {
-					return err
-				}
+						updated_at = excluded.updated_at
+					RETURNING rating`,
+					g.Scope(), user, v, won, toMillis(t.now))
+				q.QueryRow(func(row pgx.Row) error {
+					var r int
+					if err := row.Scan(&r); err != nil {
+						return err
+					}
+					ratings[user] = append(ratings[user], r)
+					return nil
+				})
 				if !rated && difficulty != "" {
-					if _, err := tx.Exec(ctx, `INSERT INTO bot_record (guild_id, user_id, variant, difficulty, wins, losses)
+					upserts.Queue(`INSERT INTO bot_record (guild_id, user_id, variant, difficulty, wins, losses)
 						VALUES ($1, $2, $3, $4, $5, 1 - $5)
 						ON CONFLICT (guild_id, user_id, variant, difficulty) DO UPDATE SET
 							wins = bot_record.wins + excluded.wins, losses = bot_record.losses + excluded.losses`,
-						g.Scope(), user, v, difficulty, won); err != nil {
-						return err
-					}
+						g.Scope(), user, v, difficulty, won)
 				}
+			}
+		}
+		if rated {
+			if err := t.send(ctx, upserts); err != nil {
+				return err
 			}
 		}
 	}
 	if rated {
-		// Both rows are locked by the upserts above, so the ratings read
-		// here are the latest committed ones and stay so until we commit.
+		// Both rows are locked by the upserts above, so the ratings they
+		// returned are the latest committed ones and stay so until we
+		// commit.
 		for i, v := range variants {
-			var rw, rl int
-			if err := tx.QueryRow(ctx, `SELECT rating FROM stats WHERE guild_id = $1 AND user_id = $2 AND variant = $3`,
-				g.Scope(), winner, v).Scan(&rw); err != nil {
-				return err
+			rw, rl := ratings[winner], ratings[loser]
+			if len(rw) != len(variants) || len(rl) != len(variants) {
+				return fmt.Errorf("ratings of %d and %d variants read, want %d", len(rw), len(rl), len(variants))
 			}
-			if err := tx.QueryRow(ctx, `SELECT rating FROM stats WHERE guild_id = $1 AND user_id = $2 AND variant = $3`,
-				g.Scope(), loser, v).Scan(&rl); err != nil {
-				return err
-			}
-			d := match.EloDelta(rw, rl)
+			d := match.EloDelta(rw[i], rl[i])
 			if i == 0 {
 				delta = d
 			}
-			if _, err := tx.Exec(ctx, `UPDATE stats SET
+			end.Queue(`UPDATE stats SET
 					rating = rating + CASE WHEN user_id = $1 THEN $3::integer ELSE -$3::integer END,
 					rated_games = rated_games + 1
 				WHERE guild_id = $4 AND user_id IN ($1, $2) AND variant = $5`,
-				winner, loser, d, g.Scope(), v); err != nil {
-				return err
-			}
+				winner, loser, d, g.Scope(), v)
 		}
 	}
-	_, err := tx.Exec(ctx, `INSERT INTO results (game_id, guild_id, variant, status, winner, loser, difficulty, plies, rating_delta, finished_at)
+	end.Queue(`INSERT INTO results (game_id, guild_id, variant, status, winner, loser, difficulty, plies, rating_delta, finished_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-		g.ID, g.Scope(), string(g.Rules.Variant), string(g.Status), winner, loser, difficulty, g.Ply, delta, toMillis(now))
-	return err
+		g.ID, g.Scope(), string(g.Rules.Variant), string(g.Status), winner, loser, difficulty, g.Ply, delta, toMillis(t.now))
+	return nil
 }
 
 // readOnly is a snapshot for reads that span several queries.
@@ -112,7 +126,7 @@ func (db *DB) Stats(ctx context.Context, guildID, userID string, variant engine.
 		return err
 	})
 	if err != nil {
-		return match.Stats{}, err
+		return match.Stats{}, classify(err)
 	}
 	return s, nil
 }
@@ -178,7 +192,7 @@ func (db *DB) Leaderboard(ctx context.Context, guildID string, variant engine.Va
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, classify(err)
 	}
 	return board, nil
 }

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"sync/atomic"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/jackc/pgx/v5"
+
+	"nimbot/commands"
+	"nimbot/internal/pgtest"
+	"nimbot/store/postgres"
+)
+
+// roundTrips counts the exchanges with PostgreSQL a pgx tracer sees: a
+// statement sent alone is one, a batch is one however many statements it
+// carries (pgx's pipeline mode).
+type roundTrips struct{ n atomic.Int64 }
+
+func (r *roundTrips) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+	r.n.Add(1)
+	return ctx
+}
+func (r *roundTrips) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+func (r *roundTrips) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
+	r.n.Add(1)
+	return ctx
+}
+func (r *roundTrips) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
+func (r *roundTrips) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData)     {}
+
+// TestRoundTrips plays the routes of a game against nimbot through
+// commands on PostgreSQL and counts each one's round trips to the server,
+// once every statement is prepared on the connection (pgx's statement
+// cache): the cost per interaction that bounds moves per second on one
+// server. Each route is held to the count it has, so one that grows is
+// seen.
+func TestRoundTrips(t *testing.T) {
+	ctx := context.Background()
+	rt := &roundTrips{}
+	// One connection, so that the warm-up prepares every statement where
+	// the measured pass runs.
+	db, err := postgres.Open(ctx, postgres.Config{URL: pgtest.DB(t), Tracer: rt, MaxConns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	svc := commands.New(commands.Config{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	c := newClient(t, ed25519.NewKeyFromSeed(bytes.Repeat([]byte{7}, ed25519.SeedSize)))
+	send := func(body []byte) (answer, int64) {
+		t.Helper()
+		var i discordgo.Interaction
+		if err := json.Unmarshal(body, &i); err != nil {
+			t.Fatal(err)
+		}
+		before := rt.n.Load()
+		_, encoded := svc.Handle(ctx, &i)
+		n := rt.n.Load() - before
+		a := answer{status: 200, body: encoded}
+		if err := json.Unmarshal(encoded, &a.resp); err != nil {
+			t.Fatal(err)
+		}
+		return a, n
+	}
+	// start: the saved-answer lookup of a slash command (commands' once),
+	// the channel's game, the batch, COMMIT (the game's id is reserved
+	// ahead, a block of them in one round trip now and then). hint: the
+	// lookup, the channel's game, one statement. heap pick: the board.
+	// move: the board, and the batch that commits.
+	want := map[string]int64{"start": 4, "heap pick": 1, "move": 2, "hint": 3}
+	for pass := range 2 {
+		got := map[string]int64{}
+		channel := c.newChannel()
+		a, n := send(c.command(channel, "start", map[string]any{"heaps": "5 6 7", "first": "me"}))
+		if a.typ() != 4 {
+			t.Fatalf("/nim start: %s", a.body)
+		}
+		got["start"] = n
+		board := a.message(nil)
+		_, n = send(c.command(channel, "hint", nil))
+		got["hint"] = n
+		if ctl, ok := heapControl(board); ok {
+			a, n := send(c.click(channel, board, ctl))
+			if a.typ() != 7 {
+				t.Fatalf("heap click %s: %s", ctl.id, a.body)
+			}
+			got["heap pick"] = n
+			board = a.message(board)
+		}
+		ctl, ok := findControl(t, board)
+		if !ok || !isMove(t, ctl.id) {
+			t.Fatalf("no move control on the board: %v", board["components"])
+		}
+		a, n = send(c.click(channel, board, ctl))
+		if a.typ() != 7 {
+			t.Fatalf("move click %s: %s", ctl.id, a.body)
+		}
+		got["move"] = n
+		if pass == 0 {
+			continue // every statement is prepared now
+		}
+		t.Logf("round trips per interaction: %v", got)
+		for route, n := range want {
+			if got[route] != n {
+				t.Errorf("%s: %d round trips, want %d", route, got[route], n)
+			}
+		}
+	}
+}
+
+// heapControl returns the first heap picker on board (the first step of a
+// two-step move), if it has one.
+func heapControl(board map[string]any) (control, bool) {
+	rows, _ := board["components"].([]any)
+	for _, r := range rows {
+		row, _ := r.(map[string]any)
+		items, _ := row["components"].([]any)
+		for _, it := range items {
+			c, _ := it.(map[string]any)
+			id, _ := c["custom_id"].(string)
+			if disabled, _ := c["disabled"].(bool); disabled || id == "" {
+				continue
+			}
+			parsed, err := commands.ParseControl(id)
+			if err != nil {
+				continue
+			}
+			switch parsed.(type) {
+			case commands.HeapControl:
+				return control{id: id}, true
+			case commands.HeapMenuControl:
+				if opts, _ := c["options"].([]any); len(opts) > 0 {
+					v, _ := opts[0].(map[string]any)["value"].(string)
+					return control{id: id, value: v}, true
+				}
+			}
+		}
+	}
+	return control{}, false
+}
