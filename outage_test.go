@@ -57,7 +57,7 @@ func TestPostgresOutage(t *testing.T) {
 		if err := json.Unmarshal(c.command(c.newChannel(), "start", map[string]any{"heaps": "3 4 5"}), &i); err != nil {
 			t.Fatal(err)
 		}
-		resp, _ := svc.Handle(ctx, &i)
+		resp, _, _ := svc.Handle(ctx, &i)
 		return resp
 	}
 	if resp := start(); resp.Data == nil || resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0 {

@@ -60,7 +60,7 @@ func TestRoundTrips(t *testing.T) {
 			t.Fatal(err)
 		}
 		before := rt.n.Load()
-		_, encoded := svc.Handle(ctx, &i)
+		_, encoded, _ := svc.Handle(ctx, &i)
 		n := rt.n.Load() - before
 		a := answer{status: 200, body: encoded}
 		if err := json.Unmarshal(encoded, &a.resp); err != nil {
