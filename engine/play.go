@@ -267,7 +267,7 @@ func holdoutCandidates(g game, p Position) (ms []Move, every bool) {
 }
 
 // distinctResults keeps the first of ms that leads to each position, up to
-// the order of its heaps (canonKey): the rest are the same game, and score
+// the order of its heaps (appendCanonKey): the rest are the same game, and score
 // the same as hold-outs. Sorting every result makes this only for variants
 // whose judging costs far more (coster).
 func distinctResults(g game, p Position, ms []Move) []Move {
@@ -448,11 +448,9 @@ func partitionsUpTo(n int64) float64 {
 	return sum
 }
 
-// canonKey identifies a position up to heap order and empty heaps, which no
-// variant's play depends on.
-func canonKey(p Position) string { return string(appendCanonKey(nil, nil, p)) }
-
-// appendCanonKey appends p's canonKey to b, sorting its heaps in scratch.
+// appendCanonKey appends to b a key that identifies p up to heap order and
+// empty heaps, which no variant's play depends on, sorting its heaps in
+// scratch.
 func appendCanonKey(b []byte, scratch []int64, p Position) []byte {
 	hs := scratch[:0]
 	for _, h := range p.Heaps {
