@@ -187,10 +187,9 @@ func best(r Rules, g game, p Position, a Analysis) (Move, HoldOut) {
 }
 
 // maxHoldoutWork bounds the work of judging a lost position's candidate
-// moves: candidates times heaps. Judging one candidate heap costs 30-80 ns
-// (applying the move, counting the winning replies), so 2^14 keeps it near
-// 1 ms; 2^16 took 5-6 ms in Nim and Greedy Nim on 64 heaps of 64
-// (BenchmarkChooseAtLimits), over the 5 ms a Choose must meet.
+// moves (candidates times heaps; judging one heap applies the move and
+// counts the winning replies), so that Choose keeps within its 5 ms on the
+// largest positions, Nim and Greedy Nim on 64 heaps of 64.
 const maxHoldoutWork = 1 << 14
 
 // holdoutCandidates are the moves judged in a lost position: every legal move
@@ -198,8 +197,8 @@ const maxHoldoutWork = 1 << 14
 // heaps as the budget allows.
 // Judging a move costs a pass over the heaps, or the variant's cost where
 // it has one (Moore's Nim: every set of up to k heaps), and the budget
-// holds for both: 377 legal moves on 13 heaps of 1 at k = 3, each judged
-// at Moore's cost, took 90 ms.
+// holds for both: judging all 377 legal moves of 13 heaps of 1 at k = 3,
+// each at Moore's cost, would take far longer than a Choose may.
 func holdoutCandidates(g game, p Position) (ms []Move, every bool) {
 	perMove, cost := max(1, len(p.Heaps)), len(p.Heaps)+1
 	c, costly := g.(coster)
@@ -345,20 +344,17 @@ func clonePos(p Position) Position {
 
 // searchBudget is how many distinct positions a remoteness search may visit,
 // and searchWork how many moves it may follow, before giving up (the bot then
-// falls back on the rule's first move). They keep Choose within 5 ms at
-// every variant's limits on this project's shared 2-core machine
-// (BenchmarkChooseAtLimits): a search costs up to about 0.8 µs per
-// position, so 10,000 positions took up to 9 ms (Lasker's Nim, 7-8-9).
+// falls back on the rule's first move). They keep Choose within its 5 ms at
+// every variant's limits.
 const (
 	searchBudget = 2_500
 	searchWork   = 5_000
 )
 
-// costPerWork converts a coster's cost into searchWork: a unit of cost
-// took about 1.5 ns (Moore's Nim, 13 heaps, k = 3: 156,833 units, 0.24
-// ms), a move followed up to 0.8 µs, and a search may spend its whole
-// work on listing winning moves (Moore's Nim, k = 4, on 7 or 8 small
-// heaps took 5-6 ms before it was charged).
+// costPerWork converts a coster's cost into searchWork: a unit of cost is
+// some hundreds of times cheaper than a move followed, and without the
+// charge a search could spend far past its budget listing winning moves
+// (Moore's Nim, k = 4, on 7 or 8 small heaps).
 const costPerWork = 256
 
 // searcher computes remoteness (the number of moves left with perfect play:
@@ -373,9 +369,8 @@ type searcher struct {
 	work    int
 	aborted bool
 	// heaps are the positions being searched, one buffer per depth
-	// (child), and key and sorted the scratch of a memo key (key): a
-	// copy of the position per move followed and three allocations per
-	// key were most of a search's garbage.
+	// (child), and key and sorted the scratch of a memo key (key), reused
+	// because a search follows thousands of moves.
 	heaps  [][]int64
 	key    []byte
 	sorted []int64
@@ -608,8 +603,7 @@ func (r Rules) DescribeMove(p Position, m Move) Phrase {
 }
 
 // heapLabelArgs are the first heaps' labels as phrase arguments, boxed
-// once: boxing a label per move described (a board describes a dozen) was
-// an allocation each. Read only.
+// once, since a board describes a dozen moves per click. Read only.
 var heapLabelArgs = func() (a [26]any) {
 	for i := range a {
 		a[i] = HeapLabel(i)
