@@ -620,7 +620,11 @@ func labelArg(i int) any {
 }
 
 // andPhrase joins items as "A, B and C" in the reader's language.
-func andPhrase(items []Phrase) Phrase {
+func andPhrase(items []Phrase) Phrase { return listPhrase(items, pAnd2) }
+
+// listPhrase joins items with commas and, before the last, the phrase
+// last ("{{.A}} and {{.B}}", "{{.A}} or {{.B}}").
+func listPhrase(items []Phrase, last string) Phrase {
 	switch len(items) {
 	case 0:
 		return Lit("")
@@ -631,7 +635,7 @@ func andPhrase(items []Phrase) Phrase {
 	for _, it := range items[1 : len(items)-1] {
 		head = P(pListComma, "A", head, "B", it)
 	}
-	return P(pAnd2, "A", head, "B", items[len(items)-1])
+	return P(last, "A", head, "B", items[len(items)-1])
 }
 
 func describeMove(p Position, m Move) Phrase {

@@ -54,19 +54,7 @@ var (
 
 // orPhrase joins phrases as "A", "A or D", "A, B or D", in the reader's
 // language.
-func orPhrase(items []Phrase) Phrase {
-	switch len(items) {
-	case 0:
-		return Lit("")
-	case 1:
-		return items[0]
-	}
-	head := items[0]
-	for _, it := range items[1 : len(items)-1] {
-		head = P(pListComma, "A", head, "B", it)
-	}
-	return P(pErrOr, "A", head, "B", items[len(items)-1])
-}
+func orPhrase(items []Phrase) Phrase { return listPhrase(items, pErrOr) }
 
 // movePhrase builds the *MoveError a validator returns: why m is refused,
 // as phrase id with its arguments. Every refusal is a phrase, so a player
