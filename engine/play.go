@@ -602,23 +602,6 @@ func (r Rules) DescribeMove(p Position, m Move) Phrase {
 	return describeMove(p, m)
 }
 
-// heapLabelArgs are the first heaps' labels as phrase arguments, boxed
-// once, since a board describes a dozen moves per click. Read only.
-var heapLabelArgs = func() (a [26]any) {
-	for i := range a {
-		a[i] = HeapLabel(i)
-	}
-	return a
-}()
-
-// labelArg is HeapLabel(i) as a phrase argument.
-func labelArg(i int) any {
-	if i >= 0 && i < len(heapLabelArgs) {
-		return heapLabelArgs[i]
-	}
-	return HeapLabel(i)
-}
-
 // andPhrase joins items as "A, B and C" in the reader's language.
 func andPhrase(items []Phrase) Phrase { return listPhrase(items, pAnd2) }
 
@@ -644,7 +627,7 @@ func describeMove(p Position, m Move) Phrase {
 		if len(p.Heaps) == 1 {
 			return P(pMoveTakes, "Take", m.Take)
 		}
-		return P(pMoveTakesFrom, "Take", m.Take, "Heap", labelArg(m.Heap))
+		return P(pMoveTakesFrom, "Take", m.Take, "Heap", HeapLabel(m.Heap))
 	case Diagonal:
 		return P(pMoveTakesAB, "Take", m.Take)
 	case Multi:
@@ -668,12 +651,12 @@ func describeMove(p Position, m Move) Phrase {
 		}
 		return P(pMoveTakesList, "Parts", andPhrase(parts))
 	case Split:
-		return P(pMoveSplits, "Heap", labelArg(m.Heap), "A", m.Parts[0], "B", m.Parts[1])
+		return P(pMoveSplits, "Heap", HeapLabel(m.Heap), "A", m.Parts[0], "B", m.Parts[1])
 	case Knock:
 		if m.Take == 2 {
-			return P(pMoveKnocks2, "First", m.Parts[0]+1, "Second", m.Parts[0]+2, "Row", labelArg(m.Heap))
+			return P(pMoveKnocks2, "First", m.Parts[0]+1, "Second", m.Parts[0]+2, "Row", HeapLabel(m.Heap))
 		}
-		return P(pMoveKnocks1, "Pin", m.Parts[0]+1, "Row", labelArg(m.Heap))
+		return P(pMoveKnocks1, "Pin", m.Parts[0]+1, "Row", HeapLabel(m.Heap))
 	}
 	return P(pMoveUnknown)
 }
