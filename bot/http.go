@@ -146,12 +146,7 @@ func (h *HTTP) interactions(w http.ResponseWriter, r *http.Request) {
 }
 
 // deliver writes the first reply to an interaction as the HTTP response.
-func deliver(w http.ResponseWriter, first reply, deferred bool) {
-	if deferred {
-		// Handle goes on on this connection's goroutine: the client
-		// must not send its next request here meanwhile.
-		w.Header().Set("Connection", "close")
-	}
+func deliver(w http.ResponseWriter, first reply, _ bool) {
 	writeJSON(w, first.resp, first.encoded)
 	if f, ok := w.(http.Flusher); ok {
 		f.Flush()

@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"encoding/binary"
 	"strings"
 	"sync"
 	"time"
@@ -32,10 +31,7 @@ const DefaultFetchDelay = 15 * time.Second
 // the bound, a new message is fetched at once, as if there were no delay,
 // which costs a REST call and a write for a board that most likely needs
 // neither. Each waiting message keeps only what the fetch and BoardWanted
-// need (a few ids, the token, the controls' custom ids), packed: about 390
-// bytes in one string for a board of 3 4 5 (BenchmarkFetchLaterHeld), so
-// some 15 MB at the bound, the ring included. That is what 4,096 boards
-// took when they were kept as discordgo values, the bound until then.
+// need: a few ids, the token, the controls' custom ids.
 const DefaultMaxDelayed = 32768
 
 // FetchDelayFor returns the fetch delay for the shortest time a board may
@@ -65,109 +61,85 @@ type delayedFetches struct {
 	closed  bool          // hurried is closed
 }
 
-// delayedFetch is one message waiting: the answer that created it,
-// trimmed to what the fetch and BoardWanted read (the interaction's ids
-// and token, the answer's type and flags, the custom ids of its buttons and
-// menus) and packed into one string. Thousands wait at once under load,
-// and the collector marks what they hold at every cycle: kept as the
-// discordgo values they came in (a component tree of dozens of objects
-// per board) they were most of serve's live heap, and marking them
-// stretched every request's latency. Packed, each holds one object, a
-// string the collector need not look into. unpack rebuilds the values
-// when the fetch is due.
+// delayedFetch is one message waiting: the interaction and the answer that
+// created it, trimmed to what the fetch and BoardWanted read (see
+// trimFetch). Thousands wait at once under load, so each keeps no more:
+// the answer's controls as their custom ids, row by row, rather than as
+// discordgo's components.
 type delayedFetch struct {
-	packed   string
-	data     bool // the answer had data (flags, components)
-	typ      discordgo.InteractionType
+	i        *discordgo.Interaction
 	respType discordgo.InteractionResponseType
+	data     bool // the answer had data (flags, components)
 	flags    discordgo.MessageFlags
+	rows     [][]heldControl
 	due      time.Time
 }
 
-// Control kinds in a packed answer.
-const (
-	packedButton byte = iota
-	packedSelect
-)
-
-// packFetch packs what the fetch of first's message and BoardWanted read
-// of i and first. The strings are copied: none of the request's or the
-// answer's memory stays reachable through the queue. One pass measures,
-// the next writes into a string of exactly that size: one allocation per
-// board, held as it is for the delay.
-func packFetch(i *discordgo.Interaction, first *discordgo.InteractionResponse, due time.Time) delayedFetch {
-	f := delayedFetch{typ: i.Type, respType: first.Type, due: due}
-	if first.Data != nil {
-		f.data, f.flags = true, first.Data.Flags
-	}
-	var size packer
-	size.pack(i, first)
-	out := packer{b: new(strings.Builder)}
-	out.b.Grow(size.n)
-	out.pack(i, first)
-	f.packed = out.b.String()
-	return f
+// heldControl is a button, or with menu a select menu, by its custom id.
+type heldControl struct {
+	menu     bool
+	customID string
 }
 
-// packer packs an interaction and its answer for packFetch: into b, or,
-// with b nil, only counts the bytes in n.
-type packer struct {
-	b *strings.Builder
-	n int
-}
-
-func (p *packer) pack(i *discordgo.Interaction, first *discordgo.InteractionResponse) {
-	for _, s := range [...]string{i.ID, i.AppID, i.Token, i.ChannelID, i.GuildID} {
-		p.str(s)
+// trimFetch keeps of i its ID, AppID, Token, Type, ChannelID and GuildID,
+// and of first its Type, flags and action rows of buttons and menus. The
+// strings are copied: none of the request's or the answer's memory stays
+// reachable through the queue.
+func trimFetch(i *discordgo.Interaction, first *discordgo.InteractionResponse, due time.Time) delayedFetch {
+	c := strings.Clone
+	f := delayedFetch{
+		i: &discordgo.Interaction{ID: c(i.ID), AppID: c(i.AppID), Token: c(i.Token), Type: i.Type,
+			ChannelID: c(i.ChannelID), GuildID: c(i.GuildID)},
+		respType: first.Type,
+		due:      due,
 	}
 	if first.Data == nil {
-		return
+		return f
 	}
-	for _, c := range first.Data.Components {
-		row, ok := actionsRow(c)
+	f.data, f.flags = true, first.Data.Flags
+	for _, mc := range first.Data.Components {
+		row, ok := actionsRow(mc)
 		if !ok {
 			continue
 		}
-		p.byte('[')
+		var held []heldControl
 		for _, cc := range row.Components {
 			switch v := cc.(type) {
 			case discordgo.Button:
-				p.control(packedButton, v.CustomID)
+				held = append(held, heldControl{false, c(v.CustomID)})
 			case *discordgo.Button:
-				p.control(packedButton, v.CustomID)
+				held = append(held, heldControl{false, c(v.CustomID)})
 			case discordgo.SelectMenu:
-				p.control(packedSelect, v.CustomID)
+				held = append(held, heldControl{true, c(v.CustomID)})
 			case *discordgo.SelectMenu:
-				p.control(packedSelect, v.CustomID)
+				held = append(held, heldControl{true, c(v.CustomID)})
 			}
 		}
-		p.byte(']')
+		f.rows = append(f.rows, held)
 	}
+	return f
 }
 
-func (p *packer) byte(c byte) {
-	if p.b == nil {
-		p.n++
-		return
+// answer rebuilds the answer trimFetch kept: its type, flags and action
+// rows of buttons and menus that carry only their custom ids.
+func (f delayedFetch) answer() *discordgo.InteractionResponse {
+	resp := &discordgo.InteractionResponse{Type: f.respType}
+	if !f.data {
+		return resp
 	}
-	p.b.WriteByte(c)
-}
-
-// str packs s with its length before it (cutPacked reads it back).
-func (p *packer) str(s string) {
-	var l [binary.MaxVarintLen64]byte
-	w := binary.PutUvarint(l[:], uint64(len(s)))
-	if p.b == nil {
-		p.n += w + len(s)
-		return
+	resp.Data = &discordgo.InteractionResponseData{Flags: f.flags}
+	for _, held := range f.rows {
+		var row discordgo.ActionsRow
+		for _, hc := range held {
+			if hc.menu {
+				row.Components = append(row.Components, discordgo.SelectMenu{CustomID: hc.customID})
+			} else {
+				row.Components = append(row.Components, discordgo.Button{CustomID: hc.customID})
+			}
+		}
+		resp.Data.Components = append(resp.Data.Components, row)
 	}
-	p.b.Write(l[:w])
-	p.b.WriteString(s)
-}
-
-func (p *packer) control(kind byte, customID string) {
-	p.byte(kind)
-	p.str(customID)
+	return resp
 }
 
 func actionsRow(c discordgo.MessageComponent) (discordgo.ActionsRow, bool) {
@@ -180,58 +152,6 @@ func actionsRow(c discordgo.MessageComponent) (discordgo.ActionsRow, bool) {
 		}
 	}
 	return discordgo.ActionsRow{}, false
-}
-
-// cutPacked returns the string packer.str put first in s, and the rest
-// of s after it ("" and "" if s does not start with one).
-func cutPacked(s string) (v, rest string) {
-	var n uint64
-	for k := 0; k < len(s) && k < binary.MaxVarintLen64; k++ {
-		n |= uint64(s[k]&0x7f) << (7 * k)
-		if s[k] < 0x80 {
-			if n > uint64(len(s)-k-1) {
-				return "", ""
-			}
-			return s[k+1 : k+1+int(n)], s[k+1+int(n):]
-		}
-	}
-	return "", ""
-}
-
-// unpack rebuilds the interaction and the answer packFetch packed: i with
-// its ID, AppID, Token, Type, ChannelID and GuildID, resp with its Type,
-// flags and action rows of buttons and menus that carry only their custom
-// ids.
-func (f delayedFetch) unpack() (*discordgo.Interaction, *discordgo.InteractionResponse) {
-	s := f.packed
-	next := func() string {
-		var v string
-		v, s = cutPacked(s)
-		return v
-	}
-	i := &discordgo.Interaction{ID: next(), AppID: next(), Token: next(), Type: f.typ, ChannelID: next(), GuildID: next()}
-	resp := &discordgo.InteractionResponse{Type: f.respType}
-	if !f.data {
-		return i, resp
-	}
-	resp.Data = &discordgo.InteractionResponseData{Flags: f.flags}
-	for len(s) > 0 && s[0] == '[' {
-		s = s[1:]
-		var row discordgo.ActionsRow
-		for len(s) > 0 && s[0] != ']' {
-			kind := s[0]
-			s = s[1:]
-			id := next()
-			if kind == packedSelect {
-				row.Components = append(row.Components, discordgo.SelectMenu{CustomID: id})
-			} else {
-				row.Components = append(row.Components, discordgo.Button{CustomID: id})
-			}
-		}
-		s = strings.TrimPrefix(s, "]")
-		resp.Data.Components = append(resp.Data.Components, row)
-	}
-	return i, resp
 }
 
 func (q *delayedFetches) init(delay time.Duration, max int) {
@@ -268,7 +188,7 @@ func (r *responder) fetchLater(i *discordgo.Interaction, first *discordgo.Intera
 	if q.delay <= 0 {
 		return false
 	}
-	f := packFetch(i, first, time.Now().Add(q.delay))
+	f := trimFetch(i, first, time.Now().Add(q.delay))
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.n == len(q.ring) {
@@ -319,8 +239,8 @@ func (r *responder) serveLater() {
 		q.head = (q.head + 1) % len(q.ring)
 		q.n--
 		q.mu.Unlock()
-		if i, resp := f.unpack(); r.wanted(i, resp) {
-			r.background(i, true, "", func(ctx context.Context) { r.fetchBoard(ctx, i) })
+		if r.wanted(f.i, f.answer()) {
+			r.background(f.i, true, "", func(ctx context.Context) { r.fetchBoard(ctx, f.i) })
 		}
 	}
 }

@@ -43,7 +43,7 @@ func boardAnswer(t testing.TB) *discordgo.InteractionResponse {
 	return resp
 }
 
-// control is a button or menu as unpack sees it.
+// control is a button or menu as BoardWanted sees it.
 type control struct {
 	menu bool
 	id   string
@@ -79,11 +79,11 @@ func rowsOf(t *testing.T, cs []discordgo.MessageComponent) [][]control {
 	return rows
 }
 
-// TestPackFetch: a waiting fetch, packed and unpacked, gives BoardWanted
+// TestTrimFetch: a waiting fetch, trimmed and rebuilt, gives BoardWanted
 // and the fetch the interaction's ids and token and the answer's type,
 // flags and controls (kind and custom id, row by row), whatever bytes the
 // ids hold, and nothing else.
-func TestPackFetch(t *testing.T) {
+func TestTrimFetch(t *testing.T) {
 	i := &discordgo.Interaction{
 		ID: "1180000000000000300", AppID: "1170000000000000001", Token: strings.Repeat("aW50ZXJhY3Rpb246", 12),
 		Type: discordgo.InteractionApplicationCommand, ChannelID: "1190000000000000010", GuildID: "1190000000000000001",
@@ -112,11 +112,11 @@ func TestPackFetch(t *testing.T) {
 	for name, resp := range cases {
 		t.Run(name, func(t *testing.T) {
 			due := time.Now().Add(time.Minute)
-			f := packFetch(i, resp, due)
+			f := trimFetch(i, resp, due)
 			if !f.due.Equal(due) {
 				t.Errorf("due %v, want %v", f.due, due)
 			}
-			gi, gr := f.unpack()
+			gi, gr := f.i, f.answer()
 			want := discordgo.Interaction{ID: i.ID, AppID: i.AppID, Token: i.Token, Type: i.Type, ChannelID: i.ChannelID, GuildID: i.GuildID}
 			if gi.ID != want.ID || gi.AppID != want.AppID || gi.Token != want.Token || gi.Type != want.Type ||
 				gi.ChannelID != want.ChannelID || gi.GuildID != want.GuildID || gi.Member != nil || gi.Locale != "" {
@@ -164,7 +164,7 @@ func BenchmarkFetchLaterHeld(b *testing.B) {
 		}
 		b.StartTimer()
 		for k, a := range answers {
-			q.ring[k] = packFetch(i, a, time.Now())
+			q.ring[k] = trimFetch(i, a, time.Now())
 		}
 		b.StopTimer()
 		answers = nil

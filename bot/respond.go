@@ -77,23 +77,6 @@ type responder struct {
 	// later holds new public messages until their fetch is due (see
 	// fetchLater).
 	later delayedFetches
-
-	// idle hands an interaction to a handler goroutine waiting for work
-	// (unbuffered: a send succeeds only if one is idle); see run.
-	idle chan handleJob
-
-	answerings sync.Pool // of *answering, for respond
-}
-
-// handlerIdle is how long a handler goroutine waits for the next
-// interaction before it exits.
-const handlerIdle = 10 * time.Second
-
-// handleJob is one interaction for a handler goroutine, and where its
-// reply goes.
-type handleJob struct {
-	i    *discordgo.Interaction
-	done chan<- reply
 }
 
 // reply is what Service.Handle answered: the response, its JSON when the
@@ -133,19 +116,18 @@ func newResponder(svc Service, rest *discordgo.Session, log *slog.Logger, cfg re
 	}
 	base, cancel := context.WithCancel(context.Background())
 	r := &responder{svc: svc, rest: rest, log: log, deferAfter: cfg.deferAfter, metrics: cfg.metrics,
-		pending: make(chan struct{}, cfg.maxPending), base: base, cancel: cancel, idle: make(chan handleJob)}
+		pending: make(chan struct{}, cfg.maxPending), base: base, cancel: cancel}
 	r.later.init(cfg.fetchDelay, cfg.maxDelayed)
 	return r
 }
 
-// answer runs Handle for i on a handler goroutine (see run) and returns
-// the reply to send now; the gateway answers through it, from a goroutine
-// discordgo starts per event. When Handle
-// has not finished within deferAfter, that reply is a deferral and late
-// yields the real one; pass both to after once the first was delivered.
+// answer runs Handle for i on a goroutine of its own and returns the reply
+// to send now. When Handle has not finished within deferAfter, that reply
+// is a deferral and late yields the real one; pass both to after once the
+// first was delivered.
 func (r *responder) answer(i *discordgo.Interaction) (first reply, late <-chan reply) {
 	done := make(chan reply, 1)
-	r.run(handleJob{i: i, done: done})
+	go func() { done <- r.handle(i) }()
 	if i.Type == discordgo.InteractionApplicationCommandAutocomplete {
 		// Autocomplete cannot be deferred: a late list is simply ignored.
 		return <-done, nil
@@ -161,115 +143,13 @@ func (r *responder) answer(i *discordgo.Interaction) (first reply, late <-chan r
 	}
 }
 
-// respond answers i for a caller that can deliver the first reply from
-// another goroutine (the HTTP endpoint), and then does what follows it
-// (after). Handle runs on the calling goroutine, and deliver gets the first
-// reply for w exactly once. When Handle has not finished within
-// deferAfter, a timer delivers a deferral meanwhile (deliver then runs on
-// the timer's goroutine, while Handle goes on) and starts finishing the
-// answer in the background at once, as answer's callers do; Handle's reply
-// goes there when it returns. What follows a reply is started (and counted
-// for wait) before deliver sends the reply: a client that has it finds the
-// work counted.
-//
-// Handing the interaction to a pooled goroutine and waiting for it (answer)
-// cost two park/wake pairs per request; net/http's connection goroutine,
-// which calls this, persists across keep-alive requests, so its stack stays
-// grown as a pooled one's does.
+// respond answers i as answer does, for the HTTP endpoint, and starts what
+// follows the first reply (after) before deliver sends it to w: a client
+// that has the reply finds the work counted for wait.
 func (r *responder) respond(i *discordgo.Interaction, w http.ResponseWriter, deliver func(w http.ResponseWriter, first reply, deferred bool)) {
-	if i.Type == discordgo.InteractionApplicationCommandAutocomplete {
-		// Autocomplete cannot be deferred: a late list is simply ignored.
-		deliver(w, r.handle(i), false)
-		return
-	}
-	a, _ := r.answerings.Get().(*answering)
-	if a == nil {
-		a = &answering{r: r}
-		a.timer = time.AfterFunc(time.Hour, a.deferNow)
-		a.timer.Stop()
-	}
-	a.mu.Lock()
-	a.i, a.w, a.deliver = i, w, deliver
-	a.mu.Unlock()
-	a.timer.Reset(r.deferAfter)
-	rep := r.handle(i)
-	a.mu.Lock()
-	if late := a.late; late != nil {
-		a.mu.Unlock()
-		late <- rep
-		return // not pooled: its timer fired
-	}
-	a.answered = true
-	a.mu.Unlock()
-	stopped := a.timer.Stop()
-	r.after(i, rep.resp, nil)
-	deliver(w, rep, false)
-	if stopped {
-		// The timer will not run deferNow for this request: a is
-		// nobody's but the pool's now.
-		*a = answering{r: r, timer: a.timer}
-		r.answerings.Put(a)
-	}
-}
-
-// answering is one interaction respond is answering, with the timer that
-// defers it. It is pooled, timer and all, when the timer was stopped before
-// it fired (respond): the mutex, the flags, the timer and the closures
-// around them were five allocations per request. One whose timer fired is
-// left to the collector, so a late deferNow can never meet a later
-// request's fields.
-type answering struct {
-	r     *responder
-	timer *time.Timer // runs deferNow after deferAfter
-
-	mu       sync.Mutex
-	i        *discordgo.Interaction
-	w        http.ResponseWriter
-	deliver  func(w http.ResponseWriter, first reply, deferred bool)
-	answered bool       // Handle's reply was delivered: the timer does nothing
-	late     chan reply // the deferral was delivered: Handle's reply goes here
-}
-
-// deferNow delivers the deferral of a's interaction, unless Handle's reply
-// was delivered first, and starts finishing the answer in the background.
-func (a *answering) deferNow() {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.answered || a.late != nil || a.i == nil {
-		return
-	}
-	r := a.r
-	r.log.Warn("deferring slow interaction", "interaction", a.i.ID, "after", r.deferAfter)
-	first := r.deferral(a.i)
-	a.late = make(chan reply, 1)
-	r.after(a.i, first, a.late)
-	a.deliver(a.w, reply{resp: first}, true)
-}
-
-// run hands j to an idle handler goroutine, or starts one. A goroutine
-// handles interactions one after another until none comes for handlerIdle:
-// a new goroutine per interaction grew its stack from scratch through
-// Handle's deep calls (SQLite, JSON) every time. There are never more
-// handler goroutines than interactions were in flight at once.
-func (r *responder) run(j handleJob) {
-	select {
-	case r.idle <- j:
-		return
-	default:
-	}
-	go func() {
-		t := time.NewTimer(handlerIdle)
-		defer t.Stop()
-		for {
-			j.done <- r.handle(j.i)
-			t.Reset(handlerIdle)
-			select {
-			case j = <-r.idle:
-			case <-t.C:
-				return
-			}
-		}
-	}()
+	first, late := r.answer(i)
+	r.after(i, first.resp, late)
+	deliver(w, first, late != nil)
 }
 
 // handle calls Service.Handle on its own context: the work must not stop

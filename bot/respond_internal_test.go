@@ -49,13 +49,12 @@ type probe struct {
 	deferred bool
 }
 
-// TestRespondPooledState: respond's pooled state (answering) never carries
-// one request's interaction or writer into another's delivery. Many clicks
-// at once, Handle overrunning deferAfter for a third of them and racing it
+// TestRespondOneReplyEach: respond never carries one request's
+// interaction or writer into another's delivery. Many clicks at once, Handle overrunning deferAfter for a third of them and racing it
 // for another: every writer gets exactly one first reply, an undeferred
 // one its own interaction's answer and a deferred one the deferral, and
 // nothing more arrives later.
-func TestRespondPooledState(t *testing.T) {
+func TestRespondOneReplyEach(t *testing.T) {
 	r := newResponder(sleepyService{}, nil, slog.New(slog.DiscardHandler), responderConfig{deferAfter: time.Millisecond, fetchDelay: -1})
 	deliver := func(w http.ResponseWriter, first reply, deferred bool) {
 		p := w.(*probe)

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -137,34 +136,21 @@ func fullRows(lp *locale.Printer, d *engine.Description, p engine.Position, budg
 	// Stones are the usual piece and go unnamed; others say what they are.
 	stone := d.Glyph
 	var b strings.Builder
-	b.Grow(max(0, min(4*budget, len(p.Heaps)*(maxStones*len(stone)+24))) + 8)
 	b.WriteString("```\n")
 	for i, h := range p.Heaps {
-		// "%-2s│ %s %s\n": the label padded to two characters, the row, the size.
-		label := engine.HeapLabel(i)
-		b.WriteString(label)
-		for range 2 - utf8.RuneCountInString(label) {
-			b.WriteByte(' ')
-		}
-		b.WriteString("│ ")
-		switch {
-		case h == 0:
-			b.WriteString("·")
-		default:
-			for range min(h, maxStones) {
-				b.WriteString(stone)
-			}
+		row := "·"
+		if h > 0 {
+			row = strings.Repeat(stone, int(min(h, maxStones)))
 			if h > maxStones {
-				b.WriteString("…")
+				row += "…"
 			}
 		}
-		b.WriteByte(' ')
+		size := lp.Number(h)
 		if d.Piece != "stone" {
-			b.WriteString(pieceCount(lp, d, h))
-		} else {
-			b.WriteString(lp.Number(h))
+			size = pieceCount(lp, d, h)
 		}
-		b.WriteByte('\n')
+		// The label padded to two characters, the row, the size.
+		fmt.Fprintf(&b, "%-2s│ %s %s\n", engine.HeapLabel(i), row, size)
 		if b.Len() > 4*budget {
 			return "", false // far over, whatever the characters' widths
 		}
@@ -341,7 +327,7 @@ func timestamp(t time.Time) string { return "<t:" + strconv.FormatInt(t.Unix(), 
 func (b board) embed() *discordgo.MessageEmbed {
 	g, lp := b.g, b.p()
 	head := lp.T("board.players", "First", lp.Phrase(name(g.Players[0])), "Second", lp.Phrase(name(g.Players[1]))) + " · " + convention(lp, g.Rules)
-	status := make([]string, 0, 3) // at most three parts: on the stack
+	var status []string
 	colour := colourActive
 	switch {
 	case g.Status == match.Pending:
@@ -372,52 +358,24 @@ func (b board) embed() *discordgo.MessageEmbed {
 	}
 	log := ""
 	if lines, earlier := moveLog(lp, g, b.moves); len(lines) > 0 {
-		// One string built once: the title, the count of earlier moves and
-		// the lines.
-		title := lp.T("board.log.title")
-		more := ""
+		// The title, the count of earlier moves and the lines.
+		parts := []string{lp.T("board.log.title")}
 		if earlier > 0 {
-			more = lp.T("board.log.earlier", "Count", earlier)
+			parts = append(parts, lp.T("board.log.earlier", "Count", earlier))
 		}
-		n := len(title) + len(more) + 1 + len(lines)
-		for _, line := range lines {
-			n += len(line)
-		}
-		var w strings.Builder
-		w.Grow(n)
-		w.WriteString(title)
-		w.WriteByte('\n')
-		if more != "" {
-			w.WriteString(more)
-			w.WriteByte('\n')
-		}
-		for k, line := range lines {
-			if k > 0 {
-				w.WriteByte('\n')
-			}
-			w.WriteString(line)
-		}
-		log = w.String()
+		log = strings.Join(append(parts, lines...), "\n")
 	}
 	st := strings.Join(status, " ")
 	// Three line breaks join the four parts.
 	room := descLimit - discordLen(head) - discordLen(st) - discordLen(log) - 3
 	rows := heapRows(lp, g.Rules, g.Position, room)
-	// The parts joined by line breaks, in one allocation.
-	var d strings.Builder
-	d.Grow(len(head) + len(rows) + len(st) + len(log) + 3)
-	d.WriteString(head)
-	d.WriteByte('\n')
-	d.WriteString(rows)
-	d.WriteByte('\n')
-	d.WriteString(st)
+	parts := []string{head, rows, st}
 	if log != "" {
-		d.WriteByte('\n')
-		d.WriteString(log)
+		parts = append(parts, log)
 	}
 	return &discordgo.MessageEmbed{
 		Title:       truncate(lp.Phrase(g.Rules.NamePhrase()), 256),
-		Description: d.String(),
+		Description: strings.Join(parts, "\n"),
 		Color:       colour,
 		// The game's number is an id, written as is (never 1.234).
 		Footer: &discordgo.MessageEmbedFooter{Text: lp.T("board.footer", "Game", strconv.FormatInt(g.ID, 10), "Move", g.Ply+1)},

@@ -349,24 +349,13 @@ type controlKind[C Control] struct {
 func (k controlKind[C]) kindName() string { return k.name }
 func (k controlKind[C]) marksBoard() bool { return k.onBoard }
 
-// id builds a custom_id of this kind from its fields.
+// id builds a custom_id of this kind from its fields (numbers and strings).
 func (k controlKind[C]) id(fields ...any) string {
-	// Built on the stack (a custom_id is at most 100 bytes): one
-	// allocation, the string.
-	var buf [100]byte
-	b := append(buf[:0], k.name...)
+	parts := []string{k.name}
 	for _, f := range fields {
-		b = append(b, '/')
-		switch v := f.(type) {
-		case int64:
-			b = strconv.AppendInt(b, v, 10)
-		case int:
-			b = strconv.AppendInt(b, int64(v), 10)
-		case string:
-			b = append(b, v...)
-		}
+		parts = append(parts, fmt.Sprint(f))
 	}
-	return string(b)
+	return strings.Join(parts, "/")
 }
 
 // readID parses a custom_id of this kind. ok is false when the id does not

@@ -51,8 +51,7 @@
 // Rules.Limits publishes, per variant, the largest positions solved within
 // 50 ms on one core; Start and Check refuse anything larger with
 // ErrTooLarge instead of playing it with a guess. At those limits the bot
-// chooses a move within 5 ms at every difficulty
-// (BenchmarkChooseAtLimits; the figures are in BENCHMARKS.md).
+// chooses a move within 5 ms at every difficulty.
 //
 // # The bot
 //

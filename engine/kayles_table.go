@@ -6,8 +6,8 @@ import (
 )
 
 // Misère Kayles within its published limit is answered from a table rather
-// than searched: the search from an empty memo took 15–18 ms at 40 pins (up
-// to 22 ms on the shared machine), over the 5 ms every Choose must meet.
+// than searched: at 40 pins a search from an empty memo takes longer than
+// the 5 ms every Choose must meet.
 //
 // kayles_misere.bin holds one bit per canonical position of at most
 // kaylesMisereMaxTotal pins — a multiset of row lengths, ranked by

@@ -332,10 +332,9 @@ func takeFrom(m Move, i int) int64 {
 }
 
 // dpScratch is digitDP's working memory, made once per winning call and
-// reused for every set of heaps it tries: at the limit (56 heaps, k = 2)
-// that is 1,596 sets per call, and a table, its rows and the lists of bit
-// patterns allocated for each cost more than the arithmetic, the collector's
-// work included.
+// reused for every set of heaps it tries (1,596 sets per call at the
+// limit, 56 heaps and k = 2), where a table made for each would cost more
+// than the arithmetic.
 type dpScratch struct {
 	cells []int64
 	f     [mooreBits + 2][]int64

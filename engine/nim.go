@@ -40,8 +40,8 @@ func allZero(h []int64) bool {
 }
 
 func (g nimGame) legal(p Position) []Move {
-	// Sized up front: one allocation rather than a dozen as it grows (the
-	// bot's search lists the moves of every position it visits).
+	// Sized up front: the bot's search lists the moves of every position
+	// it visits.
 	var n int64
 	for _, h := range p.Heaps {
 		n += h

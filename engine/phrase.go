@@ -20,21 +20,13 @@ import (
 type Phrase struct {
 	// ID names the message; its English is Phrases()[ID].
 	ID string
-	// Args are the template's named arguments ({{.Sum}} reads Args["Sum"])
-	// of a phrase built by hand; P keeps its arguments in a compact form
-	// instead, so read a phrase's arguments with Arg, NumArgs and EachArg,
-	// which see both. A value may itself be a Phrase, rendered in the same
-	// language first; integers are numbers a renderer may format for the
-	// language. Count, when present, is the number that chooses a plural
-	// form.
+	// Args are the template's named arguments ({{.Sum}} reads Args["Sum"]).
+	// A value may itself be a Phrase, rendered in the same language first;
+	// integers are numbers a renderer may format for the language. Count,
+	// when present, is the number that chooses a plural form.
 	Args map[string]any
 	// Text is a literal's text (ID empty).
 	Text string
-	// pairs are P's arguments as name, value pairs, each name once: a
-	// board describes a dozen moves per click, and a map per phrase was
-	// most of the garbage of rendering one (two allocations, 336 bytes,
-	// against one of 16 bytes per argument). Never changed after P.
-	pairs []any
 }
 
 // Template is a phrase's English: Other, and One where the singular
@@ -77,19 +69,9 @@ func P(id string, nameValues ...any) Phrase {
 	}
 	p := Phrase{ID: id}
 	if len(nameValues) > 0 {
-		// A name given twice keeps its first place and its last value, as
-		// a map would.
-		p.pairs = make([]any, 0, len(nameValues))
-	next:
+		p.Args = make(map[string]any, len(nameValues)/2)
 		for i := 0; i < len(nameValues); i += 2 {
-			name := nameValues[i].(string)
-			for j := 0; j < len(p.pairs); j += 2 {
-				if p.pairs[j].(string) == name {
-					p.pairs[j+1] = nameValues[i+1]
-					continue next
-				}
-			}
-			p.pairs = append(p.pairs, nameValues[i], nameValues[i+1])
+			p.Args[nameValues[i].(string)] = nameValues[i+1]
 		}
 	}
 	return p
@@ -97,55 +79,25 @@ func P(id string, nameValues ...any) Phrase {
 
 // Arg returns the argument name of p, and whether p has it.
 func (p Phrase) Arg(name string) (any, bool) {
-	if p.Args != nil {
-		v, ok := p.Args[name]
-		return v, ok
-	}
-	for j := 0; j < len(p.pairs); j += 2 {
-		if p.pairs[j].(string) == name {
-			return p.pairs[j+1], true
-		}
-	}
-	return nil, false
+	v, ok := p.Args[name]
+	return v, ok
 }
 
 // NumArgs is how many arguments p has.
-func (p Phrase) NumArgs() int {
-	if p.Args != nil {
-		return len(p.Args)
-	}
-	return len(p.pairs) / 2
-}
+func (p Phrase) NumArgs() int { return len(p.Args) }
 
 // EachArg calls f with each of p's arguments, in no promised order, until
 // f returns false.
 func (p Phrase) EachArg(f func(name string, value any) bool) {
-	if p.Args != nil {
-		for k, v := range p.Args {
-			if !f(k, v) {
-				return
-			}
-		}
-		return
-	}
-	for j := 0; j < len(p.pairs); j += 2 {
-		if !f(p.pairs[j].(string), p.pairs[j+1]) {
+	for k, v := range p.Args {
+		if !f(k, v) {
 			return
 		}
 	}
 }
 
 // ArgMap returns p's arguments as a new map.
-func (p Phrase) ArgMap() map[string]any {
-	if p.Args != nil {
-		return maps.Clone(p.Args)
-	}
-	m := make(map[string]any, len(p.pairs)/2)
-	for j := 0; j < len(p.pairs); j += 2 {
-		m[p.pairs[j].(string)] = p.pairs[j+1]
-	}
-	return m
-}
+func (p Phrase) ArgMap() map[string]any { return maps.Clone(p.Args) }
 
 // Lit is a literal phrase: s in every language.
 func Lit(s string) Phrase { return Phrase{Text: s} }

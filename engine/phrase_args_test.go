@@ -6,10 +6,9 @@ import (
 	"testing"
 )
 
-// TestPhraseArgs checks that a phrase made by P (its arguments kept as
-// pairs) and the same phrase built by hand with an Args map read the same
-// through Arg, NumArgs, EachArg, ArgMap and String, a name given twice
-// keeping its last value as a map does.
+// TestPhraseArgs checks that a phrase made by P and the same phrase built
+// by hand with an Args map read the same through Arg, NumArgs, EachArg,
+// ArgMap and String, a name given twice keeping its last value.
 func TestPhraseArgs(t *testing.T) {
 	inner := P(pMovePart, "Take", 2, "Heap", "C")
 	cases := []struct {

@@ -187,10 +187,9 @@ func best(r Rules, g game, p Position, a Analysis) (Move, HoldOut) {
 }
 
 // maxHoldoutWork bounds the work of judging a lost position's candidate
-// moves: candidates times heaps. Judging one candidate heap costs 30-80 ns
-// (applying the move, counting the winning replies), so 2^14 keeps it near
-// 1 ms; 2^16 took 5-6 ms in Nim and Greedy Nim on 64 heaps of 64
-// (BenchmarkChooseAtLimits), over the 5 ms a Choose must meet.
+// moves (candidates times heaps; judging one heap applies the move and
+// counts the winning replies), so that Choose keeps within its 5 ms on the
+// largest positions, Nim and Greedy Nim on 64 heaps of 64.
 const maxHoldoutWork = 1 << 14
 
 // holdoutCandidates are the moves judged in a lost position: every legal move
@@ -198,8 +197,8 @@ const maxHoldoutWork = 1 << 14
 // heaps as the budget allows.
 // Judging a move costs a pass over the heaps, or the variant's cost where
 // it has one (Moore's Nim: every set of up to k heaps), and the budget
-// holds for both: 377 legal moves on 13 heaps of 1 at k = 3, each judged
-// at Moore's cost, took 90 ms.
+// holds for both: judging all 377 legal moves of 13 heaps of 1 at k = 3,
+// each at Moore's cost, would take far longer than a Choose may.
 func holdoutCandidates(g game, p Position) (ms []Move, every bool) {
 	perMove, cost := max(1, len(p.Heaps)), len(p.Heaps)+1
 	c, costly := g.(coster)
@@ -267,7 +266,7 @@ func holdoutCandidates(g game, p Position) (ms []Move, every bool) {
 }
 
 // distinctResults keeps the first of ms that leads to each position, up to
-// the order of its heaps (canonKey): the rest are the same game, and score
+// the order of its heaps (appendCanonKey): the rest are the same game, and score
 // the same as hold-outs. Sorting every result makes this only for variants
 // whose judging costs far more (coster).
 func distinctResults(g game, p Position, ms []Move) []Move {
@@ -345,20 +344,17 @@ func clonePos(p Position) Position {
 
 // searchBudget is how many distinct positions a remoteness search may visit,
 // and searchWork how many moves it may follow, before giving up (the bot then
-// falls back on the rule's first move). They keep Choose within 5 ms at
-// every variant's limits on this project's shared 2-core machine
-// (BenchmarkChooseAtLimits): a search costs up to about 0.8 µs per
-// position, so 10,000 positions took up to 9 ms (Lasker's Nim, 7-8-9).
+// falls back on the rule's first move). They keep Choose within its 5 ms at
+// every variant's limits.
 const (
 	searchBudget = 2_500
 	searchWork   = 5_000
 )
 
-// costPerWork converts a coster's cost into searchWork: a unit of cost
-// took about 1.5 ns (Moore's Nim, 13 heaps, k = 3: 156,833 units, 0.24
-// ms), a move followed up to 0.8 µs, and a search may spend its whole
-// work on listing winning moves (Moore's Nim, k = 4, on 7 or 8 small
-// heaps took 5-6 ms before it was charged).
+// costPerWork converts a coster's cost into searchWork: a unit of cost is
+// some hundreds of times cheaper than a move followed, and without the
+// charge a search could spend far past its budget listing winning moves
+// (Moore's Nim, k = 4, on 7 or 8 small heaps).
 const costPerWork = 256
 
 // searcher computes remoteness (the number of moves left with perfect play:
@@ -373,9 +369,8 @@ type searcher struct {
 	work    int
 	aborted bool
 	// heaps are the positions being searched, one buffer per depth
-	// (child), and key and sorted the scratch of a memo key (key): a
-	// copy of the position per move followed and three allocations per
-	// key were most of a search's garbage.
+	// (child), and key and sorted the scratch of a memo key (key), reused
+	// because a search follows thousands of moves.
 	heaps  [][]int64
 	key    []byte
 	sorted []int64
@@ -448,11 +443,9 @@ func partitionsUpTo(n int64) float64 {
 	return sum
 }
 
-// canonKey identifies a position up to heap order and empty heaps, which no
-// variant's play depends on.
-func canonKey(p Position) string { return string(appendCanonKey(nil, nil, p)) }
-
-// appendCanonKey appends p's canonKey to b, sorting its heaps in scratch.
+// appendCanonKey appends to b a key that identifies p up to heap order and
+// empty heaps, which no variant's play depends on, sorting its heaps in
+// scratch.
 func appendCanonKey(b []byte, scratch []int64, p Position) []byte {
 	hs := scratch[:0]
 	for _, h := range p.Heaps {
@@ -609,26 +602,12 @@ func (r Rules) DescribeMove(p Position, m Move) Phrase {
 	return describeMove(p, m)
 }
 
-// heapLabelArgs are the first heaps' labels as phrase arguments, boxed
-// once: boxing a label per move described (a board describes a dozen) was
-// an allocation each. Read only.
-var heapLabelArgs = func() (a [26]any) {
-	for i := range a {
-		a[i] = HeapLabel(i)
-	}
-	return a
-}()
-
-// labelArg is HeapLabel(i) as a phrase argument.
-func labelArg(i int) any {
-	if i >= 0 && i < len(heapLabelArgs) {
-		return heapLabelArgs[i]
-	}
-	return HeapLabel(i)
-}
-
 // andPhrase joins items as "A, B and C" in the reader's language.
-func andPhrase(items []Phrase) Phrase {
+func andPhrase(items []Phrase) Phrase { return listPhrase(items, pAnd2) }
+
+// listPhrase joins items with commas and, before the last, the phrase
+// last ("{{.A}} and {{.B}}", "{{.A}} or {{.B}}").
+func listPhrase(items []Phrase, last string) Phrase {
 	switch len(items) {
 	case 0:
 		return Lit("")
@@ -639,7 +618,7 @@ func andPhrase(items []Phrase) Phrase {
 	for _, it := range items[1 : len(items)-1] {
 		head = P(pListComma, "A", head, "B", it)
 	}
-	return P(pAnd2, "A", head, "B", items[len(items)-1])
+	return P(last, "A", head, "B", items[len(items)-1])
 }
 
 func describeMove(p Position, m Move) Phrase {
@@ -648,7 +627,7 @@ func describeMove(p Position, m Move) Phrase {
 		if len(p.Heaps) == 1 {
 			return P(pMoveTakes, "Take", m.Take)
 		}
-		return P(pMoveTakesFrom, "Take", m.Take, "Heap", labelArg(m.Heap))
+		return P(pMoveTakesFrom, "Take", m.Take, "Heap", HeapLabel(m.Heap))
 	case Diagonal:
 		return P(pMoveTakesAB, "Take", m.Take)
 	case Multi:
@@ -672,12 +651,12 @@ func describeMove(p Position, m Move) Phrase {
 		}
 		return P(pMoveTakesList, "Parts", andPhrase(parts))
 	case Split:
-		return P(pMoveSplits, "Heap", labelArg(m.Heap), "A", m.Parts[0], "B", m.Parts[1])
+		return P(pMoveSplits, "Heap", HeapLabel(m.Heap), "A", m.Parts[0], "B", m.Parts[1])
 	case Knock:
 		if m.Take == 2 {
-			return P(pMoveKnocks2, "First", m.Parts[0]+1, "Second", m.Parts[0]+2, "Row", labelArg(m.Heap))
+			return P(pMoveKnocks2, "First", m.Parts[0]+1, "Second", m.Parts[0]+2, "Row", HeapLabel(m.Heap))
 		}
-		return P(pMoveKnocks1, "Pin", m.Parts[0]+1, "Row", labelArg(m.Heap))
+		return P(pMoveKnocks1, "Pin", m.Parts[0]+1, "Row", HeapLabel(m.Heap))
 	}
 	return P(pMoveUnknown)
 }

@@ -13,8 +13,8 @@ import (
 //
 // A position's key is the pair of sums Σ h1[len], Σ h2[len] over its rows,
 // with h1, h2 fixed pseudo-random 64-bit words per length (a Zobrist-style
-// hash). It updates in O(1) per move, which keeps the search free of sorting
-// and allocation when a child is already known. Two different positions
+// hash). It updates in O(1) per move, so the search neither sorts nor builds
+// a key when a child is already known. Two different positions
 // share a key only if both sums collide: about 2^-120 per pair, far below
 // any chance of meeting it within the few million positions a search sees.
 //
@@ -25,8 +25,7 @@ import (
 
 // kaylesMisereMaxTotal is the most pins misère Kayles accepts in all: the
 // largest total the search solves from an empty table within 50 ms on one
-// core, with margin (BenchmarkKaylesMisereLimit measured it; BENCHMARKS.md
-// has the figures). Play within it reads kayles_table.go's table, which
+// core, with margin. Play within it reads kayles_table.go's table, which
 // covers exactly these positions.
 const kaylesMisereMaxTotal = 40
 
@@ -171,8 +170,8 @@ func resetKaylesCache() {
 // kaylesSearch is one search under the cache's lock.
 type kaylesSearch struct {
 	memo *kaylesMemo
-	// rows[d] is the scratch row list for a child at depth d, so building a
-	// child allocates nothing once the search is warm.
+	// rows[d] is the scratch row list for a child at depth d, reused for
+	// every child at that depth.
 	rows [][]uint8
 	// kids[d] holds the children at depth d left for the second pass.
 	kids [][]kaylesChild

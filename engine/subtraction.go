@@ -302,7 +302,7 @@ func (g *subGame) winning(p Position, max int) ([]Move, int64) {
 	s := g.stats(p)
 	var ms []Move
 	var n int64
-	var buf [3]int64 // at most three takes per heap for S(1..k); no allocation per heap
+	var buf [3]int64 // at most three takes per heap for S(1..k)
 	for i, h := range p.Heaps {
 		r := g.grundy(h)
 		ts := buf[:0]

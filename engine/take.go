@@ -1,7 +1,5 @@
 package engine
 
-import "fmt"
-
 // HeapLabel names heap i as players see it: 0→"A" … 25→"Z", 26→"AA", 27→"AB",
 // like spreadsheet columns. A negative i has no label and gives "?".
 func HeapLabel(i int) string {
@@ -56,19 +54,7 @@ var (
 
 // orPhrase joins phrases as "A", "A or D", "A, B or D", in the reader's
 // language.
-func orPhrase(items []Phrase) Phrase {
-	switch len(items) {
-	case 0:
-		return Lit("")
-	case 1:
-		return items[0]
-	}
-	head := items[0]
-	for _, it := range items[1 : len(items)-1] {
-		head = P(pListComma, "A", head, "B", it)
-	}
-	return P(pErrOr, "A", head, "B", items[len(items)-1])
-}
+func orPhrase(items []Phrase) Phrase { return listPhrase(items, pErrOr) }
 
 // movePhrase builds the *MoveError a validator returns: why m is refused,
 // as phrase id with its arguments. Every refusal is a phrase, so a player
@@ -122,14 +108,6 @@ func applyTake(p Position, m Move) Position {
 // takeMove is the Take move from heap i to size v.
 func takeMove(p Position, i int, v int64) Move {
 	return Move{Kind: Take, Heap: i, Take: p.Heaps[i] - v}
-}
-
-// plural writes "1 winning move", "3 winning moves".
-func plural(n int64, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // taker is implemented by variants that bound how much one Take removes by

@@ -10,11 +10,11 @@ import (
 	"nimbot/match"
 )
 
-// TestBoardPackedMoves: Board reads the moves packed into one column
-// (boardQuery) as Moves reads them row by row, whatever bytes the players'
-// ids hold (the separators of the packing, digits, multibyte letters), for
-// moves by neither of the game's players, spaced JSON and times before
-// 1970 (rows another writer could have left).
+// TestBoardPackedMoves: Board reads the moves gathered into one JSON
+// column (boardQuery) as Moves reads them row by row, whatever the players'
+// ids hold (JSON's and the old packing's separators, digits, multibyte
+// letters), for moves by neither of the game's players, spaced JSON and
+// times before 1970 (rows another writer could have left).
 func TestBoardPackedMoves(t *testing.T) {
 	ctx := context.Background()
 	db := mustOpen(t)
@@ -57,18 +57,22 @@ func TestBoardPackedMoves(t *testing.T) {
 	}
 }
 
-// TestBoardMovesUnreadable: a packed moves column that does not parse is an
+// TestBoardMovesUnreadable: a moves column that does not parse is an
 // error naming the game, never a panic or a partial list.
 func TestBoardMovesUnreadable(t *testing.T) {
 	g := &match.Game{ID: 7, Ply: 2, Players: [2]string{"a", "b"}}
-	good := `0,0,5,1,19:a{"heap":0,"take":1}`
+	row := func(ply, hinted, at, player, move string) string {
+		return `{"ply":` + ply + `,"hinted":` + hinted + `,"at":` + at + `,"player":` + player + `,"move":` + move + `}`
+	}
+	good := `[` + row("0", "0", "5", `"a"`, `{"heap":0,"take":1}`) + `]`
 	if moves, err := boardMoves(g, []byte(good)); err != nil || len(moves) != 1 || moves[0].Player != "a" || moves[0].At.UnixMilli() != 5 {
 		t.Fatalf("boardMoves(%q) = %+v, %v", good, moves, err)
 	}
 	// The column in another order than ply order (SQLite does not promise
-	// group_concat's without ORDER BY): the moves come back in ply order.
+	// json_group_array's without ORDER BY): the moves come back in ply order.
 	g3 := &match.Game{ID: 7, Ply: 3, Players: [2]string{"a", "b"}}
-	shuffled := `2,0,7,1,19:a{"heap":2,"take":1}` + `0,1,5,1,19:a{"heap":0,"take":1}` + `1,0,6,2,19:xy{"heap":1,"take":3}`
+	shuffled := `[` + row("2", "0", "7", `"a"`, `{"heap":2,"take":1}`) + `,` + row("0", "1", "5", `"a"`, `{"heap":0,"take":1}`) + `,` +
+		row("1", "0", "6", `"xy"`, `{"heap":1,"take":3}`) + `]`
 	moves, err := boardMoves(g3, []byte(shuffled))
 	if err != nil || len(moves) != 3 {
 		t.Fatalf("boardMoves(%q) = %+v, %v", shuffled, moves, err)
@@ -85,18 +89,17 @@ func TestBoardMovesUnreadable(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{
-		good[:len(good)-1],                // cut short
-		good + "1",                        // a second move cut short
-		`0,2,5,1,19:a{"heap":0,"take":1}`, // hinted neither 0 nor 1
-		`2,0,5,1,19:a{"heap":0,"take":1}`, // at or past the game's ply
-		`-1,0,5,1,19:a{"heap":0,"take":1}`,
-		`0,0,5,-1,19:a{"heap":0,"take":1}`,
-		`0,0,5,1,99:a{"heap":0,"take":1}`,
-		`0,0,1234567890123456789,1,19:a{"heap":0,"take":1}`, // too many digits
-		`0,0,,1,19:a{"heap":0,"take":1}`,
-		`0;0,5,1,19:a{"heap":0,"take":1}`,
-		`0,0,5,1,19:a{"heap":0,"tak":1}x`,
-		`0,0,5,1,5:a{"he`,
+		good[:len(good)-1],               // cut short
+		good[:len(good)-1] + `,{"ply":1`, // a second move cut short
+		`[` + row("0", "2", "5", `"a"`, `{"heap":0,"take":1}`) + `]`, // hinted neither 0 nor 1
+		`[` + row("2", "0", "5", `"a"`, `{"heap":0,"take":1}`) + `]`, // at or past the game's ply
+		`[` + row("-1", "0", "5", `"a"`, `{"heap":0,"take":1}`) + `]`,
+		`[` + row("0", "0", "5", `1`, `{"heap":0,"take":1}`) + `]`,
+		`[` + row("0", "0", "1e30", `"a"`, `{"heap":0,"take":1}`) + `]`, // too large
+		`[` + row("0", "0", `""`, `"a"`, `{"heap":0,"take":1}`) + `]`,
+		`[` + row("0", "0", "5", `"a"`, `{"heap":0,"tak":1}`) + `]x`,
+		`[` + row("0", "0", "5", `"a"`, `{"he`),
+		`{}`,
 	} {
 		if moves, err := boardMoves(g, []byte(bad)); err == nil || !strings.Contains(err.Error(), "game 7") {
 			t.Errorf("boardMoves(%q) = %+v, %v; want an error naming game 7", bad, moves, err)

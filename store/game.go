@@ -21,27 +21,20 @@ import (
 const gameColumns = `id, guild_id, channel_id, rules, start, position, player0, player1, ply, status,
 	winner, difficulty, hints, locale, interaction_only, message_id, turn_timeout, deadline, created_by, created_at, updated_at`
 
-// gameRow is what scanGame scans a row into besides the game itself. Each
-// variable whose address goes to Scan escapes to the heap; held in one
-// struct, with the destinations' list, they are one allocation instead of
-// a dozen (a board read on every click scans a game).
-type gameRow struct {
-	rules, start, position string
-	hints                  bool
-	turnTimeout            int64
-	deadline               sql.NullInt64
-	createdAt, updatedAt   int64
-	status, difficulty     string
-	dest                   [24]any // gameColumns and room for boardQuery's extra columns
-}
-
 // scanGame reads one games row, gameColumns and then extra (the columns a
 // query selects after them).
 func scanGame(s rowScanner, extra ...any) (*match.Game, error) {
-	g, r := new(match.Game), new(gameRow)
-	dest := append(r.dest[:0], &g.ID, &g.GuildID, &g.ChannelID, &r.rules, &r.start, &r.position, &g.Players[0], &g.Players[1],
-		&g.Ply, &r.status, &g.Winner, &r.difficulty, &r.hints, &g.Locale, &g.InteractionOnly, &g.MessageID, &r.turnTimeout, &r.deadline,
-		&g.CreatedBy, &r.createdAt, &r.updatedAt)
+	var (
+		g                      = new(match.Game)
+		rules, start, position string
+		status, difficulty     string
+		turnTimeout            int64
+		deadline               sql.NullInt64
+		createdAt, updatedAt   int64
+	)
+	dest := []any{&g.ID, &g.GuildID, &g.ChannelID, &rules, &start, &position, &g.Players[0], &g.Players[1],
+		&g.Ply, &status, &g.Winner, &difficulty, &g.Hints, &g.Locale, &g.InteractionOnly, &g.MessageID, &turnTimeout, &deadline,
+		&g.CreatedBy, &createdAt, &updatedAt}
 	err := s.Scan(append(dest, extra...)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, match.ErrNotFound
@@ -49,22 +42,21 @@ func scanGame(s rowScanner, extra ...any) (*match.Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	if g.Rules, err = unmarshal[engine.Rules](r.rules); err != nil {
+	if g.Rules, err = unmarshal[engine.Rules](rules); err != nil {
 		return nil, fmt.Errorf("game %d: rules: %w", g.ID, err)
 	}
-	if g.Start, err = unmarshal[engine.Position](r.start); err != nil {
+	if g.Start, err = unmarshal[engine.Position](start); err != nil {
 		return nil, fmt.Errorf("game %d: start: %w", g.ID, err)
 	}
-	if g.Position, err = unmarshal[engine.Position](r.position); err != nil {
+	if g.Position, err = unmarshal[engine.Position](position); err != nil {
 		return nil, fmt.Errorf("game %d: position: %w", g.ID, err)
 	}
-	g.Status = match.Status(r.status)
-	g.Difficulty = engine.Difficulty(r.difficulty)
-	g.Hints = r.hints
-	g.TurnTimeout = time.Duration(r.turnTimeout) * time.Millisecond
-	g.Deadline = fromNullMillis(r.deadline)
-	g.CreatedAt = fromMillis(r.createdAt)
-	g.UpdatedAt = fromMillis(r.updatedAt)
+	g.Status = match.Status(status)
+	g.Difficulty = engine.Difficulty(difficulty)
+	g.TurnTimeout = time.Duration(turnTimeout) * time.Millisecond
+	g.Deadline = fromNullMillis(deadline)
+	g.CreatedAt = fromMillis(createdAt)
+	g.UpdatedAt = fromMillis(updatedAt)
 	return g, nil
 }
 
@@ -439,108 +431,53 @@ func (db *DB) Board(ctx context.Context, id int64) (*match.Board, error) {
 }
 
 // boardQuery reads a board in one statement: the game, the hint mark and
-// its moves before its ply, packed into one column by group_concat, so that
-// a click's board is one read transaction rather than two.
-//
-// Each move is "ply,hinted,at,P,M:" followed by the player's id (P bytes)
-// and the move's JSON (M bytes), back to back. The lengths make it
-// unambiguous whatever bytes an id holds; boardMoves reads it.
+// its moves before its ply as one JSON array (json_group_array), so that a
+// click's board is one read transaction rather than two.
 //
 // The moves come in the order the subquery reads them, which is ply order:
 // it walks moves' primary key (game_id, ply) from the game's first. The
 // aggregate has no ORDER BY ply, though SQLite does not promise that order
 // without one: with it, SQLite copied every move into a temporary B-tree
-// to sort rows already in order (EXPLAIN QUERY PLAN: USE TEMP B-TREE FOR
-// group_concat(ORDER BY)). boardMoves checks the order instead, and sorts
-// the moves itself should a later SQLite read them otherwise.
+// to sort rows already in order. boardMoves checks the order instead, and
+// sorts the moves itself should a later SQLite read them otherwise.
 const boardQuery = `SELECT ` + gameColumns + `,
 	EXISTS (SELECT 1 FROM hints WHERE game_id = games.id AND ply = games.ply
 		AND user_id = CASE games.ply % 2 WHEN 0 THEN games.player0 ELSE games.player1 END),
-	(SELECT group_concat(ply || ',' || hinted || ',' || at || ',' || octet_length(player) || ',' || octet_length(move) || ':' ||
-			player || move, '')
+	(SELECT json_group_array(json_object('ply', ply, 'hinted', hinted, 'at', at, 'player', player, 'move', json(move)))
 		FROM moves WHERE game_id = games.id AND ply < games.ply)
 	FROM games WHERE id = ?`
 
-// boardMoves reads boardQuery's moves column (nil: no moves) for g, and
-// returns the moves in ply order whatever order the column has them in.
+// boardMove is one move in boardQuery's moves column.
+type boardMove struct {
+	Ply    int         `json:"ply"`
+	Hinted int         `json:"hinted"`
+	At     int64       `json:"at"`
+	Player string      `json:"player"`
+	Move   engine.Move `json:"move"`
+}
+
+// boardMoves reads boardQuery's moves column for g, and returns the moves
+// in ply order whatever order the column has them in.
 func boardMoves(g *match.Game, b []byte) ([]match.Move, error) {
 	if len(b) == 0 {
 		return nil, nil
 	}
-	moves := make([]match.Move, 0, g.Ply)
-	r := packed{b: b}
-	sorted := true // in ply order so far
-	for r.i < len(b) {
-		m := match.Move{GameID: g.ID}
-		ply, hinted, at := r.int(','), r.int(','), r.int(',')
-		np, nm := r.int(','), r.int(':')
-		player, text := r.bytes(np), r.bytes(nm)
-		if r.bad || (hinted != 0 && hinted != 1) || ply < 0 || ply >= int64(g.Ply) {
+	var rows []boardMove
+	if err := json.Unmarshal(b, &rows); err != nil {
+		return nil, fmt.Errorf("game %d: moves: %w", g.ID, err)
+	}
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	moves := make([]match.Move, 0, len(rows))
+	for _, r := range rows {
+		if (r.Hinted != 0 && r.Hinted != 1) || r.Ply < 0 || r.Ply >= g.Ply {
 			return nil, fmt.Errorf("game %d: moves: unreadable after %d moves", g.ID, len(moves))
 		}
-		m.Ply, m.Hinted, m.At = int(ply), hinted == 1, fromMillis(at)
-		// The players' ids are mostly the game's two: share their strings.
-		switch string(player) {
-		case g.Players[0]:
-			m.Player = g.Players[0]
-		case g.Players[1]:
-			m.Player = g.Players[1]
-		default:
-			m.Player = string(player)
-		}
-		if err := json.Unmarshal(text, &m.Move); err != nil {
-			return nil, fmt.Errorf("game %d ply %d: move: %w", g.ID, m.Ply, err)
-		}
-		if len(moves) > 0 && m.Ply <= moves[len(moves)-1].Ply {
-			sorted = false
-		}
-		moves = append(moves, m)
+		moves = append(moves, match.Move{GameID: g.ID, Ply: r.Ply, Player: r.Player, Move: r.Move, Hinted: r.Hinted == 1, At: fromMillis(r.At)})
 	}
-	if !sorted {
-		slices.SortStableFunc(moves, func(a, b match.Move) int { return cmp.Compare(a.Ply, b.Ply) })
-	}
+	slices.SortStableFunc(moves, func(a, b match.Move) int { return cmp.Compare(a.Ply, b.Ply) })
 	return moves, nil
-}
-
-// packed reads boardQuery's moves column.
-type packed struct {
-	b   []byte
-	i   int
-	bad bool
-}
-
-// int reads a decimal integer ended by end.
-func (r *packed) int(end byte) int64 {
-	neg := r.i < len(r.b) && r.b[r.i] == '-'
-	if neg {
-		r.i++
-	}
-	start := r.i
-	var v int64
-	for r.i < len(r.b) && '0' <= r.b[r.i] && r.b[r.i] <= '9' && r.i-start < 18 {
-		v = v*10 + int64(r.b[r.i]-'0')
-		r.i++
-	}
-	if r.i == start || r.i >= len(r.b) || r.b[r.i] != end {
-		r.bad = true
-		return 0
-	}
-	r.i++
-	if neg {
-		return -v
-	}
-	return v
-}
-
-// bytes reads the next n bytes.
-func (r *packed) bytes(n int64) []byte {
-	if r.bad || n < 0 || n > int64(len(r.b)-r.i) {
-		r.bad = true
-		return nil
-	}
-	out := r.b[r.i : r.i+int(n)]
-	r.i += int(n)
-	return out
 }
 
 // queryMoves runs query, which selects moves' columns.

@@ -600,7 +600,7 @@ const corruptAdvice = "Stop every nimbot using it and restore the latest backup 
 // the lock. SQLite's own busy handler backs off to 100 ms between tries,
 // and a process committing back to back (a busy bot, when `nimbot play`
 // opens the file beside it) leaves the lock free only for moments between
-// its transactions: about 30 tries in 2 s missed them all in 1 run of 12
+// its transactions, which such sparse tries can miss throughout
 // (TestBesideRunningProcess).
 func beginLocked(ctx context.Context, db *sql.DB, timeout time.Duration) (*sql.Tx, error) {
 	deadline := time.Now().Add(timeout)

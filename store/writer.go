@@ -283,7 +283,7 @@ func (wr *writer) try(batch []*job, savepoints bool) (retry []*job, err error) {
 			j.err = err
 			return nil, nil
 		}
-		if j.err, j.panic = call(j.ctx, j.fn, tx, wr.now()); j.err != nil || j.panic != nil {
+		if j.panic, j.err = call(j.ctx, j.fn, tx, wr.now()); j.err != nil || j.panic != nil {
 			return nil, nil
 		}
 		ended = true
@@ -306,7 +306,7 @@ func (wr *writer) try(batch []*job, savepoints bool) (retry []*job, err error) {
 		// until the transaction is committed or lost whole.
 		j.ran = true
 		if !savepoints {
-			j.err, j.panic = call(j.ctx, j.fn, tx, wr.now())
+			j.panic, j.err = call(j.ctx, j.fn, tx, wr.now())
 			if j.err == nil && j.panic == nil {
 				ran = append(ran, j)
 				continue
@@ -321,7 +321,7 @@ func (wr *writer) try(batch []*job, savepoints bool) (retry []*job, err error) {
 		if _, err := tx.ExecContext(ctx, savepointSQL); err != nil {
 			return nil, err
 		}
-		j.err, j.panic = call(j.ctx, j.fn, tx, wr.now())
+		j.panic, j.err = call(j.ctx, j.fn, tx, wr.now())
 		if j.err == nil && j.panic == nil {
 			if _, err := tx.ExecContext(ctx, releaseSQL); err != nil {
 				return nil, err
@@ -374,13 +374,13 @@ func (wr *writer) count(n int) {
 
 // call runs fn on the caller's ctx without its cancellation, turning a
 // panic into a value to raise in the caller.
-func call(ctx context.Context, fn txFunc, tx queries, now time.Time) (err error, p any) {
+func call(ctx context.Context, fn txFunc, tx queries, now time.Time) (p any, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			p = v
 		}
 	}()
-	return fn(context.WithoutCancel(ctx), tx, now), nil
+	return nil, fn(context.WithoutCancel(ctx), tx, now)
 }
 
 // stats returns the COMMITs so far and the jobs they held.

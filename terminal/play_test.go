@@ -357,6 +357,7 @@ func TestPlayFormAndHint(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "nimbot.db")
 	tm := startTerminal(t, path)
 	out := tm.do("/nim start heaps:3 4 5 first:me")
+	mustContain(t, out, "== Nim ==")
 	out = tm.do("/nim hint level:3")
 	mustContain(t, out, "(only you can see this)", "Hint", "nim-sum")
 	if strings.Contains(out, "`") || strings.Contains(out, "**") {
@@ -369,6 +370,7 @@ func TestPlayFormAndHint(t *testing.T) {
 
 	// A form closed with /cancel sends nothing.
 	out = tm.do(buttonNumber(t, out, "⌨️ Type a move"))
+	mustContain(t, out, "(a form; type /cancel to close it)")
 	out = tm.do("/cancel")
 	mustContain(t, out, "(form closed)")
 	g := channelGame(t, path, 0)

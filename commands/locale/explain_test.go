@@ -43,21 +43,30 @@ func TestExplanationsInEveryLocale(t *testing.T) {
 			continue
 		}
 		phrases := append([]engine.Phrase{h.Verdict, h.Explanation.Theory, r.DescribeMove(p, h.Move)}, h.Explanation.Steps...)
+		render := func(pr *Printer) string {
+			var text []string
+			for _, ph := range phrases {
+				text = append(text, pr.Phrase(ph))
+			}
+			if h.Explanation.Table != nil {
+				text = append(text, h.Explanation.Table.Lines(pr.Phrase)...)
+			}
+			return strings.Join(text, "\n")
+		}
+		english := render(For(English))
 		for _, l := range Locales() {
 			pr := For(string(l))
-			var text []string
 			for _, ph := range phrases {
 				s := pr.Phrase(ph)
 				if strings.Contains(s, "<no value>") || (ph.ID != "" && s == ph.ID) {
 					t.Errorf("%s %s: %s renders %q", game, l, ph.ID, s)
 				}
-				text = append(text, s)
-			}
-			if h.Explanation.Table != nil {
-				text = append(text, h.Explanation.Table.Lines(pr.Phrase)...)
 			}
 			if pr.Phrase(h.Verdict) == h.Verdict.String() {
 				t.Errorf("%s %s: the verdict reads as in English: %q", game, l, h.Verdict.String())
+			}
+			if text := render(pr); strings.Contains(text, "<no value>") || text == english {
+				t.Errorf("%s %s: the hint reads as in English or leaves a field unfilled:\n%s", game, l, text)
 			}
 		}
 	}

@@ -315,7 +315,7 @@ func (p *Printer) Phrase(ph engine.Phrase) string {
 			return s
 		}
 	}
-	return p.localize(ph.ID, ph.ArgMap())
+	return p.localize(ph.ID, ph.Args)
 }
 
 // localize renders message id through go-i18n, with args prepared for it
