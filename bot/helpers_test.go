@@ -74,6 +74,10 @@ func (p *payloads) load(name string) map[string]any {
 	}
 	if p.guild != "" {
 		m["guild_id"] = p.guild
+		// A guild install's owner is the server it is in.
+		if owners, ok := m["authorizing_integration_owners"].(map[string]any); ok && owners["0"] != nil {
+			owners["0"] = p.guild
+		}
 	}
 	if p.groupDM {
 		for _, k := range []string{"guild_id", "guild", "guild_locale"} {

@@ -65,8 +65,8 @@ func (s *Service) autocompleteStart(r *request) (*discordgo.InteractionResponse,
 func (s *Service) autocompleteMove(r *request) (*discordgo.InteractionResponse, error) {
 	o := subOptions(r.i)
 	field, typed := o.focused()
-	g, err := s.db.ChannelGame(r.ctx, r.i.ChannelID)
-	if err != nil || checkTurn(g, r.userID()) != nil {
+	g, err := s.db.ChannelGame(r.ctx, r.origin.channel)
+	if err != nil || !r.origin.holds(g) || checkTurn(g, r.userID()) != nil {
 		return autocompleteResponse(nil), nil
 	}
 	var pairs [][2]string

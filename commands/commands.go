@@ -192,6 +192,11 @@ func (s *Service) handle(ctx context.Context, i *discordgo.Interaction) (resp *d
 	if err := s.validate(i); err != nil {
 		return s.renderError(r, err), nil, false
 	}
+	o, err := originOf(i)
+	if err != nil {
+		return s.renderError(r, err), nil
+	}
+	r.origin = o
 	ans, err := s.chain(r)
 	if err != nil {
 		return s.renderError(r, err), nil, false

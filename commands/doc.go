@@ -55,9 +55,17 @@
 // validly signed request may omit or forge any of them: a snowflake
 // interaction id, the data of its type, a user (never nimbot's own seat), a
 // channel, and options of the types, bounds and choices Definitions
-// declares. A board control acts only on the game of the channel and
-// server it was clicked in; a review is shown only in its game's server
-// (for a game in DMs, to its players).
+// declares. Then one place decides where the interaction comes from
+// (origin.go: a server's channel, a DM with nimbot, or a group DM or DM
+// between users) from its context, guild_id, member or user, install and
+// clicked message, and refuses the combinations Discord never sends (a
+// guild id in context 1 or 2, a member outside a server, a server's
+// payload without one). Every route that reads or changes a game asks it:
+// a game acts only for a request from its own place (a guild id that is
+// not the game's is refused), a board control only in its channel, a
+// moderator's permission counts only in the game's own server, and a
+// review is shown only in its game's server (for a game in DMs, to its
+// players).
 //
 // Handlers are wrapped by middleware (func(next) next): recovery from panics
 // around the whole router, and around each route one of the two policies of

@@ -20,6 +20,7 @@ import (
 	"nimbot/engine"
 	"nimbot/match"
 	"nimbot/store"
+	"nimbot/store/postgres"
 )
 
 // Ids used across the tests, shaped like Discord snowflakes.
@@ -57,12 +58,19 @@ type fields struct {
 	MessageComponents string
 }
 
-// harness is a Service over a real SQLite file, a fixed clock and a seeded
-// random source.
+// harnessStore is a store a harness opens: match.Storage, closed at the end.
+type harnessStore interface {
+	match.Storage
+	Close() error
+}
+
+// harness is a Service over a real SQLite file (or, with pg set, a real
+// PostgreSQL database), a fixed clock and a seeded random source.
 type harness struct {
 	t       testing.TB
 	path    string
-	db      *store.DB
+	pg      string // a PostgreSQL URL (pgtest.DB); "" for SQLite at path
+	db      harnessStore
 	svc     *Service
 	now     time.Time
 	seed    uint64
@@ -86,7 +94,14 @@ func newHarness(t testing.TB, seed uint64) *harness {
 
 func newHarnessSync(t testing.TB, seed uint64, sync string) *harness {
 	t.Helper()
-	h := &harness{t: t, path: filepath.Join(t.TempDir(), "nimbot.db"), now: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC), seed: seed, logs: &bytes.Buffer{}, channel: chanA, sync: sync}
+	return newHarnessOn(t, seed, sync, "")
+}
+
+// newHarnessOn is newHarnessSync on the PostgreSQL database at url, or on
+// SQLite when url is "".
+func newHarnessOn(t testing.TB, seed uint64, sync, url string) *harness {
+	t.Helper()
+	h := &harness{t: t, path: filepath.Join(t.TempDir(), "nimbot.db"), pg: url, now: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC), seed: seed, logs: &bytes.Buffer{}, channel: chanA, sync: sync}
 	h.open()
 	t.Cleanup(func() { h.db.Close() })
 	return h
@@ -100,7 +115,13 @@ func (h *harness) open() {
 	// NORMAL: the tests commit thousands of turns, and on this shared disk
 	// one fsync has been seen to stall for seconds; FULL's durability is the
 	// store's to test. The benchmark sets FULL, as production runs.
-	db, err := store.Open(context.Background(), store.Config{Path: h.path, Now: h.clock, Synchronous: h.sync})
+	var db harnessStore
+	var err error
+	if h.pg != "" {
+		db, err = postgres.Open(context.Background(), postgres.Config{URL: h.pg, Now: h.clock})
+	} else {
+		db, err = store.Open(context.Background(), store.Config{Path: h.path, Now: h.clock, Synchronous: h.sync})
+	}
 	if err != nil {
 		h.t.Fatalf("open store: %v", err)
 	}

@@ -167,6 +167,12 @@ func (s *Service) review(r *request, c ReviewControl) (*answer, error) {
 	if err != nil {
 		return nil, err
 	}
+	if g.ChannelID == r.origin.channel {
+		// Clicked in its own channel: from the game's place, or forged.
+		if err := atGame(r, g); err != nil {
+			return nil, err
+		}
+	}
 	if !mayReview(g, r) {
 		// Game ids are sequential: without this, anyone could read every
 		// server's games by counting.
@@ -233,7 +239,7 @@ func (s *Service) review(r *request, c ReviewControl) (*answer, error) {
 // was played in, and for a game in DMs only its players.
 func mayReview(g *match.Game, r *request) bool {
 	if g.GuildID != "" {
-		return g.GuildID == r.i.GuildID
+		return r.origin.holds(g)
 	}
 	user := r.userID()
 	return user == g.Players[0] || user == g.Players[1]

@@ -60,6 +60,8 @@ func inDM(who string) func(map[string]any) {
 		m["user"] = map[string]any{"id": who, "username": usernames[who], "discriminator": "0", "avatar": nil, "global_name": usernames[who], "public_flags": 0}
 		m["channel"] = map[string]any{"id": m["channel_id"], "type": 1, "flags": 0}
 		m["context"] = 1
+		// A guild install's owner in a DM with nimbot is "0".
+		m["authorizing_integration_owners"] = map[string]any{"0": "0"}
 	}
 }
 
@@ -146,15 +148,14 @@ func TestControlActsOnlyInItsChannel(t *testing.T) {
 		"rematch in a free channel": func() *discordgo.InteractionResponse {
 			return h.clickIn(alice, guildID, "1220000000000000005", RematchControl{Game: d.ID}.CustomID())
 		},
-		"move, same channel id, another server": func() *discordgo.InteractionResponse {
-			return h.clickIn(alice, otherGuild, chanA, MoveControl{Game: x.ID, Ply: ply, Heap: 0, Take: 1}.CustomID())
-		},
 	}
 	for name, do := range cases {
 		t.Run(name, func(t *testing.T) {
 			wantUserError(t, do(), "another channel")
 		})
 	}
+	// The same channel id named with another server: another place.
+	wantUserError(t, h.clickIn(alice, otherGuild, chanA, MoveControl{Game: x.ID, Ply: ply, Heap: 0, Take: 1}.CustomID()), "another place")
 	if got := h.gameByID(x.ID); got.Ply != x.Ply || got.Status != match.Active {
 		t.Fatalf("game X changed from another channel: %+v", got)
 	}

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -57,7 +58,11 @@ func (s *Service) stats(r *request) (*discordgo.InteractionResponse, error) {
 		user = r.userID()
 	}
 	v := engine.Variant(o.str(optVariant))
-	st, err := s.db.Stats(r.ctx, match.Scope(r.i.GuildID, r.i.ChannelID), user, v)
+	table, err := s.scope(r)
+	if err != nil {
+		return nil, err
+	}
+	st, err := s.db.Stats(r.ctx, table, user, v)
 	if err != nil {
 		return nil, fmt.Errorf("stats: %w", err)
 	}
@@ -88,13 +93,36 @@ func (s *Service) stats(r *request) (*discordgo.InteractionResponse, error) {
 	}}, nil
 }
 
+// scope is the table of results /nim stats and /nim leaderboard read for r
+// (match.Scope): its server's, or outside servers its channel's. The
+// channel's game, if one is live, must be played where r comes from
+// (atGame): a request naming another server for a channel whose game
+// says otherwise is not shown that server's table.
+func (s *Service) scope(r *request) (string, error) {
+	g, err := s.db.ChannelGame(r.ctx, r.origin.channel)
+	switch {
+	case errors.Is(err, match.ErrNotFound):
+	case err != nil:
+		return "", fmt.Errorf("load channel game: %w", err)
+	default:
+		if err := atGame(r, g); err != nil {
+			return "", err
+		}
+	}
+	return match.Scope(r.origin.guild, r.origin.channel), nil
+}
+
 // leaderboardSize is how many players /nim leaderboard lists.
 const leaderboardSize = 10
 
 // leaderboard answers /nim leaderboard [variant] for this server.
 func (s *Service) leaderboard(r *request) (*discordgo.InteractionResponse, error) {
 	v := engine.Variant(subOptions(r.i).str(optVariant))
-	rows, err := s.db.Leaderboard(r.ctx, match.Scope(r.i.GuildID, r.i.ChannelID), v, leaderboardSize)
+	table, err := s.scope(r)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.db.Leaderboard(r.ctx, table, v, leaderboardSize)
 	if err != nil {
 		return nil, fmt.Errorf("leaderboard: %w", err)
 	}

@@ -225,11 +225,12 @@ func TestEndRightsAndScopes(t *testing.T) {
 	p.press(bob, AcceptControl{Game: g.ID}.CustomID())
 	// The refusal speaks the payload's locale.
 	i := h.interaction(p.command, fields{UserID: carol, Sub: "end", Options: "[]", Type: 2})
-	onlyPlayers := locale.For(string(i.Locale)).T("play.err.end_rights")
+	onlyPlayers := locale.For(string(i.Locale)).T("play.err.end_rights_players")
 	wantUserError(t, p.run(carol, "end"), onlyPlayers)
-	// A hostile payload: a member with Manage Messages in a group DM.
+	// A hostile payload: a member with Manage Messages in a group DM, which
+	// Discord never sends (TestForgedPlaces tries every such payload).
 	i.Member = &discordgo.Member{User: i.User, Permissions: discordgo.PermissionManageMessages}
-	wantUserError(t, h.handle(i), onlyPlayers)
+	wantUserError(t, h.handle(i), locale.For(string(i.Locale)).T("play.err.bad_place"))
 	if s := h.gameByID(g.ID).Status; s != match.Active {
 		t.Fatalf("carol ended the game: %s", s)
 	}

@@ -43,12 +43,13 @@ func (s *Service) controlGame(r *request, id int64) (*match.Game, error) {
 }
 
 // inChannel refuses a control of g clicked outside g's channel (see
-// controlGame).
+// controlGame), or in a channel of its id that a request places elsewhere
+// (atGame).
 func inChannel(r *request, g *match.Game) error {
-	if g.ChannelID != r.i.ChannelID || g.GuildID != r.i.GuildID {
+	if g.ChannelID != r.origin.channel {
 		return errOtherChannel()
 	}
-	return nil
+	return atGame(r, g)
 }
 
 // anyGame loads the game a control names, wherever it is played.
@@ -63,14 +64,19 @@ func (s *Service) anyGame(r *request, id int64) (*match.Game, error) {
 	return g, nil
 }
 
-// channelGame loads the channel's pending or active game.
+// channelGame loads the channel's pending or active game, and only if it
+// is played where r comes from (atGame): the channel's id alone does not
+// say which server a request is from.
 func (s *Service) channelGame(r *request) (*match.Game, error) {
-	g, err := s.db.ChannelGame(r.ctx, r.i.ChannelID)
+	g, err := s.db.ChannelGame(r.ctx, r.origin.channel)
 	if errors.Is(err, match.ErrNotFound) {
 		return nil, errNoGame()
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load channel game: %w", err)
+	}
+	if err := atGame(r, g); err != nil {
+		return nil, err
 	}
 	return g, nil
 }
@@ -698,10 +704,12 @@ func (s *Service) endGame(r *request) (*answer, error) {
 		return nil, err
 	}
 	user := r.userID()
-	// Manage Messages is a server's permission: outside a server only the
-	// players may end a game, whatever member a payload claims.
-	mod := r.i.GuildID != "" && r.i.Member != nil && r.i.Member.Permissions&discordgo.PermissionManageMessages != 0
-	if user != g.Players[0] && user != g.Players[1] && user != g.CreatedBy && !mod {
+	if user != g.Players[0] && user != g.Players[1] && user != g.CreatedBy && !r.moderates(g) {
+		if g.GuildID == "" {
+			// Manage Messages is a server's permission: outside servers
+			// only the players may end a game.
+			return nil, userErr("play.err.end_rights_players")
+		}
 		return nil, userErr("play.err.end_rights")
 	}
 	next, err := g.End(r.now)

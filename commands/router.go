@@ -24,6 +24,8 @@ type request struct {
 	lang *locale.Printer
 	// key is AnswerKey(i), made at its first use (answerKey).
 	key string
+	// origin is where i comes from (originOf), decided before routing.
+	origin origin
 }
 
 // t renders catalog message id in the user's language (locale.Printer.T).

@@ -31,9 +31,9 @@ func (s *Service) start(r *request) (*answer, error) {
 		return nil, err
 	}
 	g := &match.Game{
-		GuildID: r.i.GuildID, ChannelID: r.i.ChannelID,
+		GuildID: r.origin.guild, ChannelID: r.origin.channel,
 		Rules: rules, Start: pos, Position: pos,
-		CreatedBy: user, Locale: gameLocale(r.i), InteractionOnly: interactionOnly(r.i),
+		CreatedBy: user, Locale: gameLocale(r.i), InteractionOnly: interactionOnly(r),
 	}
 	first := o.str(optFirst)
 	if first == "" {
@@ -150,14 +150,18 @@ func (s *Service) botChoice(g *match.Game, now time.Time) (engine.Move, *match.G
 }
 
 // checkChannelFree refuses a second game in a channel, linking to the
-// first.
+// first; a request placed elsewhere than that game (atGame) is told so
+// instead, and gets no link to it.
 func (s *Service) checkChannelFree(r *request) error {
-	g, err := s.db.ChannelGame(r.ctx, r.i.ChannelID)
+	g, err := s.db.ChannelGame(r.ctx, r.origin.channel)
 	switch {
 	case errors.Is(err, match.ErrNotFound):
 		return nil
 	case err != nil:
 		return fmt.Errorf("load channel game: %w", err)
+	}
+	if err := atGame(r, g); err != nil {
+		return err
 	}
 	return busyError(g)
 }
@@ -195,7 +199,7 @@ func (s *Service) opponent(r *request, o options) (string, error) {
 	if id == r.i.AppID {
 		return match.BotID, nil
 	}
-	if r.i.GuildID == "" && r.i.Context != discordgo.InteractionContextPrivateChannel {
+	if r.origin.kind == inBotDM {
 		// A DM with nimbot holds the user and nimbot only; a group DM or a
 		// DM between two people (context 2) is a channel both can see.
 		return "", userErr("start.err.challenge_in_dm", "OpponentOption", optionName(optOpponent))
@@ -472,7 +476,7 @@ func (s *Service) rematch(r *request, c RematchControl) (*answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, err := g.Rematch(r.userID(), r.i.GuildID, r.i.ChannelID, r.now, s.timing)
+	n, err := g.Rematch(r.userID(), r.origin.guild, r.origin.channel, r.now, s.timing)
 	switch {
 	case errors.Is(err, match.ErrNotOver):
 		return nil, userErr("start.err.rematch_not_over")
@@ -503,15 +507,16 @@ func gameLocale(i *discordgo.Interaction) string {
 	return ""
 }
 
-// interactionOnly reports that nimbot is no member of i's channel, so it may
-// only answer interactions there: a group DM or a DM between people
-// (context 2), or a server that has not installed nimbot (its commands come
+// interactionOnly reports that nimbot is no member of r's channel, so it
+// may only answer interactions there: a group DM or a DM between people
+// (inPrivate), or a server that has not installed nimbot (its commands come
 // through a member's user install: no guild install among the owners). A
 // payload without owners is read as a server install, as before they
-// existed. A DM with nimbot (context 1) is nimbot's own channel.
-func interactionOnly(i *discordgo.Interaction) bool {
-	if i.GuildID == "" {
-		return i.Context == discordgo.InteractionContextPrivateChannel
+// existed. A DM with nimbot (inBotDM) is nimbot's own channel.
+func interactionOnly(r *request) bool {
+	i := r.i
+	if r.origin.kind != inServer {
+		return r.origin.kind == inPrivate
 	}
 	if len(i.AuthorizingIntegrationOwners) == 0 {
 		return false
