@@ -194,7 +194,7 @@ func (s *Service) handle(ctx context.Context, i *discordgo.Interaction) (resp *d
 	}
 	o, err := originOf(i)
 	if err != nil {
-		return s.renderError(r, err), nil
+		return s.renderError(r, err), nil, false
 	}
 	r.origin = o
 	ans, err := s.chain(r)
