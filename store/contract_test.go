@@ -2,6 +2,8 @@ package store_test
 
 import (
 	"context"
+	"database/sql"
+	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
@@ -26,4 +28,81 @@ func TestContract(t *testing.T) {
 		})
 		return db
 	})
+}
+
+// TestPrivacy runs the contract's privacy suite against SQLite, with a
+// Finder that reads every column of every table sqlite_master lists.
+func TestPrivacy(t *testing.T) {
+	storetest.RunPrivacy(t, func(t *testing.T, now func() time.Time) (match.Storage, storetest.Finder) {
+		path := filepath.Join(t.TempDir(), "nimbot.db")
+		db, err := store.Open(context.Background(), store.Config{Path: path, Now: now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		look, err := sql.Open("sqlite3", "file:"+path+"?mode=ro")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			look.Close()
+			if err := db.Close(); err != nil {
+				t.Error(err)
+			}
+		})
+		return db, func(ctx context.Context, needle string) ([]string, error) { return findSQLite(ctx, look, needle) }
+	})
+}
+
+// findSQLite lists the table.column of every value in the database that
+// contains needle, whatever the column's type.
+func findSQLite(ctx context.Context, db *sql.DB, needle string) ([]string, error) {
+	var tables []string
+	rows, err := db.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		tables = append(tables, name)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if len(tables) < 5 {
+		return nil, fmt.Errorf("only tables %v: not nimbot's schema", tables)
+	}
+	var found []string
+	for _, table := range tables {
+		cols, err := db.QueryContext(ctx, `SELECT name FROM pragma_table_info(?)`, table)
+		if err != nil {
+			return nil, err
+		}
+		var names []string
+		for cols.Next() {
+			var name string
+			if err := cols.Scan(&name); err != nil {
+				cols.Close()
+				return nil, err
+			}
+			names = append(names, name)
+		}
+		if err := cols.Close(); err != nil {
+			return nil, err
+		}
+		for _, col := range names {
+			var n int
+			q := fmt.Sprintf(`SELECT count(*) FROM %q WHERE instr(CAST(%q AS BLOB), CAST(? AS BLOB)) > 0`, table, col)
+			if err := db.QueryRowContext(ctx, q, needle).Scan(&n); err != nil {
+				return nil, err
+			}
+			if n > 0 {
+				found = append(found, fmt.Sprintf("%s.%s (%d rows)", table, col, n))
+			}
+		}
+	}
+	return found, nil
 }
