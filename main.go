@@ -7,6 +7,8 @@
 //	nimbot play         play in the terminal, no Discord needed
 //	nimbot analyze ...  analyze a position
 //	nimbot backup PATH  copy the SQLite database to PATH while it is in use
+//	nimbot forget USER_ID, nimbot forget-server GUILD_ID
+//	                    delete what nimbot holds about a user or a server
 //
 // Settings come from the environment and from a .env file in the working
 // directory (see .env.example). main.go is wiring only.
@@ -54,6 +56,8 @@ const usageText = `Usage:
   nimbot analyze ...  who wins a position, every winning move and why (nimbot analyze -h)
   nimbot backup PATH  copy the SQLite database to PATH, safely, while the bot runs
                       (PostgreSQL, DATABASE_URL: use pg_dump)
+  nimbot forget USER_ID          delete what nimbot holds about a user (nimbot forget -h)
+  nimbot forget-server GUILD_ID  delete what nimbot holds about a server
 
 Settings come from the environment or a .env file; see .env.example.
 `
@@ -160,6 +164,8 @@ func run(args []string, in io.Reader, out, errOut io.Writer) int {
 			return 2
 		}
 		return exit(errOut, backup(ctx, cfg, fs.Arg(0), out))
+	case "forget", "forget-server":
+		return forget(ctx, cfg, cmd == "forget-server", args, out, errOut)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(out, usageText)
 		return 0
