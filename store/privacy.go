@@ -23,6 +23,11 @@ const scopeSQL = `CASE WHEN guild_id <> '' THEN guild_id ELSE 'dm:' || channel_i
 // seatedSQL matches the games ?1 has a seat in, or created.
 const seatedSQL = `(player0 = ?1 OR player1 = ?1 OR created_by = ?1)`
 
+// namesSQL matches the saved answers that name ?1: in their key (the
+// commands package's AnswerKey holds the user's id) or their bytes (a
+// mention, a link with a server's id).
+const namesSQL = `(instr(id, ?1) > 0 OR instr(response, CAST(?1 AS BLOB)) > 0)`
+
 // Holdings returns what the database holds about userID, per scope (see
 // match.Privacy).
 func (db *DB) Holdings(ctx context.Context, userID string) ([]match.Holding, error) {
@@ -51,7 +56,7 @@ func (db *DB) Holdings(ctx context.Context, userID string) ([]match.Holding, err
 			func(x *match.Holding, n int) { x.Records += n }},
 		{`SELECT guild_id, count(*) FROM bot_record WHERE user_id = ?1 GROUP BY 1`,
 			func(x *match.Holding, n int) { x.Records += n }},
-		{`SELECT '', count(*) FROM interactions WHERE instr(response, CAST(?1 AS BLOB)) > 0`,
+		{`SELECT '', count(*) FROM interactions WHERE ` + namesSQL,
 			func(x *match.Holding, n int) { x.Answers += n }},
 	} {
 		if err := h.add(ctx, tx, q.query, userID, q.add); err != nil {
@@ -113,7 +118,7 @@ func forgetUser(ctx context.Context, tx *txn, userID string, now time.Time) (mat
 	}{
 		// Saved answers first: a game deleted below would leave its
 		// answers behind, unlinked.
-		{`DELETE FROM interactions WHERE instr(response, CAST(?1 AS BLOB)) > 0`, &f.Answers},
+		{`DELETE FROM interactions WHERE ` + namesSQL, &f.Answers},
 		{`DELETE FROM hints WHERE user_id = ?1`, &f.Hints},
 		{`DELETE FROM stats WHERE user_id = ?1`, &f.Records},
 		{`DELETE FROM bot_record WHERE user_id = ?1`, &f.Records},
@@ -174,7 +179,7 @@ func forgetGuild(ctx context.Context, tx *txn, guildID string) (match.Forgotten,
 		query string
 		count *int64
 	}{
-		{`DELETE FROM interactions WHERE instr(response, CAST(?1 AS BLOB)) > 0
+		{`DELETE FROM interactions WHERE ` + namesSQL + `
 			OR game_id IN (SELECT id FROM games WHERE guild_id = ?1)`, &f.Answers},
 		{`DELETE FROM stats WHERE guild_id = ?1`, &f.Records},
 		{`DELETE FROM bot_record WHERE guild_id = ?1`, &f.Records},

@@ -115,7 +115,10 @@ func build(tb testing.TB, s match.Storage) *world {
 	w.live(tb, "aliceVsCarolInH", guildH, "h3", [2]string{alice, carol}, match.Active)
 	w.live(tb, "aliceChallengesInDM", "", "dm1", [2]string{alice, ""}, match.Pending)
 	w.live(tb, "bobVsCarolLive", guildG, "g5", [2]string{bob, carol}, match.Active)
-	for id, answer := range map[string]string{"save-alice": "hint for " + alice, "save-bob": mention(bob)} {
+	// Answers are saved under keys that name who sent them (commands'
+	// AnswerKey: id/user/channel/type), whatever they say.
+	for id, answer := range map[string]string{"save-alice": "hint for " + alice, "save-bob": mention(bob),
+		"1300000000000000001/" + alice + "/g1/2": "a hint", "1300000000000000002/" + bob + "/g1/2": "a hint"} {
 		if err := s.SaveResponse(context.Background(), id, []byte(answer)); err != nil {
 			tb.Fatal(err)
 		}
@@ -199,7 +202,7 @@ func testForgetUser(t *testing.T, open PrivacyOpener) {
 		t.Fatal(err)
 	}
 	want := []match.Holding{
-		{Scope: "", Answers: 3},
+		{Scope: "", Answers: 4},
 		{Scope: guildG, Games: 3, Moves: 2, Hints: 2, Records: 4},
 		{Scope: guildH, Games: 2, Moves: 1, Records: 2},
 		{Scope: "dm:dm1", Games: 1},
@@ -215,14 +218,14 @@ func testForgetUser(t *testing.T, open PrivacyOpener) {
 	others := []string{bob, carol}
 	scopes := []string{guildG, guildH}
 	kept := []string{"bobBeatsCarol", "bobBeatsCarolInH", "bobVsCarolLive"}
-	keptAnswers := []string{"i-bobBeatsAlice", "i-bobBeatsCarol", "i-bobBeatsCarolInH", "save-bob"}
+	keptAnswers := []string{"i-bobBeatsAlice", "i-bobBeatsCarol", "i-bobBeatsCarolInH", "save-bob", "1300000000000000002/" + bob + "/g1/2"}
 	before := take(t, s, alice, others, scopes, kept, keptAnswers, w)
 
 	f, err := s.ForgetUser(ctx, alice)
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantF := match.Forgotten{Ended: 2, Deleted: 2, Anonymized: 4, Records: 6, Hints: 2, Answers: 3}
+	wantF := match.Forgotten{Ended: 2, Deleted: 2, Anonymized: 4, Records: 6, Hints: 2, Answers: 4}
 	if f != wantF {
 		t.Errorf("ForgetUser: %+v, want %+v", f, wantF)
 	}

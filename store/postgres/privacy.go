@@ -24,8 +24,10 @@ const seatedSQL = `(player0 = $1 OR player1 = $1 OR created_by = $1)`
 // tombstone is match.Tombstone as an SQL literal.
 const tombstone = `'` + match.Tombstone + `'`
 
-// namesSQL matches the saved answers whose bytes contain $1.
-const namesSQL = `position(convert_to($1::text, 'UTF8') in response) > 0`
+// namesSQL matches the saved answers that name $1: in their key (the
+// commands package's AnswerKey holds the user's id) or their bytes (a
+// mention, a link with a server's id).
+const namesSQL = `(strpos(id, $1) > 0 OR position(convert_to($1::text, 'UTF8') in response) > 0)`
 
 // Holdings returns what the database holds about userID, per scope (see
 // match.Privacy).
