@@ -91,6 +91,7 @@ type config struct {
 	ShardIDs                  []int // nil: every shard
 	BotTurn, PeopleTurn       time.Duration
 	Retention                 time.Duration
+	ForgetAfter, IdleAfter    time.Duration // a user who removed nimbot; a server without games
 	DatabaseTimeout           time.Duration
 	LogLevel                  slog.Level
 }
@@ -284,6 +285,10 @@ func loadConfig() (config, error) {
 			"at least an interaction token's life, as Discord may redeliver until then; past a few days the saved answers serve no redelivery and only grow the table"}},
 		{&cfg.DatabaseTimeout, durationSetting{"DATABASE_TIMEOUT", commands.DefaultDatabaseTimeout, time.Second, 2 * time.Minute,
 			"a healthy database answers in milliseconds; past 2 minutes a user waiting on a database that does not answer sees nothing happen"}},
+		{&cfg.ForgetAfter, durationSetting{"FORGET_AFTER_DEAUTHORIZE", bot.DefaultForgetAfter, time.Hour, 365 * 24 * time.Hour,
+			"the grace period after a user removes nimbot from their account, before their data is deleted"}},
+		{&cfg.IdleAfter, durationSetting{"FORGET_IDLE_SERVERS_AFTER", bot.DefaultIdleAfter, 30 * 24 * time.Hour, 10 * 365 * 24 * time.Hour,
+			"how long a server may go without a game before nimbot deletes its games and leaderboards"}},
 	} {
 		if *d.to, err = d.read(); err != nil {
 			return cfg, err
@@ -501,7 +506,7 @@ func runGateway(ctx context.Context, cfg config, log *slog.Logger, errOut io.Wri
 		return err
 	}
 	// Once per process, whatever the number of shards.
-	stopScheduler := startScheduler(svc, db, shards.Session(), cfg.Retention, log)
+	stopScheduler := startScheduler(svc, db, shards.Session(), cfg, log)
 	log.Info("nimbot is running; press Ctrl+C to stop", "database", databaseName(cfg))
 
 	<-ctx.Done()
@@ -568,7 +573,7 @@ func runServe(ctx context.Context, cfg config, log *slog.Logger) error {
 		defer stopHealth()
 	}
 	h := bot.NewHTTP(bot.HTTPConfig{Service: svc, PublicKey: ed25519.PublicKey(key), Session: session, Health: health, Log: log,
-		FetchDelay: fetchDelay(cfg)})
+		FetchDelay: fetchDelay(cfg), Forget: db, ForgetAfter: cfg.ForgetAfter})
 	srv := &http.Server{
 		Addr: cfg.HTTPAddr, Handler: h,
 		ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
@@ -579,7 +584,7 @@ func runServe(ctx context.Context, cfg config, log *slog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("HTTP_ADDR: %w", err)
 	}
-	stopScheduler := startScheduler(svc, db, session, cfg.Retention, log)
+	stopScheduler := startScheduler(svc, db, session, cfg, log)
 	defer stopScheduler()
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
@@ -622,12 +627,13 @@ func serveHealth(ctx context.Context, addr string, h http.Handler, log *slog.Log
 }
 
 // startScheduler runs the scheduler (turn deadlines, pruning saved
-// answers); the returned func stops it and waits until its current pass is
-// done.
-func startScheduler(svc bot.Service, db match.Storage, session *discordgo.Session, retention time.Duration, log *slog.Logger) func() {
+// answers, forgetting users who removed nimbot and idle servers); the
+// returned func stops it and waits until its current pass is done.
+func startScheduler(svc bot.Service, db match.Storage, session *discordgo.Session, cfg config, log *slog.Logger) func() {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	s := bot.NewScheduler(bot.SchedulerConfig{Service: svc, Session: session, Log: log, PruneAnswers: db.PruneInteractions, Retention: retention})
+	s := bot.NewScheduler(bot.SchedulerConfig{Service: svc, Session: session, Log: log, PruneAnswers: db.PruneInteractions, Retention: cfg.Retention,
+		Forget: db, IdleAfter: cfg.IdleAfter})
 	go func() { defer close(done); s.Run(ctx) }()
 	var once sync.Once
 	return func() { once.Do(func() { cancel(); <-done }) }

@@ -1,0 +1,185 @@
+package bot_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"nimbot/bot"
+	"nimbot/engine"
+	"nimbot/match"
+)
+
+// played gives who a finished game against nimbot and a finished game
+// with bob in db, so that forgetting them has something to delete.
+func played(t *testing.T, db match.Storage, who string, channel string) {
+	t.Helper()
+	ctx := context.Background()
+	for i, opponent := range []string{match.BotID, bob.ID} {
+		g := &match.Game{GuildID: "1300000000000000001", ChannelID: channel + string(rune('0'+i)), Rules: engine.Rules{Variant: engine.Nim},
+			Start: engine.Position{Heaps: []int64{1}}, Players: [2]string{who, opponent}, Status: match.Active, CreatedBy: who}
+		if err := db.CreateGame(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Commit(ctx, match.Change{GameID: g.ID, From: match.Active, Moves: []engine.Move{{Kind: engine.Take, Heap: 0, Take: 1}},
+			Position: engine.Position{Heaps: []int64{0}}, Status: match.Won, Winner: who}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// holds reports whether db holds anything about userID.
+func holds(t *testing.T, db match.Storage, userID string) bool {
+	t.Helper()
+	held, err := db.Holdings(context.Background(), userID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(held) > 0
+}
+
+// eventsEnv serves bot.HTTP with webhook events on loopback, over env's
+// SQLite store.
+type eventsEnv struct {
+	*env
+	key signer
+	url string
+	h   *bot.HTTP
+}
+
+func newEventsEnv(t *testing.T, forget bool, grace time.Duration) *eventsEnv {
+	t.Helper()
+	e := newEnv(t)
+	ee := &eventsEnv{env: e, key: testKey(7)}
+	cfg := bot.HTTPConfig{Service: e.svc, PublicKey: ee.key.pub, Session: e.fd.session(t), Now: e.clock.Now, Log: e.log, ForgetAfter: grace}
+	if forget {
+		cfg.Forget = e.db
+	}
+	ee.h = bot.NewHTTP(cfg)
+	srv := httptest.NewServer(ee.h)
+	t.Cleanup(func() {
+		srv.Close()
+		ee.h.Wait(context.Background())
+	})
+	ee.url = srv.URL + bot.EventsPath
+	return ee
+}
+
+// send posts body to /events, signed with key, and returns the status,
+// Content-Type and body.
+func (ee *eventsEnv) send(key signer, body []byte) (int, string, string) {
+	ee.t.Helper()
+	res, err := http.DefaultClient.Do(key.request(ee.t, ee.url, body, ee.clock.Now()))
+	if err != nil {
+		ee.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, res.Header.Get("Content-Type"), string(b)
+}
+
+// TestWebhookEvents: Discord's webhook events at their own path, signed
+// like interactions. A PING is 204 with no body; a bad signature 401;
+// APPLICATION_DEAUTHORIZED forgets the user once the grace period has
+// passed on the scheduler's clock, not before; APPLICATION_AUTHORIZED in
+// between cancels it; an event nimbot does not read is acknowledged; a
+// signed payload that is not an event is 400 and changes nothing.
+func TestWebhookEvents(t *testing.T) {
+	const grace = 30 * 24 * time.Hour
+	if off := newEventsEnv(t, false, grace); true {
+		if status, _, _ := off.send(off.key, fixture(t, "webhook_ping.json")); status != http.StatusNotFound {
+			t.Errorf("/events without Forget: %d, want 404", status)
+		}
+	}
+	ee := newEventsEnv(t, true, grace)
+	ping := fixture(t, "webhook_ping.json")
+	if status, ctype, body := ee.send(ee.key, ping); status != http.StatusNoContent || body != "" || ctype == "" {
+		t.Errorf("PING: %d %q %q, want 204, no body, a Content-Type", status, ctype, body)
+	}
+	for name, key := range map[string]signer{"another key": testKey(8)} {
+		if status, _, _ := ee.send(key, ping); status != http.StatusUnauthorized {
+			t.Errorf("PING signed with %s: %d, want 401", name, status)
+		}
+	}
+	unsigned, _ := http.NewRequest(http.MethodPost, ee.url, strings.NewReader(string(ping)))
+	if res, err := http.DefaultClient.Do(unsigned); err != nil || res.StatusCode != http.StatusUnauthorized {
+		t.Errorf("unsigned PING: %v %v, want 401", res.StatusCode, err)
+	}
+	if res, err := http.Get(ee.url); err != nil || res.StatusCode != http.StatusMethodNotAllowed {
+		t.Errorf("GET: %v %v, want 405", res.StatusCode, err)
+	}
+
+	played(t, ee.db, alice.ID, "1400000000000000001")
+	sched := bot.NewScheduler(bot.SchedulerConfig{Service: ee.svc, Session: ee.fd.session(t), Log: ee.log, Now: ee.clock.Now, Forget: ee.db})
+	deauth := fixture(t, "webhook_deauthorized.json")
+	// A bad signature changes nothing.
+	if status, _, _ := ee.send(testKey(8), deauth); status != http.StatusUnauthorized {
+		t.Fatalf("APPLICATION_DEAUTHORIZED, badly signed: %d", status)
+	}
+	ee.clock.Advance(grace)
+	sched.Tick(context.Background())
+	if !holds(t, ee.db, alice.ID) {
+		t.Fatal("a badly signed APPLICATION_DEAUTHORIZED forgot alice")
+	}
+	if status, _, body := ee.send(ee.key, deauth); status != http.StatusNoContent || body != "" {
+		t.Fatalf("APPLICATION_DEAUTHORIZED: %d %q", status, body)
+	}
+	// Discord retries an event it thinks went unanswered: the first time
+	// stays the one that counts.
+	ee.clock.Advance(time.Hour)
+	if status, _, _ := ee.send(ee.key, deauth); status != http.StatusNoContent {
+		t.Fatalf("APPLICATION_DEAUTHORIZED again: %d", status)
+	}
+	ee.clock.Advance(grace - time.Hour - time.Second)
+	sched.Tick(context.Background())
+	if !holds(t, ee.db, alice.ID) {
+		t.Fatal("alice was forgotten before the grace period ended")
+	}
+	ee.clock.Advance(time.Second)
+	sched.Tick(context.Background())
+	if holds(t, ee.db, alice.ID) {
+		t.Fatal("alice is remembered after the grace period")
+	}
+	if !holds(t, ee.db, bob.ID) {
+		t.Fatal("forgetting alice forgot bob")
+	}
+
+	// Deauthorized, then authorized again: kept.
+	played(t, ee.db, alice.ID, "1400000000000000011")
+	if status, _, _ := ee.send(ee.key, deauth); status != http.StatusNoContent {
+		t.Fatal(status)
+	}
+	ee.clock.Advance(grace / 2)
+	if status, _, _ := ee.send(ee.key, fixture(t, "webhook_authorized.json")); status != http.StatusNoContent {
+		t.Fatalf("APPLICATION_AUTHORIZED: %d", status)
+	}
+	ee.clock.Advance(grace)
+	sched.Tick(context.Background())
+	if !holds(t, ee.db, alice.ID) {
+		t.Fatal("alice, who authorized nimbot again, was forgotten")
+	}
+
+	// What nimbot does not read is acknowledged; what is no event is 400.
+	if status, _, _ := ee.send(ee.key, fixture(t, "webhook_entitlement.json")); status != http.StatusNoContent {
+		t.Errorf("ENTITLEMENT_CREATE: %d, want 204", status)
+	}
+	for _, body := range []string{
+		``, `[]`, `{}`, `{"type": 2}`, `{"type": 1}`, `{"type": 1, "event": {"type": "APPLICATION_DEAUTHORIZED"}}`,
+		`{"type": 1, "event": {"type": "APPLICATION_DEAUTHORIZED", "data": {"user": {"id": "bot"}}}}`,
+		`{"type": 1, "event": {"type": "APPLICATION_DEAUTHORIZED", "data": {"user": {"id": ""}}}}`,
+		`{"type": "0"}`,
+	} {
+		if status, _, _ := ee.send(ee.key, []byte(body)); status != http.StatusBadRequest {
+			t.Errorf("%s: %d, want 400", body, status)
+		}
+	}
+	ee.clock.Advance(grace)
+	sched.Tick(context.Background())
+	if !holds(t, ee.db, alice.ID) {
+		t.Fatal("a malformed event forgot alice")
+	}
+}
