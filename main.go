@@ -92,6 +92,9 @@ type config struct {
 	BotTurn, PeopleTurn       time.Duration
 	Retention                 time.Duration
 	ForgetAfter, IdleAfter    time.Duration // a user who removed nimbot; a server without games
+	// OperatorName and OperatorContact are who runs this nimbot, for the
+	// /privacy and /terms pages.
+	OperatorName, OperatorContact string
 	DatabaseTimeout           time.Duration
 	LogLevel                  slog.Level
 }
@@ -258,6 +261,9 @@ func loadConfig() (config, error) {
 		DatabaseURL: strings.TrimSpace(os.Getenv("DATABASE_URL")),
 		HTTPAddr:    envOr("HTTP_ADDR", ":8080"),
 		HealthAddr:  strings.TrimSpace(os.Getenv("HEALTH_ADDR")),
+
+		OperatorName:    strings.TrimSpace(os.Getenv("OPERATOR_NAME")),
+		OperatorContact: strings.TrimSpace(os.Getenv("OPERATOR_CONTACT")),
 	}
 	// A token pasted with its "Bot " prefix would become "Bot Bot …".
 	cfg.Token = strings.TrimPrefix(cfg.Token, "Bot ")
@@ -573,7 +579,7 @@ func runServe(ctx context.Context, cfg config, log *slog.Logger) error {
 		defer stopHealth()
 	}
 	h := bot.NewHTTP(bot.HTTPConfig{Service: svc, PublicKey: ed25519.PublicKey(key), Session: session, Health: health, Log: log,
-		FetchDelay: fetchDelay(cfg), Forget: db, ForgetAfter: cfg.ForgetAfter})
+		FetchDelay: fetchDelay(cfg), Forget: db, ForgetAfter: cfg.ForgetAfter, Pages: pages(cfg)})
 	srv := &http.Server{
 		Addr: cfg.HTTPAddr, Handler: h,
 		ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
@@ -588,7 +594,7 @@ func runServe(ctx context.Context, cfg config, log *slog.Logger) error {
 	defer stopScheduler()
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	log.Info("serving Discord interactions", "addr", ln.Addr().String(), "path", "/interactions")
+	log.Info("serving Discord interactions", "addr", ln.Addr().String(), "path", "/interactions", "events", bot.EventsPath, "pages", bot.PagePaths)
 
 	var fatal error
 	select {

@@ -360,6 +360,7 @@ func testServe(t *testing.T, appID string) {
 		"DISCORD_PUBLIC_KEY": hex.EncodeToString(priv.Public().(ed25519.PublicKey)),
 		"DATABASE_PATH":      filepath.Join(t.TempDir(), "nimbot.db"), "DATABASE_SYNCHRONOUS": "",
 		"HTTP_ADDR": addr, "HEALTH_ADDR": healthAddr, "LOG_LEVEL": "debug", "BOT_TURN_TIMEOUT": "", "PEOPLE_TURN_TIMEOUT": "",
+		"OPERATOR_NAME": "Serve Operator", "OPERATOR_CONTACT": "",
 	} {
 		t.Setenv(k, v)
 	}
@@ -427,6 +428,27 @@ func testServe(t *testing.T, appID string) {
 	res.Body.Close()
 	if res.StatusCode != http.StatusOK || strings.TrimSpace(string(pong)) != `{"type":1}` {
 		t.Errorf("PING: %d %s", res.StatusCode, pong)
+	}
+	// The webhook events' PING, and the pages, with the operator's name.
+	body = []byte(`{"version":1,"application_id":"2","type":0}`)
+	req, _ = http.NewRequest(http.MethodPost, base+"/events", bytes.NewReader(body))
+	req.Header.Set("X-Signature-Timestamp", stamp)
+	req.Header.Set("X-Signature-Ed25519", hex.EncodeToString(ed25519.Sign(priv, append([]byte(stamp), body...))))
+	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != http.StatusNoContent {
+		t.Errorf("webhook PING: %v %v", res.StatusCode, err)
+	}
+	for _, path := range []string{"/privacy", "/terms"} {
+		req, _ := http.NewRequest(http.MethodGet, base+path, nil)
+		req.Header.Set("Accept-Language", "fr-FR,fr;q=0.9")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK || !strings.Contains(string(page), `lang="fr"`) || !strings.Contains(string(page), "Serve Operator") {
+			t.Errorf("GET %s: %d\n%s", path, res.StatusCode, page)
+		}
 	}
 
 	// run's signal handler is installed: the test process survives this.

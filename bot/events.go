@@ -128,3 +128,36 @@ func noContent(w http.ResponseWriter) {
 	w.Header()["Content-Type"] = jsonContentType
 	w.WriteHeader(http.StatusNoContent)
 }
+
+// PagePaths are the public pages HTTP serves when HTTPConfig.Pages is set:
+// the privacy policy and terms of service whose URLs the operator gives
+// Discord (Developer Portal, General Information).
+var PagePaths = []string{"/privacy", "/terms"}
+
+// page serves one of PagePaths: plain HTML in the language the reader's
+// Accept-Language prefers, with a policy that lets no script run.
+func (h *HTTP) page(name string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		body, lang, ok := h.cfg.Pages(name, r.Header.Get("Accept-Language"))
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		hdr := w.Header()
+		hdr.Set("Content-Type", "text/html; charset=utf-8")
+		hdr.Set("Content-Language", lang)
+		hdr.Set("Vary", "Accept-Language")
+		hdr.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
+		hdr.Set("X-Content-Type-Options", "nosniff")
+		hdr.Set("Content-Length", strconv.Itoa(len(body)))
+		if r.Method == http.MethodHead {
+			return
+		}
+		w.Write(body)
+	}
+}

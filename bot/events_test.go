@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"nimbot/bot"
+	"nimbot/commands"
 	"nimbot/engine"
 	"nimbot/match"
 )
@@ -181,5 +182,57 @@ func TestWebhookEvents(t *testing.T) {
 	sched.Tick(context.Background())
 	if !holds(t, ee.db, alice.ID) {
 		t.Fatal("a malformed event forgot alice")
+	}
+}
+
+// TestPages: with Pages, /privacy and /terms are served as plain HTML in
+// the language Accept-Language prefers, and no script may run on them;
+// without, they are not served.
+func TestPages(t *testing.T) {
+	e := newEnv(t)
+	settings := commands.PageSettings{OperatorName: "Ada", OperatorContact: "privacy@example.org", Retention: time.Hour,
+		ForgetAfter: bot.DefaultForgetAfter, IdleAfter: bot.DefaultIdleAfter}
+	pages := func(name, accept string) ([]byte, string, bool) {
+		lang := commands.PageLanguage(accept)
+		b, ok := commands.Page(name, lang, settings)
+		return b, lang, ok
+	}
+	srv := httptest.NewServer(bot.NewHTTP(bot.HTTPConfig{Service: e.svc, PublicKey: testKey(7).pub, Log: e.log, Pages: pages}))
+	t.Cleanup(srv.Close)
+	get := func(method, path, accept string) (*http.Response, string) {
+		t.Helper()
+		req, _ := http.NewRequest(method, srv.URL+path, nil)
+		if accept != "" {
+			req.Header.Set("Accept-Language", accept)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res, string(b)
+	}
+	for _, c := range []struct{ path, accept, lang string }{
+		{"/privacy", "de-DE,de;q=0.9", "de"}, {"/terms", "ja", "ja"}, {"/privacy", "", "en"}, {"/terms", "pt-PT", "pt-BR"},
+		{"/privacy", "es-MX", "es-ES"}, {"/privacy", "fr", "fr"},
+	} {
+		res, body := get(http.MethodGet, c.path, c.accept)
+		if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "text/html; charset=utf-8" ||
+			res.Header.Get("Content-Language") != c.lang || !strings.Contains(res.Header.Get("Content-Security-Policy"), "default-src 'none'") ||
+			!strings.Contains(body, `<html lang="`+c.lang+`">`) || !strings.Contains(body, "Ada") {
+			t.Errorf("GET %s (%s): %d %v\n%.200s", c.path, c.accept, res.StatusCode, res.Header, body)
+		}
+	}
+	if res, body := get(http.MethodHead, "/privacy", "de"); res.StatusCode != http.StatusOK || body != "" {
+		t.Errorf("HEAD: %d %q", res.StatusCode, body)
+	}
+	if res, _ := get(http.MethodPost, "/terms", ""); res.StatusCode != http.StatusMethodNotAllowed {
+		t.Errorf("POST /terms: %d", res.StatusCode)
+	}
+	bare := httptest.NewServer(bot.NewHTTP(bot.HTTPConfig{Service: e.svc, PublicKey: testKey(7).pub, Log: e.log}))
+	t.Cleanup(bare.Close)
+	if res, err := http.Get(bare.URL + "/privacy"); err != nil || res.StatusCode != http.StatusNotFound {
+		t.Errorf("/privacy without Pages: %v %v", res.StatusCode, err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -67,6 +68,9 @@ type HTTPConfig struct {
 	// later (0: DefaultForgetAfter), unless they add it again first.
 	Forget      Forgetter
 	ForgetAfter time.Duration
+	// Pages, when set, serves PagePaths: it returns page name ("privacy",
+	// "terms") in the language acceptLanguage prefers, and that language.
+	Pages func(name, acceptLanguage string) (page []byte, lang string, ok bool)
 }
 
 // HTTP is the http.Handler for Discord's Interactions Endpoint URL:
@@ -109,6 +113,11 @@ func NewHTTP(cfg HTTPConfig) *HTTP {
 			h.cfg.ForgetAfter = DefaultForgetAfter
 		}
 		h.mux.HandleFunc(EventsPath, h.events)
+	}
+	if cfg.Pages != nil {
+		for _, p := range PagePaths {
+			h.mux.HandleFunc(p, h.page(strings.TrimPrefix(p, "/")))
+		}
 	}
 	health := cfg.Health
 	if health == nil {

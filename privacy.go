@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 
+	"nimbot/commands"
 	"nimbot/match"
 )
 
@@ -82,4 +83,16 @@ func forgottenText(server bool, id string, f match.Forgotten) string {
 	}
 	return text + fmt.Sprintf(", %d records (stats, ratings, records against nimbot), %d hints, %d saved answers deleted",
 		f.Records, f.Hints, f.Answers)
+}
+
+// pages renders serve's /privacy and /terms from the catalog and the
+// operator's settings.
+func pages(cfg config) func(name, acceptLanguage string) ([]byte, string, bool) {
+	s := commands.PageSettings{OperatorName: cfg.OperatorName, OperatorContact: cfg.OperatorContact,
+		Retention: cfg.Retention, ForgetAfter: cfg.ForgetAfter, IdleAfter: cfg.IdleAfter}
+	return func(name, acceptLanguage string) ([]byte, string, bool) {
+		lang := commands.PageLanguage(acceptLanguage)
+		page, ok := commands.Page(name, lang, s)
+		return page, lang, ok
+	}
 }
