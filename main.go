@@ -95,8 +95,8 @@ type config struct {
 	// OperatorName and OperatorContact are who runs this nimbot, for the
 	// /privacy and /terms pages.
 	OperatorName, OperatorContact string
-	DatabaseTimeout           time.Duration
-	LogLevel                  slog.Level
+	DatabaseTimeout               time.Duration
+	LogLevel                      slog.Level
 }
 
 func main() {
