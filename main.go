@@ -91,12 +91,15 @@ type config struct {
 	ShardIDs                  []int // nil: every shard
 	BotTurn, PeopleTurn       time.Duration
 	Retention                 time.Duration
-	ForgetAfter, IdleAfter    time.Duration // a user who removed nimbot; a server without games
-	// OperatorName and OperatorContact are who runs this nimbot, for the
-	// /privacy and /terms pages.
+	DatabaseTimeout           time.Duration
+	LogLevel                  slog.Level
+
+	// ForgetAfter is the grace period after a user removes nimbot;
+	// IdleAfter how long a server may go without a game before it is
+	// forgotten. OperatorName and OperatorContact are who runs this
+	// nimbot, for the /privacy and /terms pages.
+	ForgetAfter, IdleAfter        time.Duration
 	OperatorName, OperatorContact string
-	DatabaseTimeout               time.Duration
-	LogLevel                      slog.Level
 }
 
 func main() {
