@@ -31,7 +31,10 @@
 // Commit at the game's ply, so it happens once however many instances saw
 // it due. PruneInteractions runs in one
 // instance at a time (a session advisory lock held across its batches); the
-// others return at once.
+// others return at once. ForgetDue takes each due user's row FOR UPDATE SKIP
+// LOCKED and deletes it in the transaction that forgets the user;
+// ForgetIdle's daily sweep runs in the instance whose upsert moves the
+// sweeps row forward.
 //
 // Driver. pgx v5 natively, through pgxpool: its binary protocol, its
 // per-connection statement cache (the prepared statements the SQLite store
