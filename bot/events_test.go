@@ -236,3 +236,32 @@ func TestPages(t *testing.T) {
 		t.Errorf("/privacy without Pages: %v %v", res.StatusCode, err)
 	}
 }
+
+// TestSchedulerForgetsIdleServers: a server whose last game changed more
+// than IdleAfter ago is forgotten by the scheduler's next Tick; one with a
+// game since is kept.
+func TestSchedulerForgetsIdleServers(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	const year = 365 * 24 * time.Hour
+	played(t, e.db, alice.ID, "1400000000000000001") // in server 1300000000000000001
+	e.clock.Advance(year / 2)
+	g := &match.Game{GuildID: "1300000000000000002", ChannelID: "1400000000000000009", Rules: engine.Rules{Variant: engine.Nim},
+		Start: engine.Position{Heaps: []int64{2}}, Players: [2]string{carol.ID, match.BotID}, Status: match.Active, CreatedBy: carol.ID}
+	if err := e.db.CreateGame(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	sched := bot.NewScheduler(bot.SchedulerConfig{Service: e.svc, Session: e.fd.session(t), Log: e.log, Now: e.clock.Now, Forget: e.db, IdleAfter: year})
+	sched.Tick(ctx)
+	if !holds(t, e.db, alice.ID) {
+		t.Fatal("a server idle for half a year was forgotten")
+	}
+	e.clock.Advance(year/2 + time.Hour)
+	sched.Tick(ctx)
+	if holds(t, e.db, alice.ID) || holds(t, e.db, bob.ID) {
+		t.Error("the server idle for a year is remembered")
+	}
+	if !holds(t, e.db, carol.ID) {
+		t.Error("the server with a game half a year ago was forgotten")
+	}
+}
