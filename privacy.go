@@ -45,7 +45,9 @@ func forget(ctx context.Context, cfg config, server bool, args []string, out, er
 		return 2
 	}
 	id := args[0]
-	if _, err := strconv.ParseUint(id, 10, 64); err != nil {
+	// A Discord id has 17 to 20 digits. A shorter number would also match
+	// inside other ids where saved answers are matched by their text.
+	if _, err := strconv.ParseUint(id, 10, 64); err != nil || len(id) < 15 {
 		fmt.Fprintf(errOut, "nimbot: %s: %q is not a Discord id (a number like 1170000000000000001; Discord's Developer Mode: right-click → Copy ID)\n", name, id)
 		return 2
 	}

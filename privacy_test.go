@@ -48,6 +48,7 @@ func TestForget(t *testing.T) {
 		want string
 	}{
 		{[]string{"forget", "bob"}, 2, `"bob" is not a Discord id`},
+		{[]string{"forget-server", "1"}, 2, `"1" is not a Discord id`},
 		{[]string{"forget"}, 2, "forget needs one USER_ID"},
 		{[]string{"forget-server", "1", "2"}, 2, "forget-server needs one GUILD_ID"},
 		{[]string{"forget", "-h"}, 0, "Usage: nimbot forget USER_ID"},

@@ -98,6 +98,14 @@ func TestPrivacy(t *testing.T) {
 	if _, err := h.db.ChannelGame(ctx, chanB); err == nil {
 		t.Error("the game against nimbot is still on")
 	}
+	// bob cannot challenge the forgotten seat to a rematch.
+	h.channel = chanA
+	if resp := h.click(bob, RematchControl{Game: g.ID}.CustomID()); !strings.Contains(text(resp), en.T("privacy.err.rematch_deleted", "StartCommand", subName(subStart))) {
+		t.Errorf("a rematch against %s: %s", match.Tombstone, text(resp))
+	}
+	if _, err := h.db.ChannelGame(ctx, chanA); err == nil {
+		t.Error("a rematch against the forgotten seat was created")
+	}
 	if again := click(alice, yes, eph); !strings.Contains(text(again), en.T("privacy.nothing")) {
 		t.Errorf("Yes again: %s", text(again))
 	}

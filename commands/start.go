@@ -467,6 +467,9 @@ func (s *Service) rematch(r *request, c RematchControl) (*answer, error) {
 	case err != nil:
 		return nil, err
 	}
+	if n.Players[0] == match.Tombstone || n.Players[1] == match.Tombstone {
+		return nil, userErr("privacy.err.rematch_deleted", "StartCommand", subName(subStart))
+	}
 	if err := s.checkChannelFree(r); err != nil {
 		return nil, err
 	}
