@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"nimbot/commands/locale"
+	"nimbot/engine"
 	"nimbot/match"
 )
 
@@ -112,4 +114,31 @@ func TestPrivacy(t *testing.T) {
 	if held, _ := h.db.Holdings(ctx, alice); len(held) != 0 {
 		t.Errorf("answering the second Yes saved something naming alice: %+v", held)
 	}
+}
+
+// TestPrivacyManyServers: a user in more servers than the answer lists
+// gets the first ones and a count of the rest, within Discord's limits, in
+// every language.
+func TestPrivacyManyServers(t *testing.T) {
+	h := newHarness(t, 1)
+	ctx := context.Background()
+	for k := range privacyShown + 7 {
+		g := &match.Game{GuildID: fmt.Sprintf("12100000000000%05d", k), ChannelID: fmt.Sprintf("12200000000000%05d", k),
+			Rules: engine.Rules{Variant: engine.Nim}, Start: engine.Position{Heaps: []int64{3, 4, 5}},
+			Players: [2]string{carol, bob}, Status: match.Pending, CreatedBy: carol}
+		if err := h.db.CreateGame(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, lang := range locale.Languages() {
+		i := h.interaction("application_command.json", fields{UserID: carol, Sub: "privacy", Options: "[]", Type: 2})
+		i.Locale = discordgo.Locale(lang)
+		resp := h.handle(i)
+		p := locale.For(lang)
+		if want := p.T("privacy.more", "Count", 7); !strings.Contains(text(resp), want) {
+			t.Errorf("%s: no %q in\n%s", lang, want, text(resp))
+		}
+		checkLocalized(t, lang, resp)
+	}
+	checkNothingMissing(t)
 }
