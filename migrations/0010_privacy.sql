@@ -24,6 +24,15 @@ CREATE TABLE sweeps (
     next_at  INTEGER NOT NULL    -- ms since the Unix epoch: the next run is due then
 ) WITHOUT ROWID;
 
+-- Game ids are never reused, so a board's buttons can never name another
+-- game: SQLite would hand a deleted largest id out again (the largest plus
+-- one), so forgetting notes the largest id it saw here first, and Open
+-- reads it with the games' own largest.
+CREATE TABLE game_ids (
+    id      INTEGER NOT NULL PRIMARY KEY CHECK (id = 1),
+    largest INTEGER NOT NULL
+);
+
 DROP TRIGGER moves_append_only;
 
 -- +goose StatementBegin
@@ -47,5 +56,6 @@ BEGIN
 END;
 -- +goose StatementEnd
 
+DROP TABLE game_ids;
 DROP TABLE sweeps;
 DROP TABLE forget_requests;

@@ -106,3 +106,39 @@ func findSQLite(ctx context.Context, db *sql.DB, needle string) ([]string, error
 	}
 	return found, nil
 }
+
+// TestForgetKeepsIDs: a game id is never handed out again, even after the
+// game with the largest id was deleted by forgetting and the store opened
+// again, so an old board's buttons can never name a new game.
+func TestForgetKeepsIDs(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "nimbot.db")
+	open := func() *store.DB {
+		db, err := store.Open(ctx, store.Config{Path: path})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return db
+	}
+	db := open()
+	const user = "800000000000000001"
+	var last int64
+	for i := range 3 {
+		g := storetest.NewGame(fmt.Sprint("c", i), [2]string{user, match.BotID}, 3)
+		storetest.MustCreate(t, db, g)
+		last = g.ID
+	}
+	if f, err := db.ForgetUser(ctx, user); err != nil || f.Deleted != 3 {
+		t.Fatalf("ForgetUser: %+v, %v", f, err)
+	}
+	if _, err := db.ForgetGuild(ctx, "guild"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	db = open()
+	defer db.Close()
+	g := storetest.MustCreate(t, db, storetest.NewGame("c0", [2]string{"800000000000000002", match.BotID}, 3))
+	if g.ID <= last {
+		t.Errorf("a new game got id %d, after games up to %d were deleted", g.ID, last)
+	}
+}

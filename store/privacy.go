@@ -109,6 +109,11 @@ func (db *DB) ForgetUser(ctx context.Context, userID string) (match.Forgotten, e
 	return f, err
 }
 
+// keepLargestID notes the largest game id before games are deleted, so
+// that Open goes on after it rather than hand it out again (gameIDs).
+const keepLargestID = `INSERT INTO game_ids (id, largest) SELECT 1, max(id) FROM games WHERE true HAVING max(id) IS NOT NULL
+	ON CONFLICT (id) DO UPDATE SET largest = max(largest, excluded.largest)`
+
 // forgetUser runs ForgetUser's statements in tx.
 func forgetUser(ctx context.Context, tx *txn, userID string, now time.Time) (match.Forgotten, error) {
 	var f match.Forgotten
@@ -116,6 +121,7 @@ func forgetUser(ctx context.Context, tx *txn, userID string, now time.Time) (mat
 		query string
 		count *int64
 	}{
+		{keepLargestID, nil},
 		// Saved answers first: a game deleted below would leave its
 		// answers behind, unlinked.
 		{`DELETE FROM interactions WHERE ` + namesSQL, &f.Answers},
@@ -179,6 +185,7 @@ func forgetGuild(ctx context.Context, tx *txn, guildID string) (match.Forgotten,
 		query string
 		count *int64
 	}{
+		{keepLargestID, nil},
 		{`DELETE FROM interactions WHERE ` + namesSQL + `
 			OR game_id IN (SELECT id FROM games WHERE guild_id = ?1)`, &f.Answers},
 		{`DELETE FROM stats WHERE guild_id = ?1`, &f.Records},
@@ -188,7 +195,7 @@ func forgetGuild(ctx context.Context, tx *txn, guildID string) (match.Forgotten,
 		{`DELETE FROM games WHERE guild_id = ?1`, &f.Deleted},
 	}
 	for _, s := range steps {
-		res, err := tx.ExecContext(ctx, s.query, guildID)
+		res, err := tx.ExecContext(ctx, s.query, numbered(s.query, guildID)...)
 		if err != nil {
 			return match.Forgotten{}, err
 		}

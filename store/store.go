@@ -194,7 +194,7 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
 	var largest int64
-	if err := w.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM games`).Scan(&largest); err != nil {
+	if err := w.QueryRowContext(ctx, `SELECT max(coalesce((SELECT max(id) FROM games), 0), coalesce((SELECT largest FROM game_ids), 0))`).Scan(&largest); err != nil {
 		w.Close()
 		return fail(err)
 	}
