@@ -69,6 +69,10 @@ func name(id string) string {
 	if id == "" {
 		return "nobody"
 	}
+	if id == match.Tombstone {
+		// A forgotten player's seat: no one to mention.
+		return "*" + match.Tombstone + "*"
+	}
 	return "<@" + id + ">"
 }
 

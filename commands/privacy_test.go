@@ -100,6 +100,10 @@ func TestPrivacy(t *testing.T) {
 	if _, err := h.db.ChannelGame(ctx, chanB); err == nil {
 		t.Error("the game against nimbot is still on")
 	}
+	// The kept game's review names no one in the forgotten seat.
+	if resp := h.click(bob, ReviewControl{Game: g.ID}.CustomID()); strings.Contains(text(resp), "<@"+match.Tombstone) || !strings.Contains(text(resp), "*"+match.Tombstone+"*") {
+		t.Errorf("the review of the kept game: %s", text(resp))
+	}
 	// bob cannot challenge the forgotten seat to a rematch.
 	h.channel = chanA
 	if resp := h.click(bob, RematchControl{Game: g.ID}.CustomID()); !strings.Contains(text(resp), en.T("privacy.err.rematch_deleted", "StartCommand", subName(subStart))) {
