@@ -23,6 +23,10 @@ const scopeSQL = `CASE WHEN guild_id <> '' THEN guild_id ELSE 'dm:' || channel_i
 // seatedSQL matches the games ?1 has a seat in, or created.
 const seatedSQL = `(player0 = ?1 OR player1 = ?1 OR created_by = ?1)`
 
+// soloSQL matches the games ?1 has a seat in with nobody else: nimbot, an
+// empty seat or a forgotten player (?3) at most.
+const soloSQL = seatedSQL + ` AND player0 IN (?1, '` + match.BotID + `', '', ?3) AND player1 IN (?1, '` + match.BotID + `', '', ?3)`
+
 // namesSQL matches the saved answers that name ?1: in their key (the
 // commands package's AnswerKey holds the user's id) or their bytes (a
 // mention, a link with a server's id).
@@ -135,9 +139,10 @@ func forgetUser(ctx context.Context, tx *txn, userID string, now time.Time) (mat
 			WHERE status IN ('pending', 'active') AND ` + seatedSQL, nil},
 		{`UPDATE games SET status = 'ended', winner = '', deadline = NULL, updated_at = ?2
 			WHERE status IN ('pending', 'active') AND ` + seatedSQL, &f.Ended},
-		// A game with nobody else in it is nobody else's history.
-		{`DELETE FROM games WHERE ` + seatedSQL + `
-			AND player0 IN (?1, '` + match.BotID + `', '', ?3) AND player1 IN (?1, '` + match.BotID + `', '', ?3)`, &f.Deleted},
+		// A game with nobody else in it is nobody else's history; its
+		// saved answers go with it.
+		{`DELETE FROM interactions WHERE game_id IN (SELECT id FROM games WHERE ` + soloSQL + `)`, &f.Answers},
+		{`DELETE FROM games WHERE ` + soloSQL, &f.Deleted},
 		{`UPDATE games SET
 				player0 = CASE WHEN player0 = ?1 THEN ?3 ELSE player0 END,
 				player1 = CASE WHEN player1 = ?1 THEN ?3 ELSE player1 END,

@@ -24,6 +24,10 @@ const seatedSQL = `(player0 = $1 OR player1 = $1 OR created_by = $1)`
 // tombstone is match.Tombstone as an SQL literal.
 const tombstone = `'` + match.Tombstone + `'`
 
+// soloSQL matches the games $1 has a seat in with nobody else: nimbot, an
+// empty seat or a forgotten player at most.
+const soloSQL = seatedSQL + ` AND player0 IN ($1, '` + match.BotID + `', '', ` + tombstone + `) AND player1 IN ($1, '` + match.BotID + `', '', ` + tombstone + `)`
+
 // namesSQL matches the saved answers that name $1: in their key (the
 // commands package's AnswerKey holds the user's id) or their bytes (a
 // mention, a link with a server's id).
@@ -147,8 +151,8 @@ func forgetUser(ctx context.Context, tx pgx.Tx, userID string, now time.Time) (m
 			WHERE status IN ('pending', 'active') AND ` + seatedSQL, nil},
 		{`UPDATE games SET status = 'ended', winner = '', deadline = NULL, claimed_until = NULL, updated_at = $2
 			WHERE status IN ('pending', 'active') AND ` + seatedSQL, &f.Ended},
-		{`DELETE FROM games WHERE ` + seatedSQL + `
-			AND player0 IN ($1, '` + match.BotID + `', '', ` + tombstone + `) AND player1 IN ($1, '` + match.BotID + `', '', ` + tombstone + `)`, &f.Deleted},
+		{`DELETE FROM interactions WHERE game_id IN (SELECT id FROM games WHERE ` + soloSQL + `)`, &f.Answers},
+		{`DELETE FROM games WHERE ` + soloSQL, &f.Deleted},
 		{`UPDATE games SET
 				player0 = CASE WHEN player0 = $1 THEN ` + tombstone + ` ELSE player0 END,
 				player1 = CASE WHEN player1 = $1 THEN ` + tombstone + ` ELSE player1 END,
