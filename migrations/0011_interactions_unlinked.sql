@@ -4,8 +4,8 @@
 -- Nothing reads interactions.game_id back; the foreign key only checked, on
 -- every saved answer, that its game exists, and, once games could be
 -- deleted (forgetting a user or a server, 0010_privacy.sql), made SQLite
--- scan the whole table of saved answers for every game deleted: a server
--- of 1,000 games cost seconds under the write lock. Forgetting deletes the
+-- scan the whole table of saved answers once for every game deleted, all
+-- under the write lock every move waits for. Forgetting deletes the
 -- answers of the games it deletes itself, in one statement.
 
 -- +goose Up
