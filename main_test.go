@@ -63,6 +63,10 @@ func TestRun(t *testing.T) {
 		{"RetentionTooLong", []string{"help"}, "", map[string]string{"INTERACTION_RETENTION": "2562047h"}, 2, "INTERACTION_RETENTION must be a duration from 15 minutes to 3 days"},
 		{"DatabaseTimeoutTooShort", []string{"help"}, "", map[string]string{"DATABASE_TIMEOUT": "10ms"}, 2, "DATABASE_TIMEOUT must be a duration from 1 second to 2 minutes, like 10s"},
 		{"DatabaseTimeoutOK", []string{"play"}, "/nim start heaps:1 2 first:me\n", map[string]string{"DATABASE_TIMEOUT": "30s"}, 0, "@player1 to move"},
+		{"GraceTooShort", []string{"help"}, "", map[string]string{"FORGET_AFTER_DEAUTHORIZE": "1m"}, 2, "FORGET_AFTER_DEAUTHORIZE must be a duration from 1 hour to 365 days, like 720h"},
+		{"IdleTooShort", []string{"help"}, "", map[string]string{"FORGET_IDLE_SERVERS_AFTER": "24h"}, 2, "FORGET_IDLE_SERVERS_AFTER must be a duration from 30 days to 3650 days, like 8760h"},
+		{"ForgetNeedsID", []string{"forget"}, "", nil, 2, "forget needs one USER_ID"},
+		{"ForgetServerHelp", []string{"forget-server", "-h"}, "", nil, 0, "Usage: nimbot forget-server GUILD_ID"},
 		{"AppIDNotANumber", []string{"help"}, "", map[string]string{"DISCORD_APP_ID": "MTE3.secret-looking"}, 2, "DISCORD_APP_ID must be the Application ID"},
 		{"GuildIDNotANumber", []string{"help"}, "", map[string]string{"DEV_GUILD_ID": "my server"}, 2, "DEV_GUILD_ID must be a server's id"},
 		{"NotPostgres", []string{"help"}, "", map[string]string{"DATABASE_URL": "mysql://nimbot:s3cret@db/nimbot"}, 2, "DATABASE_URL must be a PostgreSQL"},
@@ -104,7 +108,8 @@ func TestRun(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			for _, k := range []string{"DISCORD_TOKEN", "DISCORD_APP_ID", "DISCORD_PUBLIC_KEY", "DEV_GUILD_ID",
 				"DATABASE_SYNCHRONOUS", "DATABASE_URL", "HTTP_ADDR", "BOT_TURN_TIMEOUT", "PEOPLE_TURN_TIMEOUT", "LOG_LEVEL",
-				"SHARD_COUNT", "SHARD_IDS", "NIMBOT_LANG", "INTERACTION_RETENTION", "DATABASE_TIMEOUT"} {
+				"SHARD_COUNT", "SHARD_IDS", "NIMBOT_LANG", "INTERACTION_RETENTION", "DATABASE_TIMEOUT",
+				"FORGET_AFTER_DEAUTHORIZE", "FORGET_IDLE_SERVERS_AFTER", "OPERATOR_NAME", "OPERATOR_CONTACT"} {
 				t.Setenv(k, "")
 			}
 			t.Setenv("DATABASE_PATH", filepath.Join(dir, "nimbot.db"))
