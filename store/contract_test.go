@@ -33,7 +33,7 @@ func TestContract(t *testing.T) {
 // TestPrivacy runs the contract's privacy suite against SQLite, with a
 // Finder that reads every column of every table sqlite_master lists.
 func TestPrivacy(t *testing.T) {
-	storetest.RunPrivacy(t, func(t *testing.T, now func() time.Time) (match.Storage, storetest.Finder) {
+	storetest.RunPrivacy(t, func(t *testing.T, now func() time.Time) (match.Storage, storetest.Database) {
 		path := filepath.Join(t.TempDir(), "nimbot.db")
 		db, err := store.Open(context.Background(), store.Config{Path: path, Now: now})
 		if err != nil {
@@ -49,27 +49,18 @@ func TestPrivacy(t *testing.T) {
 				t.Error(err)
 			}
 		})
-		return db, func(ctx context.Context, needle string) ([]string, error) { return findSQLite(ctx, look, needle) }
+		return db, storetest.Database{
+			Find:   func(ctx context.Context, needle string) ([]string, error) { return findSQLite(ctx, look, needle) },
+			Tables: func(ctx context.Context) ([]string, error) { return sqliteTables(ctx, look) },
+		}
 	})
 }
 
 // findSQLite lists the table.column of every value in the database that
 // contains needle, whatever the column's type.
 func findSQLite(ctx context.Context, db *sql.DB, needle string) ([]string, error) {
-	var tables []string
-	rows, err := db.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`)
+	tables, err := sqliteTables(ctx, db)
 	if err != nil {
-		return nil, err
-	}
-	for rows.Next() {
-		var name string
-		if err := rows.Scan(&name); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		tables = append(tables, name)
-	}
-	if err := rows.Close(); err != nil {
 		return nil, err
 	}
 	if len(tables) < 5 {
@@ -141,4 +132,22 @@ func TestForgetKeepsIDs(t *testing.T) {
 	if g.ID <= last {
 		t.Errorf("a new game got id %d, after games up to %d were deleted", g.ID, last)
 	}
+}
+
+// sqliteTables lists the database's tables, SQLite's own left out.
+func sqliteTables(ctx context.Context, db *sql.DB) ([]string, error) {
+	var tables []string
+	rows, err := db.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return nil, err
+		}
+		tables = append(tables, name)
+	}
+	return tables, rows.Err()
 }

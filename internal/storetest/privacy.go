@@ -21,9 +21,38 @@ import (
 // so that a table added later is searched too.
 type Finder func(ctx context.Context, needle string) ([]string, error)
 
-// PrivacyOpener returns a new, empty store whose clock is now, and a Finder
-// over its database; both are closed when t ends.
-type PrivacyOpener func(t *testing.T, now func() time.Time) (match.Storage, Finder)
+// Database is what the privacy suite reads of a store's database
+// directly, from the database's own catalog.
+type Database struct {
+	// Find lists every place that holds a needle.
+	Find Finder
+	// Tables lists the database's tables, the migrations' own included.
+	Tables func(ctx context.Context) ([]string, error)
+}
+
+// PrivacyOpener returns a new, empty store whose clock is now, and its
+// Database; both are closed when t ends.
+type PrivacyOpener func(t *testing.T, now func() time.Time) (match.Storage, Database)
+
+// privacyTables are the tables the suite knows, and what each holds of
+// people. A table added to either schema fails EveryTableKnown until it
+// is added here: if it can hold a user's or a server's id, ForgetUser and
+// ForgetGuild must delete it (or put Tombstone in its place) and build
+// must fill it, so that the scans see forgetting reach it.
+var privacyTables = map[string]string{
+	"games":            "players, creators, channels and servers: build fills it",
+	"moves":            "players: build fills it",
+	"hints":            "who asked: build fills it",
+	"results":          "winners, losers, servers: build fills it",
+	"stats":            "users per server: build fills it",
+	"bot_record":       "users per server: build fills it",
+	"interactions":     "saved answers keyed by user and naming them: build fills it",
+	"forget_requests":  "users to forget: ForgetDue fills it",
+	"sweeps":           "no one: when a sweep is next due",
+	"game_ids":         "no one: the largest game id (SQLite)",
+	"heartbeat":        "no one: the health check's last write",
+	"goose_db_version": "no one: the migrations applied",
+}
 
 // Ids of the privacy suite: snowflakes, so that nothing else in a row
 // (a time, a game id) can contain one by chance.
@@ -43,6 +72,21 @@ func RunPrivacy(t *testing.T, open PrivacyOpener) {
 	t.Run("ForgetDue", func(t *testing.T) { testForgetDue(t, open) })
 	t.Run("ForgetIdle", func(t *testing.T) { testForgetIdle(t, open) })
 	t.Run("ErrInvalid", func(t *testing.T) { testPrivacyInvalid(t, open) })
+	t.Run("EveryTableKnown", func(t *testing.T) {
+		_, d := open(t, Clock())
+		tables, err := d.Tables(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(tables) < 5 {
+			t.Fatalf("tables %v: not nimbot's schema", tables)
+		}
+		for _, table := range tables {
+			if _, ok := privacyTables[table]; !ok {
+				t.Errorf("table %s is new to the privacy suite: see privacyTables", table)
+			}
+		}
+	})
 }
 
 // clockAt is a clock tests set by hand.
@@ -191,7 +235,8 @@ func mustFindNothing(tb testing.TB, find Finder, needle string) {
 
 func testForgetUser(t *testing.T, open PrivacyOpener) {
 	ctx := context.Background()
-	s, find := open(t, Clock())
+	s, d := open(t, Clock())
+	find := d.Find
 	w := build(t, s)
 	if where, err := find(ctx, alice); err != nil || len(where) == 0 {
 		t.Fatalf("before forgetting, the finder finds alice nowhere (%v): it cannot tell anything", err)
@@ -312,7 +357,8 @@ func compareStrings(a, b string) int {
 
 func testForgetGuild(t *testing.T, open PrivacyOpener) {
 	ctx := context.Background()
-	s, find := open(t, Clock())
+	s, d := open(t, Clock())
+	find := d.Find
 	w := build(t, s)
 	if where, err := find(ctx, guildG); err != nil || len(where) == 0 {
 		t.Fatalf("before forgetting, the finder finds G nowhere (%v)", err)
@@ -351,7 +397,8 @@ func testForgetGuild(t *testing.T, open PrivacyOpener) {
 func testForgetDue(t *testing.T, open PrivacyOpener) {
 	ctx := context.Background()
 	clock := newClockAt(Epoch)
-	s, find := open(t, clock.now)
+	s, d := open(t, clock.now)
+	find := d.Find
 	build(t, s)
 	grace := 30 * 24 * time.Hour
 	due := Epoch.Add(grace)
@@ -413,7 +460,8 @@ func testForgetDue(t *testing.T, open PrivacyOpener) {
 func testForgetIdle(t *testing.T, open PrivacyOpener) {
 	ctx := context.Background()
 	clock := newClockAt(Epoch)
-	s, find := open(t, clock.now)
+	s, d := open(t, clock.now)
+	find := d.Find
 	game := func(guild, channel string) {
 		t.Helper()
 		g := NewGame(channel, [2]string{alice, bob}, 1)

@@ -46,7 +46,7 @@ var _ match.Storage = (*DB)(nil)
 // Finder that reads every column of every table information_schema lists
 // in the database's schema.
 func TestPrivacy(t *testing.T) {
-	storetest.RunPrivacy(t, func(t *testing.T, now func() time.Time) (match.Storage, storetest.Finder) {
+	storetest.RunPrivacy(t, func(t *testing.T, now func() time.Time) (match.Storage, storetest.Database) {
 		url := pgtest.DB(t)
 		db, err := Open(context.Background(), Config{URL: url, Now: now})
 		if err != nil {
@@ -62,7 +62,17 @@ func TestPrivacy(t *testing.T) {
 				t.Error(err)
 			}
 		})
-		return db, func(ctx context.Context, needle string) ([]string, error) { return findPostgres(ctx, look, needle) }
+		return db, storetest.Database{
+			Find: func(ctx context.Context, needle string) ([]string, error) { return findPostgres(ctx, look, needle) },
+			Tables: func(ctx context.Context) ([]string, error) {
+				rows, err := look.Query(ctx, `SELECT table_name FROM information_schema.tables
+					WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`)
+				if err != nil {
+					return nil, err
+				}
+				return pgx.CollectRows(rows, pgx.RowTo[string])
+			},
+		}
 	})
 }
 
