@@ -7,6 +7,8 @@
 //	nimbot play         play in the terminal, no Discord needed
 //	nimbot analyze ...  analyze a position
 //	nimbot backup PATH  copy the SQLite database to PATH while it is in use
+//	nimbot forget USER_ID, nimbot forget-server GUILD_ID
+//	                    delete what nimbot holds about a user or a server
 //
 // Settings come from the environment and from a .env file in the working
 // directory (see .env.example). main.go is wiring only.
@@ -56,6 +58,8 @@ const usageText = `Usage:
   nimbot analyze ...  who wins a position, every winning move and why (nimbot analyze -h)
   nimbot backup PATH  copy the SQLite database to PATH, safely, while the bot runs
                       (PostgreSQL, DATABASE_URL: use pg_dump)
+  nimbot forget USER_ID          delete what nimbot holds about a user (nimbot forget -h)
+  nimbot forget-server GUILD_ID  delete what nimbot holds about a server
 
 Settings come from the environment or a .env file; see .env.example.
 `
@@ -92,6 +96,13 @@ type config struct {
 	Retention                 time.Duration
 	DatabaseTimeout           time.Duration
 	LogLevel                  slog.Level
+
+	// ForgetAfter is the grace period after a user removes nimbot;
+	// IdleAfter how long a server may go without a game before it is
+	// forgotten. OperatorName and OperatorContact are who runs this
+	// nimbot, for the /privacy and /terms pages.
+	ForgetAfter, IdleAfter        time.Duration
+	OperatorName, OperatorContact string
 }
 
 func main() {
@@ -160,6 +171,8 @@ func run(args []string, in io.Reader, out, errOut io.Writer) int {
 			return 2
 		}
 		return exit(errOut, backup(ctx, cfg, fs.Arg(0), out))
+	case "forget", "forget-server":
+		return forget(ctx, cfg, cmd == "forget-server", args, out, errOut)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(out, usageText)
 		return 0
@@ -252,6 +265,9 @@ func loadConfig() (config, error) {
 		HTTPAddr:    envOr("HTTP_ADDR", ":8080"),
 		HealthAddr:  strings.TrimSpace(os.Getenv("HEALTH_ADDR")),
 		AdminAddr:   strings.TrimSpace(os.Getenv("ADMIN_ADDR")),
+
+		OperatorName:    strings.TrimSpace(os.Getenv("OPERATOR_NAME")),
+		OperatorContact: strings.TrimSpace(os.Getenv("OPERATOR_CONTACT")),
 	}
 	// A token pasted with its "Bot " prefix would become "Bot Bot …".
 	cfg.Token = strings.TrimPrefix(cfg.Token, "Bot ")
@@ -279,6 +295,10 @@ func loadConfig() (config, error) {
 			"at least an interaction token's life, as Discord may redeliver until then; past a few days the saved answers serve no redelivery and only grow the table"}},
 		{&cfg.DatabaseTimeout, durationSetting{"DATABASE_TIMEOUT", commands.DefaultDatabaseTimeout, time.Second, 2 * time.Minute,
 			"a healthy database answers in milliseconds; past 2 minutes a user waiting on a database that does not answer sees nothing happen"}},
+		{&cfg.ForgetAfter, durationSetting{"FORGET_AFTER_DEAUTHORIZE", bot.DefaultForgetAfter, time.Hour, 365 * 24 * time.Hour,
+			"the grace period after a user removes nimbot from their account, before their data is deleted"}},
+		{&cfg.IdleAfter, durationSetting{"FORGET_IDLE_SERVERS_AFTER", bot.DefaultIdleAfter, 30 * 24 * time.Hour, 10 * 365 * 24 * time.Hour,
+			"how long a server may go without a game before nimbot deletes its games and leaderboards"}},
 	} {
 		if *d.to, err = d.read(); err != nil {
 			return cfg, err
@@ -506,7 +526,7 @@ func runGateway(ctx context.Context, cfg config, log *slog.Logger, errOut io.Wri
 		return err
 	}
 	// Once per process, whatever the number of shards.
-	stopScheduler := startScheduler(svc, counted, shards.Session(), cfg.Retention, m, log)
+	stopScheduler := startScheduler(svc, counted, shards.Session(), cfg, m, log)
 	log.Info("nimbot is running; press Ctrl+C to stop", "database", databaseName(cfg))
 
 	<-ctx.Done()
@@ -582,7 +602,7 @@ func runServe(ctx context.Context, cfg config, log *slog.Logger) error {
 		defer stopHealth()
 	}
 	h := bot.NewHTTP(bot.HTTPConfig{Service: svc, PublicKey: ed25519.PublicKey(key), Session: session, Health: health, Log: log,
-		FetchDelay: fetchDelay(cfg), Metrics: m})
+		FetchDelay: fetchDelay(cfg), Metrics: m, Forget: db, ForgetAfter: cfg.ForgetAfter, Pages: pages(cfg)})
 	srv := &http.Server{
 		Addr: cfg.HTTPAddr, Handler: h,
 		ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
@@ -593,11 +613,11 @@ func runServe(ctx context.Context, cfg config, log *slog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("HTTP_ADDR: %w", err)
 	}
-	stopScheduler := startScheduler(svc, counted, session, cfg.Retention, m, log)
+	stopScheduler := startScheduler(svc, counted, session, cfg, m, log)
 	defer stopScheduler()
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	log.Info("serving Discord interactions", "addr", ln.Addr().String(), "path", "/interactions")
+	log.Info("serving Discord interactions", "addr", ln.Addr().String(), "path", "/interactions", "events", bot.EventsPath, "pages", bot.PagePaths)
 
 	var fatal error
 	select {
@@ -685,12 +705,13 @@ func newSession(cfg config, m *metrics.Metrics) (*discordgo.Session, error) {
 }
 
 // startScheduler runs the scheduler (turn deadlines, pruning saved
-// answers); the returned func stops it and waits until its current pass is
-// done.
-func startScheduler(svc bot.Service, db match.Storage, session *discordgo.Session, retention time.Duration, m *metrics.Metrics, log *slog.Logger) func() {
+// answers, forgetting users who removed nimbot and idle servers); the
+// returned func stops it and waits until its current pass is done.
+func startScheduler(svc bot.Service, db match.Storage, session *discordgo.Session, cfg config, m *metrics.Metrics, log *slog.Logger) func() {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	s := bot.NewScheduler(bot.SchedulerConfig{Service: svc, Session: session, Log: log, PruneAnswers: db.PruneInteractions, Retention: retention, Metrics: m})
+	s := bot.NewScheduler(bot.SchedulerConfig{Service: svc, Session: session, Log: log, PruneAnswers: db.PruneInteractions, Retention: cfg.Retention,
+		Metrics: m, Forget: db, IdleAfter: cfg.IdleAfter})
 	go func() { defer close(done); s.Run(ctx) }()
 	var once sync.Once
 	return func() { once.Do(func() { cancel(); <-done }) }

@@ -29,7 +29,6 @@ import (
 	"nimbot/bot"
 	"nimbot/internal/pgtest"
 	"nimbot/migrations"
-	"nimbot/store"
 )
 
 // TestMain stops the throwaway PostgreSQL cluster some tests start.
@@ -64,6 +63,10 @@ func TestRun(t *testing.T) {
 		{"RetentionTooLong", []string{"help"}, "", map[string]string{"INTERACTION_RETENTION": "2562047h"}, 2, "INTERACTION_RETENTION must be a duration from 15 minutes to 3 days"},
 		{"DatabaseTimeoutTooShort", []string{"help"}, "", map[string]string{"DATABASE_TIMEOUT": "10ms"}, 2, "DATABASE_TIMEOUT must be a duration from 1 second to 2 minutes, like 10s"},
 		{"DatabaseTimeoutOK", []string{"play"}, "/nim start heaps:1 2 first:me\n", map[string]string{"DATABASE_TIMEOUT": "30s"}, 0, "@player1 to move"},
+		{"GraceTooShort", []string{"help"}, "", map[string]string{"FORGET_AFTER_DEAUTHORIZE": "1m"}, 2, "FORGET_AFTER_DEAUTHORIZE must be a duration from 1 hour to 365 days, like 720h"},
+		{"IdleTooShort", []string{"help"}, "", map[string]string{"FORGET_IDLE_SERVERS_AFTER": "24h"}, 2, "FORGET_IDLE_SERVERS_AFTER must be a duration from 30 days to 3650 days, like 8760h"},
+		{"ForgetNeedsID", []string{"forget"}, "", nil, 2, "forget needs one USER_ID"},
+		{"ForgetServerHelp", []string{"forget-server", "-h"}, "", nil, 0, "Usage: nimbot forget-server GUILD_ID"},
 		{"AppIDNotANumber", []string{"help"}, "", map[string]string{"DISCORD_APP_ID": "MTE3.secret-looking"}, 2, "DISCORD_APP_ID must be the Application ID"},
 		{"GuildIDNotANumber", []string{"help"}, "", map[string]string{"DEV_GUILD_ID": "my server"}, 2, "DEV_GUILD_ID must be a server's id"},
 		{"NotPostgres", []string{"help"}, "", map[string]string{"DATABASE_URL": "mysql://nimbot:s3cret@db/nimbot"}, 2, "DATABASE_URL must be a PostgreSQL"},
@@ -105,7 +108,8 @@ func TestRun(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			for _, k := range []string{"DISCORD_TOKEN", "DISCORD_APP_ID", "DISCORD_PUBLIC_KEY", "DEV_GUILD_ID",
 				"DATABASE_SYNCHRONOUS", "DATABASE_URL", "HTTP_ADDR", "BOT_TURN_TIMEOUT", "PEOPLE_TURN_TIMEOUT", "LOG_LEVEL",
-				"SHARD_COUNT", "SHARD_IDS", "NIMBOT_LANG", "INTERACTION_RETENTION", "DATABASE_TIMEOUT"} {
+				"SHARD_COUNT", "SHARD_IDS", "NIMBOT_LANG", "INTERACTION_RETENTION", "DATABASE_TIMEOUT",
+				"FORGET_AFTER_DEAUTHORIZE", "FORGET_IDLE_SERVERS_AFTER", "OPERATOR_NAME", "OPERATOR_CONTACT"} {
 				t.Setenv(k, "")
 			}
 			t.Setenv("DATABASE_PATH", filepath.Join(dir, "nimbot.db"))
@@ -153,7 +157,10 @@ func TestBackupOlderSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	previous := store.LatestSchemaVersion() - 1
+	// The release before is the migration before the latest: the numbers
+	// may have gaps.
+	sources := p.ListSources()
+	previous := sources[len(sources)-2].Version
 	if _, err := p.UpTo(context.Background(), previous); err != nil {
 		t.Fatal(err)
 	}
@@ -358,6 +365,7 @@ func testServe(t *testing.T, appID string) {
 		"DISCORD_PUBLIC_KEY": hex.EncodeToString(priv.Public().(ed25519.PublicKey)),
 		"DATABASE_PATH":      filepath.Join(t.TempDir(), "nimbot.db"), "DATABASE_SYNCHRONOUS": "",
 		"HTTP_ADDR": addr, "HEALTH_ADDR": healthAddr, "LOG_LEVEL": "debug", "BOT_TURN_TIMEOUT": "", "PEOPLE_TURN_TIMEOUT": "",
+		"OPERATOR_NAME": "Serve Operator", "OPERATOR_CONTACT": "",
 	} {
 		t.Setenv(k, v)
 	}
@@ -425,6 +433,27 @@ func testServe(t *testing.T, appID string) {
 	res.Body.Close()
 	if res.StatusCode != http.StatusOK || strings.TrimSpace(string(pong)) != `{"type":1}` {
 		t.Errorf("PING: %d %s", res.StatusCode, pong)
+	}
+	// The webhook events' PING, and the pages, with the operator's name.
+	body = []byte(`{"version":1,"application_id":"2","type":0}`)
+	req, _ = http.NewRequest(http.MethodPost, base+"/events", bytes.NewReader(body))
+	req.Header.Set("X-Signature-Timestamp", stamp)
+	req.Header.Set("X-Signature-Ed25519", hex.EncodeToString(ed25519.Sign(priv, append([]byte(stamp), body...))))
+	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != http.StatusNoContent {
+		t.Errorf("webhook PING: %v %v", res.StatusCode, err)
+	}
+	for _, path := range []string{"/privacy", "/terms"} {
+		req, _ := http.NewRequest(http.MethodGet, base+path, nil)
+		req.Header.Set("Accept-Language", "fr-FR,fr;q=0.9")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK || !strings.Contains(string(page), `lang="fr"`) || !strings.Contains(string(page), "Serve Operator") {
+			t.Errorf("GET %s: %d\n%s", path, res.StatusCode, page)
+		}
 	}
 
 	// run's signal handler is installed: the test process survives this.

@@ -96,6 +96,15 @@
 //     spread already (a jittered backoff, IdentifyLimit's slots). An early
 //     heartbeat is valid, so nothing is done about it.
 //
+// Beside interactions, the HTTP handler takes Discord's webhook events at
+// EventsPath (HTTPConfig.Forget; events.go), checked as interactions are:
+// a PING is 204, APPLICATION_DEAUTHORIZED schedules the user's forgetting
+// after HTTPConfig.ForgetAfter and APPLICATION_AUTHORIZED cancels it; the
+// Scheduler carries it out (SchedulerConfig.Forget), and forgets servers
+// idle for IdleAfter, once across instances (the store's claim). With
+// HTTPConfig.Pages it serves the public /privacy and /terms pages,
+// rendered by the caller (commands.Page) in the reader's language.
+//
 // bot never logs a token. Interaction tokens travel in webhook URLs, so
 // errors from REST calls are logged without their URL (see safeErr), and
 // the calls whose rate-limit bucket discordgo would name by such a URL (the

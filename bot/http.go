@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -67,6 +68,14 @@ type HTTPConfig struct {
 	// Metrics counts the interactions and the requests refused (nil:
 	// none).
 	Metrics *metrics.Metrics
+	// Forget, when set, takes Discord's webhook events at EventsPath
+	// (events.go): a user who removes nimbot is forgotten ForgetAfter
+	// later (0: DefaultForgetAfter), unless they add it again first.
+	Forget      Forgetter
+	ForgetAfter time.Duration
+	// Pages, when set, serves PagePaths: it returns page name ("privacy",
+	// "terms") in the language acceptLanguage prefers, and that language.
+	Pages func(name, acceptLanguage string) (page []byte, lang string, ok bool)
 }
 
 // HTTP is the http.Handler for Discord's Interactions Endpoint URL:
@@ -104,6 +113,17 @@ func NewHTTP(cfg HTTPConfig) *HTTP {
 	}
 	h := &HTTP{cfg: cfg, key: key, rejected: rate.NewLimiter(rate.Every(time.Second), 1), r: newResponder(cfg.Service, cfg.Session, cfg.Log, responderConfig{cfg.DeferAfter, cfg.MaxPending, cfg.FetchDelay, cfg.MaxDelayed, cfg.Metrics}), mux: http.NewServeMux()}
 	h.mux.HandleFunc("/interactions", h.interactions)
+	if cfg.Forget != nil {
+		if h.cfg.ForgetAfter <= 0 {
+			h.cfg.ForgetAfter = DefaultForgetAfter
+		}
+		h.mux.HandleFunc(EventsPath, h.events)
+	}
+	if cfg.Pages != nil {
+		for _, p := range PagePaths {
+			h.mux.HandleFunc(p, h.page(strings.TrimPrefix(p, "/")))
+		}
+	}
 	health := cfg.Health
 	if health == nil {
 		health = &Health{Checks: cfg.Checks, Log: cfg.Log}
@@ -156,6 +176,23 @@ func deliver(w http.ResponseWriter, first reply, _ bool) {
 // read reads, checks and decodes r's interaction, or answers the refusal
 // and reports false.
 func (h *HTTP) read(w http.ResponseWriter, r *http.Request) (*discordgo.Interaction, bool) {
+	body, ok := h.body(w, r)
+	if !ok {
+		return nil, false
+	}
+	// discordgo's own decoding, as the gateway's: the data by the
+	// interaction's type, the clicked message whole.
+	i := new(discordgo.Interaction)
+	if err := json.Unmarshal(body, i); err != nil {
+		http.Error(w, "malformed interaction", http.StatusBadRequest)
+		return nil, false
+	}
+	return i, true
+}
+
+// body reads r's body and checks its signature, or answers the refusal
+// and reports false: interactions and webhook events alike.
+func (h *HTTP) body(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.cfg.MaxBody))
 	if err != nil {
 		var tooBig *http.MaxBytesError
@@ -177,14 +214,7 @@ func (h *HTTP) read(w http.ResponseWriter, r *http.Request) (*discordgo.Interact
 		http.Error(w, "invalid request signature", http.StatusUnauthorized)
 		return nil, false
 	}
-	// discordgo's own decoding, as the gateway's: the data by the
-	// interaction's type, the clicked message whole.
-	i := new(discordgo.Interaction)
-	if err := json.Unmarshal(body, i); err != nil {
-		http.Error(w, "malformed interaction", http.StatusBadRequest)
-		return nil, false
-	}
-	return i, true
+	return body, true
 }
 
 // verify returns why r is not a genuine, fresh request from Discord, or "".

@@ -25,12 +25,16 @@ const TokenLife = 15 * time.Minute
 const DefaultRetention = time.Hour
 
 // Scheduler runs nimbot's periodic work: it ends games whose turn deadline
-// passed and edits their boards to say so, and it forgets saved answers no
-// redelivery can ask for any more. Deadlines are rows in the store, not
+// passed and edits their boards to say so, it forgets saved answers no
+// redelivery can ask for any more, and (with Forget) users who removed
+// nimbot and servers gone quiet. Deadlines are rows in the store, not
 // timers, so a restart loses none: Run checks once at start for those that
 // passed while nimbot was down.
 type Scheduler struct {
 	cfg SchedulerConfig
+	// nextIdle is when this process next asks for idle servers (Tick's
+	// goroutine only).
+	nextIdle time.Time
 }
 
 // SchedulerConfig is what NewScheduler needs. Zero fields take the defaults.
@@ -51,7 +55,34 @@ type SchedulerConfig struct {
 	Now       func() time.Time // nil: time.Now
 	// Metrics counts the games ended at their deadline (nil: none).
 	Metrics *metrics.Metrics
+	// Forget, when set, forgets on each Tick the users whose forgetting
+	// came due (Discord's APPLICATION_DEAUTHORIZED plus the grace period)
+	// and, at most once an hour, the servers where no game changed for
+	// IdleAfter (0: DefaultIdleAfter). The store makes each happen once
+	// across instances (match.Privacy's ForgetDue and ForgetIdle).
+	Forget    Privacy
+	IdleAfter time.Duration
 }
+
+// Privacy is what the Scheduler's forgetting asks of the store
+// (match.Privacy's ForgetDue and ForgetIdle).
+type Privacy interface {
+	ForgetDue(ctx context.Context, now time.Time, limit int) ([]string, error)
+	ForgetIdle(ctx context.Context, now, before time.Time, limit int) ([]string, error)
+}
+
+// DefaultIdleAfter is how long a server may go without a game changing
+// before the Scheduler forgets it: a year, so a server that plays once a
+// season keeps its leaderboard.
+const DefaultIdleAfter = 365 * 24 * time.Hour
+
+// forgetBatch bounds the users or servers one Tick forgets: each is one
+// transaction, and the rest wait for the next Tick.
+const forgetBatch = 100
+
+// idleEvery is how often one process asks the store for idle servers; the
+// store itself sweeps once per match.IdleSweepEvery across instances.
+const idleEvery = time.Hour
 
 // NewScheduler returns a Scheduler; Run starts it.
 func NewScheduler(cfg SchedulerConfig) *Scheduler {
@@ -66,6 +97,9 @@ func NewScheduler(cfg SchedulerConfig) *Scheduler {
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.IdleAfter <= 0 {
+		cfg.IdleAfter = DefaultIdleAfter
 	}
 	return &Scheduler{cfg: cfg}
 }
@@ -91,6 +125,7 @@ func (s *Scheduler) Run(ctx context.Context) {
 // answered from there.
 func (s *Scheduler) Tick(ctx context.Context) int {
 	log := s.cfg.Log
+	defer s.forget(ctx, log)
 	defer s.prune(ctx, log)
 	edits, err := s.cfg.Service.Expire(ctx)
 	if err != nil {
@@ -133,5 +168,34 @@ func (s *Scheduler) prune(ctx context.Context, log *slog.Logger) {
 	}
 	if n > 0 {
 		log.Debug("pruned saved answers", "count", n, "took", time.Since(start), "retention", retention)
+	}
+}
+
+// forget forgets the users whose grace period ended and, once an hour, the
+// servers gone idle. Ids are not logged: the log would keep what the
+// database just let go.
+func (s *Scheduler) forget(ctx context.Context, log *slog.Logger) {
+	if s.cfg.Forget == nil {
+		return
+	}
+	now := s.cfg.Now()
+	users, err := s.cfg.Forget.ForgetDue(ctx, now, forgetBatch)
+	if err != nil && ctx.Err() == nil {
+		log.Error("forgetting users who removed nimbot", "forgotten", len(users), "err", err)
+	} else if len(users) > 0 {
+		log.Info("forgot users who removed nimbot", "count", len(users))
+	}
+	if now.Before(s.nextIdle) {
+		return
+	}
+	s.nextIdle = now.Add(idleEvery)
+	guilds, err := s.cfg.Forget.ForgetIdle(ctx, now, now.Add(-s.cfg.IdleAfter), forgetBatch)
+	if len(guilds) == forgetBatch {
+		s.nextIdle = now // more are waiting: carry on next Tick
+	}
+	if err != nil && ctx.Err() == nil {
+		log.Error("forgetting idle servers", "forgotten", len(guilds), "err", err)
+	} else if len(guilds) > 0 {
+		log.Info("forgot servers where nothing was played", "count", len(guilds), "idle_for", s.cfg.IdleAfter.String())
 	}
 }

@@ -71,6 +71,10 @@ func name(id string) engine.Phrase {
 	if id == "" {
 		return msg("player.nobody")
 	}
+	if id == match.Tombstone {
+		// A forgotten player's seat: no one to mention.
+		return engine.Lit("*" + match.Tombstone + "*")
+	}
 	return engine.Lit("<@" + id + ">")
 }
 

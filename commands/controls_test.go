@@ -33,6 +33,9 @@ var postedControls = []struct {
 	{"rematch/12", RematchControl{Game: 12}},
 	{"review/12", ReviewControl{Game: 12}},
 	{"move/0/0/0/0", MoveControl{}},
+	{"forget/ask", ForgetControl{Step: "ask"}},
+	{"forget/yes/1767268800", ForgetControl{Step: "yes", Issued: 1767268800}},
+	{"forget/no", ForgetControl{Step: "no"}},
 }
 
 func TestControlsKeepTheirCustomIDs(t *testing.T) {
@@ -63,7 +66,7 @@ func TestControlCustomIDsWithinDiscordLimit(t *testing.T) {
 		AcceptControl{g}, DeclineControl{g}, HeapControl{g, n, n}, HeapMenuControl{g, n},
 		MoveControl{g, n, n, take}, MoveMenuControl{g, n, "x"}, AskControl{g, n, n}, AmountModal{g, n, n},
 		TypeControl{g, n, "x"}, TypedModal{g, n}, HintControl{g, n, n}, ResignControl{g, n},
-		RematchControl{g}, ReviewControl{g},
+		RematchControl{g}, ReviewControl{g}, ForgetControl{"yes", take},
 	}
 	if len(widest) != len(controlKinds) {
 		t.Fatalf("%d controls checked, %d kinds", len(widest), len(controlKinds))
@@ -82,6 +85,7 @@ func TestParseControlRefuses(t *testing.T) {
 		"", "move", "bogus/1", "move/1/0/0", "move/1/0/0/1/2", "move/x/0/0/1", "move/-1/0/0/1",
 		"move/+1/0/0/1", "move/01/0/0/1", "move/1/0/0/99999999999999999999", "heap/1/0/4294967296",
 		"hint/1/0/0", "type/1/2/", "play/1/2", "accept/", "accept//", "review/1/2",
+		"forget", "forget/maybe", "forget/yes", "forget/yes/x", "forget/yes/01", "forget/ask/1", "forget/no/",
 	} {
 		if c, err := ParseControl(id); err == nil {
 			t.Errorf("ParseControl(%q) = %#v, want an error", id, c)
@@ -113,7 +117,8 @@ func TestEveryControlIsRouted(t *testing.T) {
 		_, isReview := c.control.(ReviewControl)
 		_, isModal := c.control.(AmountModal)
 		_, isTyped := c.control.(TypedModal)
-		want := !isHint && !isReview && !isModal && !isTyped
+		_, isForget := c.control.(ForgetControl)
+		want := !isHint && !isReview && !isModal && !isTyped && !isForget
 		if ok != want || (ok && game != 12 && game != 0) {
 			t.Errorf("%q marks a board: %v (game %d), want %v", c.customID, ok, game, want)
 		}

@@ -245,6 +245,7 @@ func definitions() []*discordgo.ApplicationCommand {
 			),
 			sub("leaderboard", "The best players in this server", variant("Only this game", false)),
 			sub(subEnd, "End this channel's game (players or message managers)"),
+			sub(subPrivacy, "What nimbot keeps about you, and deleting it"),
 		},
 	}
 	return []*discordgo.ApplicationCommand{nim}

@@ -42,6 +42,9 @@
 //	resign/{game}/{ply}
 //	accept/{game}, decline/{game}     answer a challenge (only the challenged player)
 //	rematch/{game}, review/{game}     on a finished board
+//	forget/ask, forget/yes/{issued},  /nim privacy's Delete my data…, its confirmation
+//	forget/no                         (good 15 minutes) and Cancel: they act on their
+//	                                  own user's data only, never on an id they carry
 //
 // Each interaction type has its own routing table, and an interaction is
 // routed by its type first: a custom_id naming another type's route (a

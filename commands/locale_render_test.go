@@ -443,4 +443,13 @@ func (s speaker) views(t *testing.T) {
 	s.command(alice, "stats")
 	s.command(alice, "stats", "user", user(bob))
 	s.command(alice, "leaderboard")
+	// /nim privacy and its buttons, the deletion last: what it shows, the
+	// confirmation, a cancel, an expired and a good confirmation.
+	s.command(alice, "privacy")
+	s.command(modID, "privacy") // holds nothing
+	s.click(alice, ForgetControl{Step: forgetAsk}.CustomID())
+	s.click(alice, ForgetControl{Step: forgetNo}.CustomID())
+	s.click(alice, ForgetControl{Step: forgetYes, Issued: s.now.Add(-time.Hour).Unix()}.CustomID())
+	s.click(alice, ForgetControl{Step: forgetYes, Issued: s.now.Unix()}.CustomID())
+	s.click(alice, ForgetControl{Step: forgetYes, Issued: s.now.Unix()}.CustomID()) // nothing left
 }

@@ -88,6 +88,7 @@ func (s *Service) routes() mux {
 			command("nim/stats", replay(view(s.stats))),
 			command("nim/leaderboard", replay(view(s.leaderboard))),
 			command("nim/end", once(s.end)),
+			command("nim/privacy", replay(view(s.privacy))).private(always),
 		},
 		discordgo.InteractionApplicationCommandAutocomplete: {
 			command("autocomplete/nim/start", view(s.autocompleteStart)),
@@ -107,6 +108,7 @@ func (s *Service) routes() mux {
 			on(resignKind, replay, s.resignButton),
 			on(rematchKind, once, s.rematch),
 			on(reviewKind, replay, s.review),
+			on(forgetKind, replay, s.forgetButton),
 		},
 		discordgo.InteractionModalSubmit: {
 			on(amountKind, replay, s.amountSubmit),

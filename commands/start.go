@@ -229,7 +229,7 @@ func duration(d time.Duration) engine.Phrase {
 	for _, u := range []struct {
 		id   string
 		unit time.Duration
-	}{{"duration.hours", time.Hour}, {"duration.minutes", time.Minute}, {"duration.seconds", time.Second}} {
+	}{{"duration.days", 24 * time.Hour}, {"duration.hours", time.Hour}, {"duration.minutes", time.Minute}, {"duration.seconds", time.Second}} {
 		if n := int64(d / u.unit); n > 0 {
 			parts = append(parts, msg(u.id, "Count", n))
 			d -= time.Duration(n) * u.unit
@@ -486,6 +486,9 @@ func (s *Service) rematch(r *request, c RematchControl) (*answer, error) {
 		return nil, userErr("start.err.rematch_not_player", "StartCommand", subName(subStart))
 	case err != nil:
 		return nil, err
+	}
+	if n.Players[0] == match.Tombstone || n.Players[1] == match.Tombstone {
+		return nil, userErr("privacy.err.rematch_deleted", "StartCommand", subName(subStart))
 	}
 	if err := s.checkChannelFree(r); err != nil {
 		return nil, err

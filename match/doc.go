@@ -23,7 +23,9 @@
 //     Fit are the checks every implementation makes before and inside its
 //     transaction), Hint, CreateOption, and the errors every implementation
 //     returns (ErrNotFound, ErrStale, ErrDuplicate, ErrChannelBusy with
-//     *BusyError, ErrInvalid).
+//     *BusyError, ErrInvalid), and its Privacy part: what is held about a
+//     user (Holding) and forgetting users and servers (Forgotten,
+//     Tombstone).
 //
 // What it must not do: no I/O of any kind — no SQL, no Discord, no files, no
 // logging; no clock (now is passed in) and no randomness (nimbot's moves are

@@ -100,6 +100,9 @@ type Storage interface {
 	Ping(ctx context.Context) error
 	// Close releases the database.
 	Close() error
+	// Privacy: what nimbot holds about a user, and forgetting users and
+	// servers (privacy.go).
+	Privacy
 }
 
 // Board is a game as a board click finds it (Storage.Board).

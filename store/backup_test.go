@@ -184,7 +184,7 @@ func TestBackupFile(t *testing.T) {
 	t.Run("OlderSchema", func(t *testing.T) {
 		dir := t.TempDir()
 		path := filepath.Join(dir, "nimbot.db")
-		previous := latest - 1
+		previous := previousVersion(t)
 		atVersion(t, path, previous)
 		before, err := os.ReadFile(path)
 		if err != nil {
@@ -310,4 +310,21 @@ func TestBackupFile(t *testing.T) {
 			}
 		})
 	}
+}
+
+// previousVersion is the schema version before the latest: the migration
+// before the last one (the numbers may have gaps).
+func previousVersion(t *testing.T) int64 {
+	t.Helper()
+	raw, err := sql.Open("sqlite3", dsn(filepath.Join(t.TempDir(), "versions.db"), nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	p, err := newProvider(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sources := p.ListSources()
+	return sources[len(sources)-2].Version
 }

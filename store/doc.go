@@ -47,6 +47,11 @@
 // Commit survive power loss; NORMAL survives a crash of the process but may
 // lose the last transactions on power loss, in exchange for fewer fsyncs.
 //
+// Forgetting (privacy.go, match.Privacy) is a handful of set-based
+// statements in one write transaction per user or server: rare, so it may
+// scan the games and saved answers rather than make every move pay for an
+// index by player.
+//
 // Errors callers tell apart are match's: match.ErrNotFound, match.ErrStale
 // (a stale board or a double click), match.ErrDuplicate (an interaction
 // already answered), match.ErrChannelBusy (with *match.BusyError),

@@ -360,8 +360,9 @@ func insertGame(ctx context.Context, tx queries, id int64, g *match.Game, rules,
 // opened, as SQLite's own choice (the largest plus one) does; an id
 // reserved for a game that was not created is handed out again if none was
 // reserved after it, so within one process ids stay dense and in order.
-// Ids are never reused once a game has them: games are never deleted, and
-// a restart reads the largest again. Another process sharing the file may
+// Ids are never reused once a game has them: a restart reads the largest
+// again, and forgetting notes the largest before it deletes any game
+// (privacy.go, the game_ids table). Another process sharing the file may
 // take an id first: insertGame then lets SQLite choose, and seen moves the
 // next id past it.
 type gameIDs struct {

@@ -324,7 +324,7 @@ func TestOpenBesideWriter(t *testing.T) {
 func TestOpenMigratesAlone(t *testing.T) {
 	ctx := context.Background()
 	latest := LatestSchemaVersion()
-	previous := latest - 1
+	previous := previousVersion(t)
 	path := filepath.Join(t.TempDir(), "nimbot.db")
 	atVersion(t, path, previous)
 	before, err := os.ReadFile(path)

@@ -16,7 +16,7 @@ import (
 // a query the schema does not fit fails Open.
 
 // writeQueries are the statements of write transactions (withTx).
-var writeQueries = []string{
+var writeQueries = append([]string{
 	gameByIDSQL, channelGameSQL, lastChallengeBySQL, insertGameSQL,
 	setPlayersSQL, insertMoveSQL, insertMovesSQL2, updateStatusSQL, updatePositionSQL, updateGameSQL,
 	interactionExistsSQL, saveResponseSQL, pruneSQL,
@@ -25,15 +25,15 @@ var writeQueries = []string{
 	upsertStatsSQL, upsertBotRecordSQL, ratingSQL, updateRatingSQL, insertResultSQL,
 	heartbeatSQL,
 	savepointSQL, releaseSQL, rollbackToSQL,
-}
+}, privacyWrites()...)
 
 // readQueries are the statements of reads on the read pool.
-var readQueries = []string{
+var readQueries = append([]string{
 	gameByIDSQL, channelGameSQL, movesSQL, boardQuery, lastGameBySQL, lastChallengeBySQL, dueSQL,
 	hintCheckSQL, hintUsedSQL, responseSQL,
 	statsSQL, vsBotSQL, leaderboardQuery,
 	schemaVersionSQL,
-}
+}, privacyReads()...)
 
 // statements are one pool's prepared statements, by query.
 type statements map[string]*sql.Stmt

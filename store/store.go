@@ -195,7 +195,9 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 	db := &DB{path: path, now: now, writeConn: w, readers: r}
 	var largest int64
 	var writeStmts statements
-	err = w.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM games`).Scan(&largest)
+	// game_ids keeps the largest id of games since forgotten, so that an id
+	// is never handed out twice.
+	err = w.QueryRowContext(ctx, `SELECT max(coalesce((SELECT max(id) FROM games), 0), coalesce((SELECT largest FROM game_ids), 0))`).Scan(&largest)
 	if err == nil {
 		writeStmts, err = prepareAll(ctx, w, writeQueries)
 	}

@@ -32,7 +32,10 @@
 // Commit at the game's ply, so it happens once however many instances saw
 // it due. PruneInteractions runs in one
 // instance at a time (each batch takes a transaction advisory lock without
-// waiting); the others return at once.
+// waiting); the others return at once. ForgetDue takes each due user's row
+// FOR UPDATE SKIP LOCKED and deletes it in the transaction that forgets the
+// user; ForgetIdle's daily sweep runs in the instance whose upsert moves the
+// sweeps row forward.
 //
 // Round trips. The server answers in microseconds; what a write costs is
 // mostly its round trips and its wait for the commit to reach the disk. A

@@ -84,7 +84,7 @@ func TestMigrations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "bot_record games goose_db_version heartbeat hints interactions moves results stats"
+	want := "bot_record forget_requests games goose_db_version heartbeat hints interactions moves results stats sweeps"
 	if got := strings.Join(tables, " "); got != want {
 		t.Fatalf("tables %s, want %s", got, want)
 	}
