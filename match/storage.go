@@ -96,6 +96,8 @@ type Storage interface {
 	// least one decided game in variant ("" = all variants), best first: by rating,
 	// then wins, then fewest losses.
 	Leaderboard(ctx context.Context, scope string, variant engine.Variant, limit int) ([]Stats, error)
+	// PuzzleStorage keeps puzzle attempts and ratings.
+	PuzzleStorage
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the database.
