@@ -28,7 +28,9 @@ func samplePuzzles(t *testing.T) []engine.Puzzle {
 	return zs
 }
 
-func sameMoves(a, b []engine.Move) bool { return reflect.DeepEqual(a, b) || (len(a) == 0 && len(b) == 0) }
+func sameMoves(a, b []engine.Move) bool {
+	return reflect.DeepEqual(a, b) || (len(a) == 0 && len(b) == 0)
+}
 
 // TestPuzzleRunSolved plays every winning first move of every sample
 // puzzle, then any winning move while the run asks for more: the run is
