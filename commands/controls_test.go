@@ -33,6 +33,11 @@ var postedControls = []struct {
 	{"rematch/12", RematchControl{Game: 12}},
 	{"review/12", ReviewControl{Game: 12}},
 	{"move/0/0/0/0", MoveControl{}},
+	{"pzplay/nimsum.3.42/1300000000000000001/-", PuzzleControl{kind: "pzplay", Puzzle: "nimsum.3.42", Key: "1300000000000000001"}},
+	{"pztype/21.1.7/1300000000000000001/2", PuzzleControl{kind: "pztype", Puzzle: "21.1.7", Key: "1300000000000000001", Played: []int{2}}},
+	{"pztyped/21.1.7/1300000000000000001/2", PuzzleControl{kind: "pztyped", Puzzle: "21.1.7", Key: "1300000000000000001", Played: []int{2}}},
+	{"pzshare/moore.5.7/1300000000000000001/4.0", PuzzleControl{kind: "pzshare", Puzzle: "moore.5.7", Key: "1300000000000000001", Played: []int{4, 0}}},
+	{"pznext/wythoff.1.7/1300000000000000001/0", PuzzleControl{kind: "pznext", Puzzle: "wythoff.1.7", Key: "1300000000000000001", Played: []int{0}}},
 }
 
 func TestControlsKeepTheirCustomIDs(t *testing.T) {
@@ -64,6 +69,9 @@ func TestControlCustomIDsWithinDiscordLimit(t *testing.T) {
 		MoveControl{g, n, n, take}, MoveMenuControl{g, n, "x"}, AskControl{g, n, n}, AmountModal{g, n, n},
 		TypeControl{g, n, "x"}, TypedModal{g, n}, HintControl{g, n, n}, ResignControl{g, n},
 		RematchControl{g}, ReviewControl{g},
+	}
+	for _, k := range []string{"pzplay", "pztype", "pztyped", "pzshare", "pznext"} {
+		widest = append(widest, PuzzleControl{kind: k, Puzzle: "zeckendorf.5.4294967295", Key: "9223372036854775807", Played: []int{65535, 65535}})
 	}
 	if len(widest) != len(controlKinds) {
 		t.Fatalf("%d controls checked, %d kinds", len(widest), len(controlKinds))
@@ -113,7 +121,8 @@ func TestEveryControlIsRouted(t *testing.T) {
 		_, isReview := c.control.(ReviewControl)
 		_, isModal := c.control.(AmountModal)
 		_, isTyped := c.control.(TypedModal)
-		want := !isHint && !isReview && !isModal && !isTyped
+		_, isPuzzle := c.control.(PuzzleControl)
+		want := !isHint && !isReview && !isModal && !isTyped && !isPuzzle
 		if ok != want || (ok && game != 12 && game != 0) {
 			t.Errorf("%q marks a board: %v (game %d), want %v", c.customID, ok, game, want)
 		}

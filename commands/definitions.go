@@ -245,6 +245,7 @@ func definitions() []*discordgo.ApplicationCommand {
 			),
 			sub("leaderboard", "The best players in this server", variant("Only this game", false)),
 			sub(subEnd, "End this channel's game (players or message managers)"),
+			puzzleSub(),
 		},
 	}
 	return []*discordgo.ApplicationCommand{nim}

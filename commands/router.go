@@ -86,6 +86,7 @@ func (s *Service) routes() mux {
 			command("nim/stats", replay(view(s.stats))),
 			command("nim/leaderboard", replay(view(s.leaderboard))),
 			command("nim/end", once(s.end)),
+			command("nim/puzzle", replay(view(s.puzzleCommand))).private(always),
 		},
 		discordgo.InteractionApplicationCommandAutocomplete: {
 			command("autocomplete/nim/start", view(s.autocompleteStart)),
@@ -105,10 +106,15 @@ func (s *Service) routes() mux {
 			on(resignKind, replay, s.resignButton),
 			on(rematchKind, once, s.rematch),
 			on(reviewKind, replay, s.review),
+			on(puzzlePlayKind, replay, s.puzzleMenu),
+			on(puzzleTypeKind, replay, s.puzzleAsk),
+			on(puzzleShareKind, replay, s.puzzleShare),
+			on(puzzleNextKind, replay, s.puzzleNext),
 		},
 		discordgo.InteractionModalSubmit: {
 			on(amountKind, replay, s.amountSubmit),
 			on(typedKind, replay, s.typedSubmit),
+			on(puzzleTypedKind, replay, s.puzzleTyped),
 		},
 	}
 }
