@@ -38,6 +38,7 @@ var postedControls = []struct {
 	{"pztyped/21.1.7/1300000000000000001/2", PuzzleControl{kind: "pztyped", Puzzle: "21.1.7", Key: "1300000000000000001", Played: []int{2}}},
 	{"pzshare/moore.5.7/1300000000000000001/4.0", PuzzleControl{kind: "pzshare", Puzzle: "moore.5.7", Key: "1300000000000000001", Played: []int{4, 0}}},
 	{"pznext/wythoff.1.7/1300000000000000001/0", PuzzleControl{kind: "pznext", Puzzle: "wythoff.1.7", Key: "1300000000000000001", Played: []int{0}}},
+	{"pzplay/21.1.7/1300000000000000001/-/3", PuzzleControl{kind: "pzplay", Puzzle: "21.1.7", Key: "1300000000000000001", Streak: 3}},
 }
 
 func TestControlsKeepTheirCustomIDs(t *testing.T) {
@@ -71,7 +72,7 @@ func TestControlCustomIDsWithinDiscordLimit(t *testing.T) {
 		RematchControl{g}, ReviewControl{g},
 	}
 	for _, k := range []string{"pzplay", "pztype", "pztyped", "pzshare", "pznext"} {
-		widest = append(widest, PuzzleControl{kind: k, Puzzle: "zeckendorf.5.4294967295", Key: "9223372036854775807", Played: []int{65535, 65535}})
+		widest = append(widest, PuzzleControl{kind: k, Puzzle: "zeckendorf.5.4294967295", Key: "9223372036854775807", Played: []int{65535, 65535}, Streak: maxStreak})
 	}
 	if len(widest) != len(controlKinds) {
 		t.Fatalf("%d controls checked, %d kinds", len(widest), len(controlKinds))

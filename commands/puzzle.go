@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -24,8 +25,11 @@ import (
 // Storage.RecordPuzzleAttempt, keyed by the /nim puzzle interaction that
 // showed the puzzle, so a double click on the last move counts once.
 
-// optTheme is /nim puzzle's theme option.
-const optTheme = "theme"
+// optTheme and optStreak are /nim puzzle's options.
+const (
+	optTheme  = "theme"
+	optStreak = "streak"
+)
 
 // subPuzzle is the puzzle subcommand's name.
 const subPuzzle = "puzzle"
@@ -54,8 +58,10 @@ func themeName(lp *locale.Printer, t engine.Theme) string { return lp.T("choice.
 func puzzleSub() *discordgo.ApplicationCommandOption {
 	theme := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: optTheme,
 		Description: "Only this idea (default any)", Choices: themeChoices()}
+	streak := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: optStreak,
+		Description: "Puzzles of rising difficulty until your first mistake"}
 	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: subPuzzle,
-		Description: "A puzzle near your rating: find the winning move", Options: []*discordgo.ApplicationCommandOption{theme}}
+		Description: "A puzzle near your rating: find the winning move", Options: []*discordgo.ApplicationCommandOption{theme, streak}}
 }
 
 // PuzzleControl is a control of a puzzle being solved, or finished:
@@ -66,6 +72,9 @@ func puzzleSub() *discordgo.ApplicationCommandOption {
 //	pzshare/{puzzle}/{key}/{played}  post the finished run in the channel
 //	pznext/{puzzle}/{key}/{played}   another puzzle of the same theme
 //
+// and, in a streak, a last segment: the puzzle's place in it, from 1
+// (match.StreakPuzzle of the key's seed at that place less one).
+//
 // puzzle is an engine puzzle id, key the /nim puzzle interaction that
 // showed it (the attempt's key), played the solver's moves so far as
 // indexes into the legal moves of each position, joined by "." ("-" for
@@ -75,7 +84,12 @@ type PuzzleControl struct {
 	Puzzle string
 	Key    string
 	Played []int
+	// Streak is the puzzle's place in a streak, from 1; 0 outside one.
+	Streak int
 }
+
+// maxStreak bounds a streak's length (the ladder tops out long before).
+const maxStreak = 10000
 
 // maxPlayed bounds the moves a puzzle control carries (puzzles last at
 // most two of the solver's moves).
@@ -92,6 +106,12 @@ func readPuzzleControl(kind string) func(*segments) PuzzleControl {
 		}
 		if _, err := engine.PuzzleByID(c.Puzzle); err != nil {
 			f.fail("puzzle")
+		}
+		if f.more() {
+			c.Streak = f.small("streak")
+			if c.Streak < 1 || c.Streak > maxStreak {
+				f.fail("streak")
+			}
 		}
 		if played == "-" {
 			return c
@@ -137,6 +157,9 @@ func (c PuzzleControl) CustomID() string {
 		}
 		played = strings.Join(s, ".")
 	}
+	if c.Streak > 0 {
+		return controlKind[PuzzleControl]{name: c.kind}.id(c.Puzzle, c.Key, played, c.Streak)
+	}
 	return controlKind[PuzzleControl]{name: c.kind}.id(c.Puzzle, c.Key, played)
 }
 
@@ -160,7 +183,16 @@ func puzzleSeed(id string) uint64 {
 
 // puzzleCommand shows a puzzle near the user's rating (/nim puzzle).
 func (s *Service) puzzleCommand(r *request) (*discordgo.InteractionResponse, error) {
-	theme := engine.Theme(subOptions(r.i).str(optTheme))
+	o := subOptions(r.i)
+	if o.bool(optStreak) {
+		z, err := match.StreakPuzzle(puzzleSeed(r.i.ID), 0)
+		if err != nil {
+			return nil, fmt.Errorf("streak puzzle: %w", err)
+		}
+		c := PuzzleControl{Puzzle: z.ID, Key: r.i.ID, Streak: 1}
+		return puzzleMessage(r.lang, match.StartPuzzle(z), c, discordgo.InteractionResponseChannelMessageWithSource, ""), nil
+	}
+	theme := engine.Theme(o.str(optTheme))
 	return s.showPuzzle(r, theme, r.i.ID, discordgo.InteractionResponseChannelMessageWithSource)
 }
 
@@ -187,7 +219,7 @@ func (s *Service) showPuzzle(r *request, theme engine.Theme, id string, t discor
 	if seenErr != nil {
 		return nil, fmt.Errorf("puzzles seen: %w", seenErr)
 	}
-	return puzzleMessage(r.lang, match.StartPuzzle(z), PuzzleControl{Puzzle: z.ID, Key: id}, t), nil
+	return puzzleMessage(r.lang, match.StartPuzzle(z), PuzzleControl{Puzzle: z.ID, Key: id}, t, ""), nil
 }
 
 // puzzleRun rebuilds the run a control was drawn for, refusing a control
@@ -196,6 +228,17 @@ func puzzleRun(c PuzzleControl, wantSolving bool) (*match.PuzzleRun, error) {
 	z, err := engine.PuzzleByID(c.Puzzle)
 	if err != nil {
 		return nil, userErr("control.err.bad", "Field", "puzzle", "StatusCommand", subName(subStatus))
+	}
+	if c.Streak > 0 {
+		// A streak's puzzles are its seed's, in order: no other puzzle
+		// takes a place in it.
+		want, err := match.StreakPuzzle(puzzleSeed(c.Key), c.Streak-1)
+		if err != nil {
+			return nil, err
+		}
+		if want.ID != z.ID {
+			return nil, userErr("control.err.bad", "Field", "streak", "StatusCommand", subName(subStatus))
+		}
 	}
 	run := match.StartPuzzle(z)
 	for _, n := range c.Played {
@@ -279,7 +322,10 @@ func (s *Service) puzzleMove(r *request, c PuzzleControl, run *match.PuzzleRun, 
 	}
 	c.Played = append(c.Played, n)
 	if run.State == match.PuzzleSolving {
-		return unchanged(puzzleMessage(r.lang, run, c, discordgo.InteractionResponseUpdateMessage)), nil
+		return unchanged(puzzleMessage(r.lang, run, c, discordgo.InteractionResponseUpdateMessage, "")), nil
+	}
+	if c.Streak > 0 {
+		return s.streakMove(r, c, run)
 	}
 	z := run.Puzzle
 	out, err := s.db.RecordPuzzleAttempt(r.ctx, match.PuzzleAttempt{
@@ -292,6 +338,55 @@ func (s *Service) puzzleMove(r *request, c PuzzleControl, run *match.PuzzleRun, 
 	// A duplicate (a double click on the last move) shows the first
 	// attempt's outcome: the result it counted.
 	return unchanged(puzzleResult(r.lang, run, c, &out, discordgo.InteractionResponseUpdateMessage)), nil
+}
+
+// streakMove records the end of a streak's puzzle (casual: streaks are
+// not rated) and shows the next puzzle of the ladder, or, after a mistake,
+// what went wrong and how long the streak ran. A place past the first
+// counts only if the user solved the place before it (its attempt is in
+// the store), so a forged control cannot claim a streak never played.
+func (s *Service) streakMove(r *request, c PuzzleControl, run *match.PuzzleRun) (*answer, error) {
+	user := r.userID()
+	streakKey := func(place int) string { return c.Key + "/" + user + "/" + strconv.Itoa(place) }
+	if c.Streak > 1 {
+		prev, err := s.db.PuzzleAttemptOutcome(r.ctx, streakKey(c.Streak-1))
+		if errors.Is(err, match.ErrNotFound) || (err == nil && !prev.Solved) {
+			return nil, userErr("puzzle.err.streak", "PuzzleCommand", subName(subPuzzle))
+		}
+		if err != nil {
+			return nil, fmt.Errorf("streak: %w", err)
+		}
+	}
+	solved := run.State == match.PuzzleSolved
+	count := c.Streak - 1
+	if solved {
+		count = c.Streak
+	}
+	z := run.Puzzle
+	_, err := s.db.RecordPuzzleAttempt(r.ctx, match.PuzzleAttempt{
+		AttemptKey: streakKey(c.Streak), UserID: user, Scope: match.Scope(r.i.GuildID, r.i.ChannelID),
+		PuzzleID: z.ID, Theme: z.Theme, Initial: match.PuzzleGlicko(z), Solved: solved, Streak: count,
+	})
+	if err != nil && !match.IsDuplicateAttempt(err) {
+		return nil, fmt.Errorf("record streak attempt: %w", err)
+	}
+	if solved {
+		next, err := match.StreakPuzzle(puzzleSeed(c.Key), c.Streak)
+		if err != nil {
+			return nil, fmt.Errorf("streak puzzle: %w", err)
+		}
+		nc := PuzzleControl{Puzzle: next.ID, Key: c.Key, Streak: c.Streak + 1}
+		note := "✅ " + r.t("puzzle.solved") + " " + r.t("puzzle.streak", "Count", count)
+		return unchanged(puzzleMessage(r.lang, match.StartPuzzle(next), nc, discordgo.InteractionResponseUpdateMessage, note)), nil
+	}
+	st, err := s.db.PuzzleStats(r.ctx, user)
+	if err != nil {
+		return nil, fmt.Errorf("puzzle stats: %w", err)
+	}
+	resp := puzzleResult(r.lang, run, c, nil, discordgo.InteractionResponseUpdateMessage)
+	e := resp.Data.Embeds[0]
+	e.Description = truncate(e.Description+"\n\n"+r.t("puzzle.streak.over", "Count", count, "Best", st.BestStreak), 4096)
+	return unchanged(resp), nil
 }
 
 // puzzleShare posts the finished run in the channel, for everyone.
@@ -337,9 +432,15 @@ func puzzleBoard(lp *locale.Printer, run *match.PuzzleRun) string {
 // puzzleMessage draws a run still being solved: the position, nimbot's
 // last defence, what to find, and the move controls (a menu of every
 // legal move when they fit one, and a button to type a move).
-func puzzleMessage(lp *locale.Printer, run *match.PuzzleRun, c PuzzleControl, t discordgo.InteractionResponseType) *discordgo.InteractionResponse {
+func puzzleMessage(lp *locale.Printer, run *match.PuzzleRun, c PuzzleControl, t discordgo.InteractionResponseType, note string) *discordgo.InteractionResponse {
 	z := run.Puzzle
 	var d []string
+	if note != "" {
+		d = append(d, note)
+	}
+	if c.Streak > 0 && note == "" {
+		d = append(d, lp.T("puzzle.streak", "Count", c.Streak-1))
+	}
 	if n := len(run.Replies); n > 0 {
 		prev := z.Start
 		for i, m := range run.Played[:n] {

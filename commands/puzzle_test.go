@@ -233,6 +233,12 @@ func TestPuzzleInEveryLanguage(t *testing.T) {
 			s.click(alice, share.CustomID())
 			share.Played = nil
 			s.click(alice, share.CustomID())
+			resp = s.command(alice, "puzzle", "streak", true)
+			resp = playOne(t, s, alice, resp, winningPick)
+			playOne(t, s, alice, resp, losingPick)
+			forged := PuzzleControl{Puzzle: "nimsum.1.1", Key: "1", Streak: 3}
+			s.submit(alice, forged.as(puzzleTypedKind).CustomID(), "A1")
+			s.submit(alice, forged.as(puzzleTypedKind).CustomID(), "???")
 		})
 	}
 	checkNothingMissing(t)
@@ -255,4 +261,83 @@ func TestPuzzleRecordedInTheStore(t *testing.T) {
 		t.Fatalf("the attempt's key is not %s/%s: %v", c.Key, alice, err)
 	}
 	_ = fmt.Sprint
+}
+
+// playOne plays pick's moves in the puzzle resp shows until that puzzle
+// is over: a finished answer (Share), or the next puzzle of a streak.
+func playOne(t *testing.T, s speaker, who string, resp *discordgo.InteractionResponse, pick func(run *match.PuzzleRun) engine.Move) *discordgo.InteractionResponse {
+	t.Helper()
+	first, _ := puzzleControlOf(t, resp, puzzleTypeKind)
+	for range 3 {
+		c, ok := puzzleControlOf(t, resp, puzzleTypeKind)
+		if !ok || c.Puzzle != first.Puzzle || c.Streak != first.Streak {
+			return resp
+		}
+		run, err := puzzleRun(c, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := pick(run)
+		legal := run.Puzzle.Rules.Legal(run.Position)
+		n := slices.IndexFunc(legal, func(l engine.Move) bool { return sameMove(l, m) })
+		resp = s.submit(who, c.as(puzzleTypedKind).CustomID(), run.Puzzle.Rules.FormatMove(run.Position, m))
+		if resp.Type != discordgo.InteractionResponseUpdateMessage {
+			t.Fatalf("move %d answered %d: %s", n, resp.Type, text(resp))
+		}
+	}
+	return resp
+}
+
+// TestPuzzleStreak: a streak climbs its ladder, puzzle after puzzle, until
+// the first mistake; it is not rated, and the best streak is kept. A
+// forged place in a streak, or another puzzle in it, is refused.
+func TestPuzzleStreak(t *testing.T) {
+	s := speaker{newHarness(t, 7), "en-US"}
+	ctx := context.Background()
+	resp := s.command(alice, "puzzle", "streak", true)
+	start, ok := puzzleControlOf(t, resp, puzzleTypeKind)
+	if !ok || start.Streak != 1 || !strings.Contains(text(resp), "Streak: 0 solved") {
+		t.Fatalf("a streak starts with %+v: %s", start, text(resp))
+	}
+	var ids []string
+	for k := 1; k <= 3; k++ {
+		c, _ := puzzleControlOf(t, resp, puzzleTypeKind)
+		ids = append(ids, c.Puzzle)
+		resp = playOne(t, s, alice, resp, winningPick)
+		next, ok := puzzleControlOf(t, resp, puzzleTypeKind)
+		if !ok || next.Streak != k+1 || !strings.Contains(text(resp), fmt.Sprintf("Streak: %d solved in a row", k)) {
+			t.Fatalf("after %d solved: %+v: %s", k, next, text(resp))
+		}
+		if want, _ := match.StreakPuzzle(puzzleSeed(start.Key), k); next.Puzzle != want.ID {
+			t.Fatalf("place %d is %s, the ladder's %s", k+1, next.Puzzle, want.ID)
+		}
+	}
+	end := playOne(t, s, alice, resp, losingPick)
+	if !strings.Contains(text(end), "Streak over: 3 puzzles solved in a row. Your best streak: 3.") || !strings.Contains(text(end), "gives the win away") {
+		t.Fatalf("the streak's end: %s", text(end))
+	}
+	st, _ := s.db.PuzzleStats(ctx, alice)
+	if st.BestStreak != 3 || st.Attempted != 4 || st.Solved != 3 || st.Rating.Rating != 1500 {
+		t.Fatalf("after a streak of 3: %+v", st)
+	}
+	// A second, shorter streak keeps the best.
+	resp = s.command(alice, "puzzle", "streak", true)
+	playOne(t, s, alice, resp, losingPick)
+	if st, _ := s.db.PuzzleStats(ctx, alice); st.BestStreak != 3 {
+		t.Fatalf("after a streak of 0: %+v", st)
+	}
+
+	// Forged: a later place of bob's own streak, never reached; a puzzle
+	// that is not the ladder's at its place.
+	resp = s.command(bob, "puzzle", "streak", true)
+	c, _ := puzzleControlOf(t, resp, puzzleTypeKind)
+	z, _ := match.StreakPuzzle(puzzleSeed(c.Key), 5)
+	forged := PuzzleControl{Puzzle: z.ID, Key: c.Key, Streak: 6}
+	run, _ := puzzleRun(forged, true)
+	wantUserError(t, s.submit(bob, forged.as(puzzleTypedKind).CustomID(), z.Rules.FormatMove(run.Position, winningPick(run))), "cannot go on")
+	other := PuzzleControl{Puzzle: ids[0], Key: c.Key, Streak: 2}
+	wantUserError(t, s.submit(bob, other.as(puzzleTypedKind).CustomID(), "A1"), "not one nimbot understands")
+	if st, _ := s.db.PuzzleStats(ctx, bob); st.Attempted != 0 || st.BestStreak != 0 {
+		t.Fatalf("forged streak controls counted: %+v", st)
+	}
 }

@@ -24,6 +24,9 @@ type PuzzleStorage interface {
 	// once. With InteractionID, the interaction is recorded as answered in
 	// the same transaction (ErrDuplicate, and nothing written, if it was).
 	RecordPuzzleAttempt(ctx context.Context, a PuzzleAttempt) (PuzzleOutcome, error)
+	// PuzzleAttemptOutcome returns the outcome of the attempt recorded
+	// under attemptKey, or ErrNotFound.
+	PuzzleAttemptOutcome(ctx context.Context, attemptKey string) (PuzzleOutcome, error)
 	// PuzzleStats returns the user's puzzle record; a user with no attempt
 	// gets NewGlicko and zero counts.
 	PuzzleStats(ctx context.Context, userID string) (PuzzleStats, error)

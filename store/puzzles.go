@@ -117,6 +117,23 @@ func attemptOutcome(ctx context.Context, q rowQueryer, key string) (match.Puzzle
 		Puzzle: f[3], PuzzleChange: f[3] - f[2]}, true, nil
 }
 
+// PuzzleAttemptOutcome returns the outcome of the attempt recorded under
+// attemptKey, or match.ErrNotFound.
+func (db *DB) PuzzleAttemptOutcome(ctx context.Context, attemptKey string) (match.PuzzleOutcome, error) {
+	var o match.PuzzleOutcome
+	var pb, pa, zb, za float64
+	err := db.readers.QueryRowContext(ctx, `SELECT solved, rated, player_before, player_after, puzzle_before, puzzle_after
+		FROM puzzle_attempts WHERE attempt_key = ?`, attemptKey).Scan(&o.Solved, &o.Rated, &pb, &pa, &zb, &za)
+	if errors.Is(err, sql.ErrNoRows) {
+		return o, fmt.Errorf("puzzle attempt %s: %w", attemptKey, match.ErrNotFound)
+	}
+	if err != nil {
+		return o, err
+	}
+	o.Player, o.PlayerChange, o.Puzzle, o.PuzzleChange = pa, pa-pb, za, za-zb
+	return o, nil
+}
+
 // glickoRow reads a rating (rating, deviation, volatility) by key, or
 // returns def when there is no row.
 func glickoRow(ctx context.Context, q rowQueryer, query, key string, def match.Glicko) (match.Glicko, error) {

@@ -74,6 +74,12 @@ func testPuzzleAttempts(t *testing.T, db match.Storage) {
 		!near(out.Puzzle, wantPuzzle.Rating) {
 		t.Fatalf("first attempt: %+v, %v; want player %v, puzzle %v", out, err, wantPlayer.Rating, wantPuzzle.Rating)
 	}
+	if read, err := db.PuzzleAttemptOutcome(ctx, "k1"); err != nil || read != out {
+		t.Fatalf("the attempt read back: %+v, %v; recorded %+v", read, err, out)
+	}
+	if _, err := db.PuzzleAttemptOutcome(ctx, "k0"); !errors.Is(err, match.ErrNotFound) {
+		t.Fatalf("an unknown attempt: %v", err)
+	}
 	s, err = db.PuzzleStats(ctx, "ann")
 	if err != nil || !sameGlicko(s.Rating, wantPlayer) || s.Attempted != 1 || s.Solved != 1 {
 		t.Fatalf("after one solved attempt: %+v, %v; want rating %+v", s, err, wantPlayer)

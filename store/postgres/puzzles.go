@@ -123,6 +123,23 @@ func attemptOutcome(ctx context.Context, tx pgx.Tx, key string) (match.PuzzleOut
 	return o, nil
 }
 
+// PuzzleAttemptOutcome returns the outcome of the attempt recorded under
+// attemptKey, or match.ErrNotFound.
+func (db *DB) PuzzleAttemptOutcome(ctx context.Context, attemptKey string) (match.PuzzleOutcome, error) {
+	var o match.PuzzleOutcome
+	var pb, pa, zb, za float64
+	err := db.pool.QueryRow(ctx, `SELECT solved, rated, player_before, player_after, puzzle_before, puzzle_after
+		FROM puzzle_attempts WHERE attempt_key = $1`, attemptKey).Scan(&o.Solved, &o.Rated, &pb, &pa, &zb, &za)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return o, fmt.Errorf("puzzle attempt %s: %w", attemptKey, match.ErrNotFound)
+	}
+	if err != nil {
+		return o, err
+	}
+	o.Player, o.PlayerChange, o.Puzzle, o.PuzzleChange = pa, pa-pb, za, za-zb
+	return o, nil
+}
+
 // PuzzleStats returns the user's puzzle record.
 func (db *DB) PuzzleStats(ctx context.Context, userID string) (match.PuzzleStats, error) {
 	s := match.PuzzleStats{UserID: userID, Rating: match.NewGlicko()}
