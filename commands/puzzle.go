@@ -25,10 +25,12 @@ import (
 // Storage.RecordPuzzleAttempt, keyed by the /nim puzzle interaction that
 // showed the puzzle, so a double click on the last move counts once.
 
-// optTheme and optStreak are /nim puzzle's options.
+// optTheme and optStreak are /nim puzzle's options; optPuzzles turns
+// /nim leaderboard to the puzzles board.
 const (
-	optTheme  = "theme"
-	optStreak = "streak"
+	optTheme   = "theme"
+	optStreak  = "streak"
+	optPuzzles = "puzzles"
 )
 
 // subPuzzle is the puzzle subcommand's name.
@@ -543,4 +545,39 @@ func signed(x float64) string {
 		return "−" + strconv.Itoa(-n)
 	}
 	return "±0"
+}
+
+// puzzleStatsLine is /nim stats' line on puzzles: rating, solved of
+// attempted, best streak; none for a user who never tried one.
+func (s *Service) puzzleStatsLine(r *request, user string) ([]string, error) {
+	st, err := s.db.PuzzleStats(r.ctx, user)
+	if err != nil {
+		return nil, fmt.Errorf("puzzle stats: %w", err)
+	}
+	if st.Attempted == 0 {
+		return nil, nil
+	}
+	return []string{r.t("puzzle.stats", "Rating", int(math.Round(st.Rating.Rating)), "Solved", st.Solved,
+		"Attempted", st.Attempted, "Best", st.BestStreak)}, nil
+}
+
+// puzzleLeaderboard answers /nim leaderboard puzzles: the users who tried
+// a puzzle here (this server, or this DM or group DM), by puzzle rating.
+func (s *Service) puzzleLeaderboard(r *request) (*discordgo.InteractionResponse, error) {
+	rows, err := s.db.PuzzleLeaderboard(r.ctx, match.Scope(r.i.GuildID, r.i.ChannelID), leaderboardSize)
+	if err != nil {
+		return nil, fmt.Errorf("puzzle leaderboard: %w", err)
+	}
+	var lines []string
+	for k, st := range rows {
+		lines = append(lines, r.t("puzzle.leaderboard.row", "Rank", fmt.Sprintf("%2d", k+1), "Player", name(st.UserID),
+			"Rating", int(math.Round(st.Rating.Rating)), "Solved", st.Solved, "Attempted", st.Attempted, "Best", st.BestStreak))
+	}
+	if len(lines) == 0 {
+		lines = append(lines, r.t("puzzle.leaderboard.empty", "PuzzleCommand", subName(subPuzzle)))
+	}
+	embed := &discordgo.MessageEmbed{Title: r.t("puzzle.leaderboard.title"), Description: strings.Join(lines, "\n"), Color: colourFinished}
+	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
+		Embeds: []*discordgo.MessageEmbed{embed}, AllowedMentions: noMentions(),
+	}}, nil
 }

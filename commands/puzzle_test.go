@@ -225,6 +225,7 @@ func TestPuzzleInEveryLanguage(t *testing.T) {
 	for _, lang := range renderLangs() {
 		t.Run(lang, func(t *testing.T) {
 			s := speaker{newHarness(t, 5), lang}
+			s.command(alice, "leaderboard", "puzzles", true)
 			resp := s.command(alice, "puzzle")
 			solvePuzzle(t, s, alice, resp, winningPick)
 			resp = s.command(alice, "puzzle", "theme", string(engine.ThemeGrundy))
@@ -236,6 +237,9 @@ func TestPuzzleInEveryLanguage(t *testing.T) {
 			resp = s.command(alice, "puzzle", "streak", true)
 			resp = playOne(t, s, alice, resp, winningPick)
 			playOne(t, s, alice, resp, losingPick)
+			s.command(alice, "stats")
+			s.command(alice, "leaderboard", "puzzles", true)
+			s.command(bob, "stats")
 			forged := PuzzleControl{Puzzle: "nimsum.1.1", Key: "1", Streak: 3}
 			s.submit(alice, forged.as(puzzleTypedKind).CustomID(), "A1")
 			s.submit(alice, forged.as(puzzleTypedKind).CustomID(), "???")
@@ -340,4 +344,46 @@ func TestPuzzleStreak(t *testing.T) {
 	if st, _ := s.db.PuzzleStats(ctx, bob); st.Attempted != 0 || st.BestStreak != 0 {
 		t.Fatalf("forged streak controls counted: %+v", st)
 	}
+}
+
+// TestPuzzleStatsAndBoard: /nim stats shows the puzzle record of whoever
+// tried one; /nim leaderboard puzzles lists who tried one here, best
+// puzzle rating first, and no one from elsewhere.
+func TestPuzzleStatsAndBoard(t *testing.T) {
+	s := speaker{newHarness(t, 8), "en-US"}
+	if got := text(s.command(alice, "leaderboard", "puzzles", true)); !strings.Contains(got, "Nobody has tried a puzzle here yet") {
+		t.Fatalf("an empty puzzle board: %s", got)
+	}
+	if got := text(s.command(alice, "stats")); strings.Contains(got, "Puzzles") {
+		t.Fatalf("stats before any puzzle: %s", got)
+	}
+	solvePuzzle(t, s, alice, s.command(alice, "puzzle", "theme", string(engine.ThemeNimSum)), winningPick)
+	solvePuzzle(t, s, bob, s.command(bob, "puzzle", "theme", string(engine.ThemeNimSum)), losingPick)
+	st, _ := s.db.PuzzleStats(context.Background(), alice)
+	want := fmt.Sprintf("🧩 Puzzles: rating **%s** · 1 solved of 1 · best streak **0**", englishNumber(int(st.Rating.Rating+0.5)))
+	if got := text(s.command(alice, "stats")); !strings.Contains(got, want) {
+		t.Fatalf("stats: want %q in %s", want, got)
+	}
+	board := text(s.command(carol, "leaderboard", "puzzles", true))
+	ia, ib := strings.Index(board, "<@"+alice+">"), strings.Index(board, "<@"+bob+">")
+	if ia < 0 || ib < 0 || ia > ib || !strings.Contains(board, "1 of 1 solved") || !strings.Contains(board, "0 of 1 solved") {
+		t.Fatalf("the puzzle board: %s", board)
+	}
+	if got := text(s.command(carol, "leaderboard")); strings.Contains(got, "<@"+alice+">") {
+		t.Fatalf("the games board lists puzzle solvers: %s", got)
+	}
+	s.channel = chanDM
+	dm := text(s.commandWith("application_command_dm.json", fields{UserID: alice, Sub: "leaderboard", Options: opts("puzzles", true)}))
+	if !strings.Contains(dm, "Nobody has tried a puzzle here yet") {
+		t.Fatalf("a DM's puzzle board: %s", dm)
+	}
+}
+
+// englishNumber writes n as English messages do (1,234).
+func englishNumber(n int) string {
+	s := strconv.Itoa(n)
+	if len(s) > 3 {
+		s = s[:len(s)-3] + "," + s[len(s)-3:]
+	}
+	return s
 }
