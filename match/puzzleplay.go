@@ -196,9 +196,5 @@ func StreakPuzzle(seed uint64, n int) (engine.Puzzle, error) {
 // DailyPuzzle is the puzzle of the UTC day of t, the same on every
 // instance: drawn near 1500 from the day's number.
 func DailyPuzzle(t time.Time) (engine.Puzzle, error) {
-	day := t.UTC().Unix() / 86400
-	if t.UTC().Unix() < 0 && t.UTC().Unix()%86400 != 0 {
-		day--
-	}
-	return NextPuzzle(1500, "", nil, uint64(day)*0x2545f4914f6cdd1d+1)
+	return NextPuzzle(1500, "", nil, uint64(DayNumber(t))*0x2545f4914f6cdd1d+1)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"nimbot/engine"
 )
@@ -140,3 +141,43 @@ func DuplicateAttempt(key string) error {
 // IsDuplicateAttempt reports whether err says the attempt was recorded
 // before (and not that the interaction was answered before).
 func IsDuplicateAttempt(err error) bool { return errors.Is(err, errDuplicateAttempt) }
+
+// DailyStorage keeps the channels subscribed to the daily puzzle and who
+// posts each day's, once.
+type DailyStorage interface {
+	// SubscribeDaily subscribes d.ChannelID (or updates who subscribed it
+	// and the posts' language), keeping the day last posted there.
+	SubscribeDaily(ctx context.Context, d DailyChannel) error
+	// UnsubscribeDaily removes the channel and reports whether it was
+	// subscribed.
+	UnsubscribeDaily(ctx context.Context, channelID string) (bool, error)
+	// ClaimDaily claims up to limit subscribed channels where day's puzzle
+	// is not posted yet and no claim is running (a claim runs until now +
+	// lease), for the caller to post in: of instances claiming at once,
+	// each channel goes to one. A claim that lapses (its instance died)
+	// lets the channel be claimed again.
+	ClaimDaily(ctx context.Context, day int64, now time.Time, lease time.Duration, limit int) ([]DailyChannel, error)
+	// DailyPosted records that day's puzzle is posted in the channel and
+	// ends its claim; it never moves the day back.
+	DailyPosted(ctx context.Context, channelID string, day int64) error
+}
+
+// DailyChannel is a channel subscribed to the daily puzzle.
+type DailyChannel struct {
+	ChannelID string
+	GuildID   string
+	// UserID subscribed it; Locale is the language of the posts (theirs).
+	UserID string
+	Locale string
+	// LastDay is the UTC day (DayNumber) whose puzzle was last posted.
+	LastDay int64
+}
+
+// DayNumber is t's UTC day: days since 1970-01-01.
+func DayNumber(t time.Time) int64 {
+	s := t.Unix()
+	if s < 0 && s%86400 != 0 {
+		return s/86400 - 1
+	}
+	return s / 86400
+}

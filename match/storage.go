@@ -98,6 +98,8 @@ type Storage interface {
 	Leaderboard(ctx context.Context, scope string, variant engine.Variant, limit int) ([]Stats, error)
 	// PuzzleStorage keeps puzzle attempts and ratings.
 	PuzzleStorage
+	// DailyStorage keeps the daily puzzle's channels.
+	DailyStorage
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the database.
