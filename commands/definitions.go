@@ -247,6 +247,7 @@ func definitions() []*discordgo.ApplicationCommand {
 				opt(boolean, optPuzzles, "The puzzles board instead")),
 			sub(subEnd, "End this channel's game (players or message managers)"),
 			puzzleSub(),
+			dailySub(),
 		},
 	}
 	return []*discordgo.ApplicationCommand{nim}

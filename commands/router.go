@@ -87,6 +87,7 @@ func (s *Service) routes() mux {
 			command("nim/leaderboard", replay(view(s.leaderboard))),
 			command("nim/end", once(s.end)),
 			command("nim/puzzle", replay(view(s.puzzleCommand))).private(always),
+			command("nim/daily", once(s.dailyCommand)).private(always),
 		},
 		discordgo.InteractionApplicationCommandAutocomplete: {
 			command("autocomplete/nim/start", view(s.autocompleteStart)),
