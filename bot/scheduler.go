@@ -47,6 +47,9 @@ type SchedulerConfig struct {
 	// a measurement (bench/load) should go below it.
 	Retention time.Duration
 	Now       func() time.Time // nil: time.Now
+	// Posts, when set, claims the posts due now (the daily puzzle), each
+	// Tick, for the scheduler to send (see Post).
+	Posts func(ctx context.Context) ([]Post, error)
 }
 
 // NewScheduler returns a Scheduler; Run starts it.
@@ -88,6 +91,7 @@ func (s *Scheduler) Run(ctx context.Context) {
 func (s *Scheduler) Tick(ctx context.Context) int {
 	log := s.cfg.Log
 	defer s.prune(ctx, log)
+	defer s.sendPosts(ctx, log)
 	edits, err := s.cfg.Service.Expire(ctx)
 	if err != nil {
 		log.Error("expiring games", "err", err)
