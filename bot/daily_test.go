@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,7 +10,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -233,5 +237,131 @@ func TestDailyOnceAcrossInstances(t *testing.T) {
 		if n := len(rest.messages[ch]); n != 1 {
 			t.Fatalf("channel %s got %d posts", ch, n)
 		}
+	}
+}
+
+// runBotChild runs the test binary as a child process of a test (see
+// TestMain): "daily" ticks a scheduler on the SQLite file NIMBOT_BOT_DB at
+// the Unix time NIMBOT_BOT_NOW, posting to the stand-in at NIMBOT_BOT_REST,
+// and hangs once a post is sent, before it is recorded, printing "posted",
+// for the parent to SIGKILL.
+func runBotChild(role string) int {
+	if role != "daily" {
+		fmt.Fprintln(os.Stderr, "child: unknown role", role)
+		return 1
+	}
+	ctx := context.Background()
+	sec, _ := strconv.ParseInt(os.Getenv("NIMBOT_BOT_NOW"), 10, 64)
+	clock := func() time.Time { return time.Unix(sec, 0).UTC() }
+	db, err := store.Open(ctx, store.Config{Path: os.Getenv("NIMBOT_BOT_DB"), Now: clock})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "child:", err)
+		return 1
+	}
+	svc := commands.New(commands.Config{DB: db, Now: clock, Rand: rand.New(rand.NewPCG(1, 2)), Log: slog.New(slog.DiscardHandler)})
+	s, err := bot.NewSession(fakeToken)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "child:", err)
+		return 1
+	}
+	target, _ := url.Parse(os.Getenv("NIMBOT_BOT_REST"))
+	s.Client = &http.Client{Timeout: 10 * time.Second, Transport: redirect{target: target}}
+	posts := dailyPosts(svc)
+	sched := bot.NewScheduler(bot.SchedulerConfig{Service: svc, Session: s, Log: slog.New(slog.DiscardHandler), Now: clock,
+		Posts: func(ctx context.Context) ([]bot.Post, error) {
+			ps, err := posts(ctx)
+			for i := range ps {
+				ps[i].Done = func(context.Context) error {
+					fmt.Println("posted")
+					select {} // killed here, before the post is recorded
+				}
+			}
+			return ps, err
+		}})
+	sched.Tick(ctx)
+	return 0
+}
+
+// TestDailyAcrossSIGKILL: an instance killed after Discord created the
+// day's post but before it recorded it leaves the channel claimed; once
+// the claim lapses, the restarted instance posts again with the same
+// nonce, and the channel shows one message; after that, nothing more that
+// day.
+func TestDailyAcrossSIGKILL(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "nimbot.db")
+	now := time.Date(2026, 3, 1, 0, 0, 5, 0, time.UTC)
+	clock := func() time.Time { return now }
+	rest := newChannelREST(t)
+	const ch, guild = "1400000000000000001", "1300000000000000001"
+	rest.guilds[ch] = guild
+	db, err := store.Open(ctx, store.Config{Path: path, Now: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.SubscribeDaily(ctx, match.DailyChannel{ChannelID: ch, GuildID: guild, UserID: "1230000000000000001"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "NIMBOT_BOT_CHILD=daily", "NIMBOT_BOT_DB="+path,
+		"NIMBOT_BOT_NOW="+strconv.FormatInt(now.Unix(), 10), "NIMBOT_BOT_REST="+rest.srv.URL)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line := make(chan string, 1)
+	go func() {
+		s := bufio.NewScanner(out)
+		for s.Scan() {
+			line <- s.Text()
+		}
+		close(line)
+	}()
+	select {
+	case l := <-line:
+		if l != "posted" {
+			t.Fatalf("the child printed %q", l)
+		}
+	case <-time.After(60 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("the child never posted")
+	}
+	if err := cmd.Process.Kill(); err != nil { // SIGKILL on Unix
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	if n := rest.posted(ch); n != 1 {
+		t.Fatalf("%d posts before the kill", n)
+	}
+
+	// Restarted: while the claim runs, nothing; once it lapsed, the same
+	// post again, which Discord does not create twice.
+	db, err = store.Open(ctx, store.Config{Path: path, Now: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	svc := commands.New(commands.Config{DB: db, Now: clock, Rand: rand.New(rand.NewPCG(1, 2)), Log: slog.New(slog.DiscardHandler)})
+	sched := bot.NewScheduler(bot.SchedulerConfig{Service: svc, Session: rest.session(t), Log: slog.New(slog.DiscardHandler), Now: clock, Posts: dailyPosts(svc)})
+	sched.Tick(ctx)
+	now = now.Add(3 * time.Minute)
+	sched.Tick(ctx)
+	sched.Tick(ctx)
+	rest.mu.Lock()
+	posts, nonces := len(rest.messages[ch]), len(rest.nonces)
+	rest.mu.Unlock()
+	if posts != 1 || nonces != 1 {
+		t.Fatalf("%d messages (%d nonces) in the channel after the restart, want 1", posts, nonces)
+	}
+	if left, err := db.ClaimDaily(ctx, match.DayNumber(now), now.Add(time.Hour), time.Minute, 10); err != nil || len(left) != 0 {
+		t.Fatalf("the day's post was not recorded: %+v, %v", left, err)
 	}
 }
