@@ -181,3 +181,13 @@ func DayNumber(t time.Time) int64 {
 	}
 	return s / 86400
 }
+
+// LessonStorage keeps each user's progress through the lessons.
+type LessonStorage interface {
+	// LessonProgress returns how many exercises of each lesson the user
+	// has solved (lessons never started are absent).
+	LessonProgress(ctx context.Context, userID string) (map[string]int, error)
+	// AdvanceLesson records that the user has solved solved exercises of
+	// lesson; progress never goes back.
+	AdvanceLesson(ctx context.Context, userID, lesson string, solved int) error
+}

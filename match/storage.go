@@ -100,6 +100,8 @@ type Storage interface {
 	PuzzleStorage
 	// DailyStorage keeps the daily puzzle's channels.
 	DailyStorage
+	// LessonStorage keeps progress through the lessons.
+	LessonStorage
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the database.

@@ -16,6 +16,7 @@ import (
 func runDailyContract(t *testing.T, open func(*testing.T) match.Storage) {
 	t.Run("DailyClaims", func(t *testing.T) { testDailyClaims(t, open(t)) })
 	t.Run("DailyClaimRace", func(t *testing.T) { testDailyClaimRace(t, open(t)) })
+	t.Run("Lessons", func(t *testing.T) { testLessons(t, open(t)) })
 }
 
 func channelIDs(ds []match.DailyChannel) []string {
@@ -156,5 +157,30 @@ func testDailyClaimRace(t *testing.T, db match.Storage) {
 		if n != 1 {
 			t.Fatalf("%s claimed %d times", c, n)
 		}
+	}
+}
+
+// testLessons: progress is per user and lesson, and never goes back.
+func testLessons(t *testing.T, db match.Storage) {
+	ctx := context.Background()
+	if p, err := db.LessonProgress(ctx, "ann"); err != nil || len(p) != 0 {
+		t.Fatalf("a newcomer's progress: %v, %v", p, err)
+	}
+	for _, step := range []struct {
+		user, lesson string
+		solved       int
+	}{{"ann", "21", 1}, {"ann", "21", 3}, {"ann", "21", 2}, {"ann", "nimsum", 1}, {"bob", "21", 2}} {
+		if err := db.AdvanceLesson(ctx, step.user, step.lesson, step.solved); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if p, err := db.LessonProgress(ctx, "ann"); err != nil || len(p) != 2 || p["21"] != 3 || p["nimsum"] != 1 {
+		t.Fatalf("ann's progress: %v, %v", p, err)
+	}
+	if p, err := db.LessonProgress(ctx, "bob"); err != nil || len(p) != 1 || p["21"] != 2 {
+		t.Fatalf("bob's progress: %v, %v", p, err)
+	}
+	if err := db.AdvanceLesson(ctx, "ann", "21", -1); !errors.Is(err, match.ErrInvalid) {
+		t.Fatalf("negative progress: %v", err)
 	}
 }

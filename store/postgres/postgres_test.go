@@ -83,7 +83,7 @@ func TestMigrations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "bot_record daily_channels games goose_db_version heartbeat hints interactions moves puzzle_attempts puzzle_members puzzle_players puzzle_ratings results stats"
+	want := "bot_record daily_channels games goose_db_version heartbeat hints interactions lesson_progress moves puzzle_attempts puzzle_members puzzle_players puzzle_ratings results stats"
 	if got := strings.Join(tables, " "); got != want {
 		t.Fatalf("tables %s, want %s", got, want)
 	}
