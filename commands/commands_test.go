@@ -1029,7 +1029,7 @@ func TestDefinitionsWithinDiscordLimits(t *testing.T) {
 		t.Errorf("command name/description")
 	}
 	walk("/nim", defs[0].Options)
-	for _, s := range []string{"start", "move", "hint", "resign", "status", "rules", "analyze", "stats", "leaderboard", "end", "puzzle", "daily"} {
+	for _, s := range []string{"start", "move", "hint", "resign", "status", "rules", "analyze", "stats", "leaderboard", "end", "puzzle", "daily", "learn"} {
 		if !subs[s] {
 			t.Errorf("missing /nim %s", s)
 		}
@@ -1468,6 +1468,7 @@ func TestPrivate(t *testing.T) {
 		{"puzzle streak", cmd("puzzle", "streak", true), true, false},
 		{"puzzle leaderboard", cmd("leaderboard", "puzzles", true), false, true},
 		{"daily", cmd("daily"), true, false},
+		{"learn", cmd("learn"), true, false},
 		{"status", cmd("status"), false, true},
 		{"autocomplete", func() *discordgo.Interaction {
 			return h.interaction("application_command.json", fields{UserID: alice, Sub: "analyze", Options: `[{"name":"position","type":3,"value":"kay","focused":true}]`, Type: 4})

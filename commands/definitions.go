@@ -248,6 +248,7 @@ func definitions() []*discordgo.ApplicationCommand {
 			sub(subEnd, "End this channel's game (players or message managers)"),
 			puzzleSub(),
 			dailySub(),
+			learnSub(),
 		},
 	}
 	return []*discordgo.ApplicationCommand{nim}

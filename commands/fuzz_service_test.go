@@ -92,9 +92,14 @@ func serviceSeeds(h *harness) [][]byte {
 		control{chanA, "pztype/wythoff.2.3/1300000000000000001/-", "", ""},
 		control{chanA, "pzshare/21.1.7/1300000000000000001/0", "", ""},
 		control{chanA, "pznext/grundy.3.1/1300000000000000001/0/2", "", ""},
+		control{chanA, "learn/3/1", "", ""},
+		control{chanA, "learnsel/0", `["4"]`, ""},
+		control{chanA, "lxplay/2/0/-", `["0"]`, ""},
+		control{chanA, "lxtype/5/1/-", "", ""},
 	)
 	modals := []control{
 		{chanA, "pztyped/nimsum.2.5/1300000000000000001/-", "", `"A1"`},
+		{chanA, "lxtyped/6/0/-", "", `"A1"`},
 		{chanA, AmountModal{Game: g, Ply: p, Heap: 3}.CustomID(), "", `"7"`},
 		{chanA, TypedModal{Game: g, Ply: p}.CustomID(), "", `"B2"`},
 		{chanA, TypedModal{Game: g, Ply: p}.CustomID(), "", `"D=1+2"`},
@@ -122,6 +127,8 @@ func serviceSeeds(h *harness) [][]byte {
 		{"leaderboard", opts("puzzles", true)},
 		{"puzzle", opts("theme", "grundy")},
 		{"puzzle", opts("streak", true)},
+		{"learn", "[]"},
+		{"daily", "[]"},
 		{"end", "[]"},
 		{"nosuch", "[]"},
 	}

@@ -435,14 +435,23 @@ func puzzleBoard(lp *locale.Printer, run *match.PuzzleRun) string {
 // last defence, what to find, and the move controls (a menu of every
 // legal move when they fit one, and a button to type a move).
 func puzzleMessage(lp *locale.Printer, run *match.PuzzleRun, c PuzzleControl, t discordgo.InteractionResponseType, note string) *discordgo.InteractionResponse {
-	z := run.Puzzle
-	var d []string
+	var notes []string
 	if note != "" {
-		d = append(d, note)
+		notes = append(notes, note)
 	}
 	if c.Streak > 0 && note == "" {
-		d = append(d, lp.T("puzzle.streak", "Count", c.Streak-1))
+		notes = append(notes, lp.T("puzzle.streak", "Count", c.Streak-1))
 	}
+	return runMessage(lp, run, c.as(puzzlePlayKind).CustomID(), c.as(puzzleTypeKind).CustomID(), t, notes, lp.T("puzzle.title", "Theme", themeName(lp, run.Puzzle.Theme)), nil)
+}
+
+// runMessage draws a run still being solved under title: notes, nimbot's
+// last defence, the position, what to find, and the move controls (a menu
+// of every legal move, menuID, when they fit one, and a button to type a
+// move, typeID), then any extra rows.
+func runMessage(lp *locale.Printer, run *match.PuzzleRun, menuID, typeID string, t discordgo.InteractionResponseType, notes []string, title string, extra []discordgo.MessageComponent) *discordgo.InteractionResponse {
+	z := run.Puzzle
+	d := append([]string(nil), notes...)
 	if n := len(run.Replies); n > 0 {
 		prev := z.Start
 		for i, m := range run.Played[:n] {
@@ -457,14 +466,14 @@ func puzzleMessage(lp *locale.Printer, run *match.PuzzleRun, c PuzzleControl, t 
 	d = append(d, puzzleBoard(lp, run))
 	d = append(d, lp.T("puzzle.task", "Count", run.MovesLeft()))
 	embed := &discordgo.MessageEmbed{
-		Title:       lp.T("puzzle.title", "Theme", themeName(lp, z.Theme)),
+		Title:       title,
 		Description: truncate(strings.Join(d, "\n\n"), 4096),
 		Color:       colourActive,
 		Footer:      puzzleFooter(lp, z),
 	}
 	var comps []discordgo.MessageComponent
 	if legal := z.Rules.Legal(run.Position); len(legal) <= 25 {
-		menu := discordgo.SelectMenu{CustomID: c.as(puzzlePlayKind).CustomID(), Placeholder: lp.T("puzzle.menu")}
+		menu := discordgo.SelectMenu{CustomID: menuID, Placeholder: lp.T("puzzle.menu")}
 		for n, m := range legal {
 			menu.Options = append(menu.Options, discordgo.SelectMenuOption{
 				Label: truncate(z.Rules.FormatMove(run.Position, m)+" — "+lp.Phrase(z.Rules.DescribeMove(run.Position, m)), 100),
@@ -474,8 +483,9 @@ func puzzleMessage(lp *locale.Printer, run *match.PuzzleRun, c PuzzleControl, t 
 		comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{menu}})
 	}
 	comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.Button{Label: lp.T("puzzle.type"), Style: discordgo.SecondaryButton, CustomID: c.as(puzzleTypeKind).CustomID()},
+		discordgo.Button{Label: lp.T("puzzle.type"), Style: discordgo.SecondaryButton, CustomID: typeID},
 	}})
+	comps = append(comps, extra...)
 	return &discordgo.InteractionResponse{Type: t, Data: &discordgo.InteractionResponseData{
 		Embeds: []*discordgo.MessageEmbed{embed}, Components: comps,
 		Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noMentions(),
@@ -487,31 +497,7 @@ func puzzleMessage(lp *locale.Printer, run *match.PuzzleRun, c PuzzleControl, t 
 // change; Share and Next buttons.
 func puzzleResult(lp *locale.Printer, run *match.PuzzleRun, c PuzzleControl, out *match.PuzzleOutcome, t discordgo.InteractionResponseType) *discordgo.InteractionResponse {
 	z := run.Puzzle
-	var d []string
-	colour := colourFinished
-	if run.State == match.PuzzleSolved {
-		d = append(d, "✅ "+lp.T("puzzle.solved"))
-		d = append(d, puzzleBoard(lp, run))
-	} else {
-		colour = colourPending
-		wrong := run.Played[len(run.Played)-1]
-		d = append(d, "❌ "+lp.T("puzzle.failed", "Move", z.Rules.FormatMove(run.FailedAt, wrong), "Description", z.Rules.DescribeMove(run.FailedAt, wrong)))
-		if !z.Rules.Over(run.Position) {
-			d = append(d, lp.T("puzzle.refuted", "Move", z.Rules.FormatMove(run.Position, run.Refutation), "Description", z.Rules.DescribeMove(run.Position, run.Refutation)))
-		}
-		var better []string
-		for i, m := range run.Better {
-			if i == 5 {
-				better = append(better, lp.T("puzzle.more", "Count", len(run.Better)-5))
-				break
-			}
-			better = append(better, z.Rules.FormatMove(run.FailedAt, m)+" ("+lp.Phrase(z.Rules.DescribeMove(run.FailedAt, m))+")")
-		}
-		d = append(d, lp.T("puzzle.better", "Moves", strings.Join(better, ", ")))
-		if h, err := z.Rules.Hint(run.FailedAt); err == nil {
-			d = append(d, explanation(h.Explanation, lp))
-		}
-	}
+	d, colour := runOutcome(lp, run)
 	if out != nil {
 		if out.Rated {
 			d = append(d, lp.T("puzzle.rating", "Rating", int(math.Round(out.Player)), "Change", signed(out.PlayerChange)))
@@ -554,11 +540,15 @@ func (s *Service) puzzleStatsLine(r *request, user string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("puzzle stats: %w", err)
 	}
-	if st.Attempted == 0 {
-		return nil, nil
+	lessons, err := s.lessonStatsLine(r, user)
+	if err != nil {
+		return nil, err
 	}
-	return []string{r.t("puzzle.stats", "Rating", int(math.Round(st.Rating.Rating)), "Solved", st.Solved,
-		"Attempted", st.Attempted, "Best", st.BestStreak)}, nil
+	if st.Attempted == 0 {
+		return lessons, nil
+	}
+	return append([]string{r.t("puzzle.stats", "Rating", int(math.Round(st.Rating.Rating)), "Solved", st.Solved,
+		"Attempted", st.Attempted, "Best", st.BestStreak)}, lessons...), nil
 }
 
 // puzzleLeaderboard answers /nim leaderboard puzzles: the users who tried
@@ -580,4 +570,32 @@ func (s *Service) puzzleLeaderboard(r *request) (*discordgo.InteractionResponse,
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
 		Embeds: []*discordgo.MessageEmbed{embed}, AllowedMentions: noMentions(),
 	}}, nil
+}
+
+// runOutcome says how a finished run ended: solved, with the final
+// position; or the losing move, nimbot's answer to it, what would have won
+// and why (the level-3 hint's reasoning). colour is the embed's.
+func runOutcome(lp *locale.Printer, run *match.PuzzleRun) (d []string, colour int) {
+	z := run.Puzzle
+	if run.State == match.PuzzleSolved {
+		return []string{"✅ " + lp.T("puzzle.solved"), puzzleBoard(lp, run)}, colourFinished
+	}
+	wrong := run.Played[len(run.Played)-1]
+	d = append(d, "❌ "+lp.T("puzzle.failed", "Move", z.Rules.FormatMove(run.FailedAt, wrong), "Description", z.Rules.DescribeMove(run.FailedAt, wrong)))
+	if !z.Rules.Over(run.Position) {
+		d = append(d, lp.T("puzzle.refuted", "Move", z.Rules.FormatMove(run.Position, run.Refutation), "Description", z.Rules.DescribeMove(run.Position, run.Refutation)))
+	}
+	var better []string
+	for i, m := range run.Better {
+		if i == 5 {
+			better = append(better, lp.T("puzzle.more", "Count", len(run.Better)-5))
+			break
+		}
+		better = append(better, z.Rules.FormatMove(run.FailedAt, m)+" ("+lp.Phrase(z.Rules.DescribeMove(run.FailedAt, m))+")")
+	}
+	d = append(d, lp.T("puzzle.better", "Moves", strings.Join(better, ", ")))
+	if h, err := z.Rules.Hint(run.FailedAt); err == nil {
+		d = append(d, explanation(h.Explanation, lp))
+	}
+	return d, colourPending
 }

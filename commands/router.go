@@ -88,6 +88,7 @@ func (s *Service) routes() mux {
 			command("nim/end", once(s.end)),
 			command("nim/puzzle", replay(view(s.puzzleCommand))).private(always),
 			command("nim/daily", once(s.dailyCommand)).private(always),
+			command("nim/learn", replay(view(s.learnCommand))).private(always),
 		},
 		discordgo.InteractionApplicationCommandAutocomplete: {
 			command("autocomplete/nim/start", view(s.autocompleteStart)),
@@ -111,11 +112,16 @@ func (s *Service) routes() mux {
 			on(puzzleTypeKind, replay, s.puzzleAsk),
 			on(puzzleShareKind, replay, s.puzzleShare),
 			on(puzzleNextKind, replay, s.puzzleNext),
+			on(lessonPageKind, replay, s.learnPage),
+			on(lessonMenuKind, replay, s.learnMenu),
+			on(exercisePlayKind, replay, s.exerciseMenu),
+			on(exerciseTypeKind, replay, s.exerciseAsk),
 		},
 		discordgo.InteractionModalSubmit: {
 			on(amountKind, replay, s.amountSubmit),
 			on(typedKind, replay, s.typedSubmit),
 			on(puzzleTypedKind, replay, s.puzzleTyped),
+			on(exerciseTypedKind, replay, s.exerciseTyped),
 		},
 	}
 }

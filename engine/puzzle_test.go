@@ -300,3 +300,24 @@ func TestPuzzleIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestLessonPuzzles checks every lesson's example and exercises as the
+// generator's puzzles are checked, each against the brute force.
+func TestLessonPuzzles(t *testing.T) {
+	brute := solvers{}
+	for _, theme := range Themes() {
+		for k := 0; k <= 3; k++ {
+			z, err := LessonPuzzle(theme, k)
+			if err != nil {
+				t.Fatalf("%s %d: %v", theme, k, err)
+			}
+			checkPuzzleMoves(t, z)
+			if !brute.check(t, z.Rules, z.Start) {
+				t.Errorf("%s: lesson position %d is too large for the brute force", z.ID, k)
+			}
+		}
+	}
+	if _, err := LessonPuzzle(ThemeNimSum, 4); err == nil {
+		t.Error("a lesson position 4")
+	}
+}

@@ -16,7 +16,8 @@ var puzzleFooter = regexp.MustCompile(`\(Puzzle ([a-z0-9]+\.\d\.\d+) ·`)
 // TestTerminalPuzzle: the terminal offers puzzles as Discord does: /nim
 // puzzle shows one with its move menu, a move picked by number is judged
 // (here a losing one, explained with the moves that would have won), the
-// attempt counts in /nim stats, and /nim daily shows the day's puzzle.
+// attempt counts in /nim stats, /nim daily shows the day's puzzle, and
+// /nim learn opens the first lesson.
 func TestTerminalPuzzle(t *testing.T) {
 	tm := startTerminal(t, filepath.Join(t.TempDir(), "nimbot.db"))
 	out := tm.do("nim puzzle theme:nimsum")
@@ -43,6 +44,9 @@ func TestTerminalPuzzle(t *testing.T) {
 	}
 	if out := tm.do("nim daily"); !strings.Contains(out, "Today's puzzle") || puzzleFooter.FindString(out) == "" {
 		t.Fatalf("daily:\n%s", out)
+	}
+	if out := tm.do("nim learn"); !strings.Contains(out, "Lesson 1 of 9") || !strings.Contains(out, "Next") {
+		t.Fatalf("learn:\n%s", out)
 	}
 	tm.close()
 }
