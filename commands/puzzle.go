@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -310,8 +311,9 @@ func (s *Service) puzzleTyped(r *request, c PuzzleControl) (*answer, error) {
 	return nil, fmt.Errorf("puzzle %s: move %q parsed but not listed", c.Puzzle, text)
 }
 
+// sameMove reports whether two moves are the same move.
 func sameMove(x, y engine.Move) bool {
-	return x.Kind == y.Kind && x.Heap == y.Heap && x.Take == y.Take && x.Parts == y.Parts && fmt.Sprint(x.Takes) == fmt.Sprint(y.Takes)
+	return x.Kind == y.Kind && x.Heap == y.Heap && x.Take == y.Take && x.Parts == y.Parts && slices.Equal(x.Takes, y.Takes)
 }
 
 // puzzleMove plays m (the n-th legal move) in run: the board redrawn with

@@ -78,7 +78,7 @@
 // ("nimsum.3.42") names theme, level and seed, so the same id is the same
 // puzzle everywhere without storing it; the tests check every claim against
 // the engine's verdicts and, where the position is small enough, the brute
-// force.
+// force. LessonPuzzle fixes the lessons' example and exercises among them.
 //
 // # Notation
 //
