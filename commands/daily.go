@@ -117,6 +117,10 @@ func (s *Service) DailyPosts(ctx context.Context) ([]DailyPost, error) {
 	if err != nil {
 		return nil, err
 	}
+	yAttempts, ySolves, err := s.db.PuzzleCounts(ctx, yesterday.ID)
+	if err != nil {
+		return nil, err
+	}
 	var posts []DailyPost
 	for _, c := range chans {
 		lp := locale.For(c.Locale)
@@ -132,6 +136,9 @@ func (s *Service) DailyPosts(ctx context.Context) ([]DailyPost, error) {
 			ans = append(ans, yesterday.Rules.FormatMove(yesterday.Start, m)+" ("+lp.Phrase(yesterday.Rules.DescribeMove(yesterday.Start, m))+")")
 		}
 		d = append(d, lp.T("daily.yesterday", "Moves", strings.Join(ans, ", ")))
+		if d2 := solvedLine(lp, yAttempts, ySolves); d2 != "" {
+			d = append(d, d2)
+		}
 		if h, err := yesterday.Rules.Hint(yesterday.Start); err == nil {
 			d = append(d, explanation(h.Explanation, lp))
 		}
@@ -162,4 +169,13 @@ func (s *Service) DailyDone(ctx context.Context, channelID string, day int64) er
 func (s *Service) DailyGone(ctx context.Context, channelID string) error {
 	_, err := s.db.UnsubscribeDaily(ctx, channelID)
 	return err
+}
+
+// solvedLine says how many solved yesterday's puzzle of how many who tried
+// it, none when nobody tried.
+func solvedLine(lp *locale.Printer, attempts, solves int) string {
+	if attempts == 0 {
+		return ""
+	}
+	return lp.T("daily.solved", "Solved", solves, "Attempts", attempts)
 }

@@ -120,6 +120,9 @@ func TestDaily(t *testing.T) {
 	if len(next) != 1 || next[0].Nonce == nonce {
 		t.Fatalf("the next day: %+v", next)
 	}
+	if d := next[0].Message.Embeds[0].Description; !strings.Contains(d, "Yesterday's puzzle, solved / tried: 1 / 1.") {
+		t.Fatalf("the next day's post does not count alice's solve: %s", d)
+	}
 	if err := s.svc.DailyGone(ctx, chanB); err != nil {
 		t.Fatal(err)
 	}

@@ -34,6 +34,9 @@ type PuzzleStorage interface {
 	// PuzzleLeaderboard returns up to limit users who attempted a puzzle
 	// in scope (see Scope), best puzzle rating first, then most solved.
 	PuzzleLeaderboard(ctx context.Context, scope string, limit int) ([]PuzzleStats, error)
+	// PuzzleCounts returns how many attempts at the puzzle were recorded,
+	// and how many of them solved it (0, 0 for a puzzle never tried).
+	PuzzleCounts(ctx context.Context, puzzleID string) (attempts, solves int, err error)
 	// PuzzlesSeen reports which of the puzzle ids (at most MaxPuzzlesSeen)
 	// the user has attempted.
 	PuzzlesSeen(ctx context.Context, userID string, puzzleIDs []string) (map[string]bool, error)

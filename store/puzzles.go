@@ -202,6 +202,16 @@ func (db *DB) PuzzleLeaderboard(ctx context.Context, scope string, limit int) ([
 	return board, rows.Err()
 }
 
+// PuzzleCounts returns the puzzle's attempts and solves.
+func (db *DB) PuzzleCounts(ctx context.Context, puzzleID string) (int, int, error) {
+	var attempts, solves int
+	err := db.readers.QueryRowContext(ctx, `SELECT attempts, solves FROM puzzle_ratings WHERE puzzle_id = ?`, puzzleID).Scan(&attempts, &solves)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, 0, nil
+	}
+	return attempts, solves, err
+}
+
 // PuzzlesSeen reports which of the puzzle ids the user has attempted.
 func (db *DB) PuzzlesSeen(ctx context.Context, userID string, puzzleIDs []string) (map[string]bool, error) {
 	seen := map[string]bool{}

@@ -136,6 +136,16 @@ func testPuzzleAttempts(t *testing.T, db match.Storage) {
 		t.Fatalf("g1's board of one: %+v, %v", board, err)
 	}
 
+	// nimsum.2.5: ann solved, then retried and failed; wythoff.3.9: bob
+	// failed, ann solved.
+	for _, c := range []struct {
+		id               string
+		attempts, solves int
+	}{{"nimsum.2.5", 2, 1}, {"wythoff.3.9", 2, 1}, {"moore.1.1", 0, 0}} {
+		if a, s, err := db.PuzzleCounts(ctx, c.id); err != nil || a != c.attempts || s != c.solves {
+			t.Fatalf("%s counts %d attempts, %d solves (%v); want %d, %d", c.id, a, s, err, c.attempts, c.solves)
+		}
+	}
 	seen, err := db.PuzzlesSeen(ctx, "ann", []string{"nimsum.2.5", "wythoff.3.9", "moore.1.1"})
 	if err != nil || !seen["nimsum.2.5"] || !seen["wythoff.3.9"] || seen["moore.1.1"] || len(seen) != 2 {
 		t.Fatalf("PuzzlesSeen: %v, %v", seen, err)

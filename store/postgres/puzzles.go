@@ -173,6 +173,16 @@ func (db *DB) PuzzleLeaderboard(ctx context.Context, scope string, limit int) ([
 	return board, rows.Err()
 }
 
+// PuzzleCounts returns the puzzle's attempts and solves.
+func (db *DB) PuzzleCounts(ctx context.Context, puzzleID string) (int, int, error) {
+	var attempts, solves int
+	err := db.pool.QueryRow(ctx, `SELECT attempts, solves FROM puzzle_ratings WHERE puzzle_id = $1`, puzzleID).Scan(&attempts, &solves)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, 0, nil
+	}
+	return attempts, solves, err
+}
+
 // PuzzlesSeen reports which of the puzzle ids the user has attempted.
 func (db *DB) PuzzlesSeen(ctx context.Context, userID string, puzzleIDs []string) (map[string]bool, error) {
 	seen := map[string]bool{}
