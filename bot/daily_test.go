@@ -94,6 +94,15 @@ func (c *channelREST) session(t *testing.T) *discordgo.Session {
 	return s
 }
 
+// channel makes ch a channel of guild, or with forbid one nimbot may not
+// post in.
+func (c *channelREST) channel(ch, guild string, forbid bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.guilds[ch] = guild
+	c.forbid[ch] = forbid
+}
+
 func (c *channelREST) posted(ch string) int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -135,9 +144,8 @@ func TestSchedulerPostsDaily(t *testing.T) {
 	const guild = "1300000000000000001"
 	chans := map[string]string{"1400000000000000001": guild, "1400000000000000002": guild, "1400000000000000004": "1300000000000000009"}
 	for ch, g := range chans {
-		rest.guilds[ch] = g
+		rest.channel(ch, g, ch == "1400000000000000002")
 	}
-	rest.forbid["1400000000000000002"] = true
 	for _, ch := range []string{"1400000000000000001", "1400000000000000002", "1400000000000000003", "1400000000000000004"} {
 		if err := db.SubscribeDaily(ctx, match.DailyChannel{ChannelID: ch, GuildID: guild, UserID: "1230000000000000001", Locale: "fr"}); err != nil {
 			t.Fatal(err)
@@ -213,7 +221,7 @@ func TestDailyOnceAcrossInstances(t *testing.T) {
 		if i == 0 {
 			for k := range channels {
 				ch := fmt.Sprint(1400000000000000000 + k)
-				rest.guilds[ch] = guild
+				rest.channel(ch, guild, false)
 				if err := db.SubscribeDaily(ctx, match.DailyChannel{ChannelID: ch, GuildID: guild, UserID: "1230000000000000001"}); err != nil {
 					t.Fatal(err)
 				}
@@ -294,7 +302,7 @@ func TestDailyAcrossSIGKILL(t *testing.T) {
 	clock := func() time.Time { return now }
 	rest := newChannelREST(t)
 	const ch, guild = "1400000000000000001", "1300000000000000001"
-	rest.guilds[ch] = guild
+	rest.channel(ch, guild, false)
 	db, err := store.Open(ctx, store.Config{Path: path, Now: clock})
 	if err != nil {
 		t.Fatal(err)
