@@ -340,11 +340,12 @@ var themeBase = map[Theme]float64{
 }
 
 // estimate is a puzzle's difficulty: the theme's base, plus what the
-// position asks to compute (bits of the largest heap, heaps beyond the
-// first), the odds against guessing (legal moves per winning move), a
+// position asks to compute (its level, bits of the largest heap, heaps
+// beyond the first), the odds against guessing (legal moves per winning move), a
 // second move to find, and misère play outside its own theme.
 func estimate(z Puzzle) int {
 	d := themeBase[z.Theme]
+	d += 60 * float64(z.Level-1) // the level's sizes: more to compute
 	biggest := slices.Max(z.Start.Heaps)
 	d += 45 * float64(bits.Len64(uint64(biggest)))
 	d += 50 * float64(len(z.Start.Heaps)-1)

@@ -234,8 +234,8 @@ func TestPuzzleDifficultyRises(t *testing.T) {
 		prev := 0.0
 		for level := 1; level <= PuzzleLevels; level++ {
 			sum := 0
-			n := puzzleSeeds() * 2
-			for seed := range n {
+			const n = 40 // drawing alone is cheap, even under -race
+			for seed := range uint32(n) {
 				z, err := NewPuzzle(theme, level, seed)
 				if err != nil {
 					t.Fatal(err)
@@ -273,21 +273,21 @@ func TestPuzzleIDs(t *testing.T) {
 		moves, est int
 	}{
 		{"21.1.7", "21 k=3 target=21 count=2", 1, 1070},
-		{"21.5.7", "21 k=6 target=75 count=30", 2, 1450},
+		{"21.5.7", "21 k=6 target=75 count=30", 2, 1690},
 		{"residues.1.7", "subtraction k=4 11 3", 1, 1390},
-		{"residues.5.7", "subtraction set=2,5,6 20 8 3", 2, 1830},
+		{"residues.5.7", "subtraction set=2,5,6 20 8 3", 2, 2070},
 		{"nimsum.1.7", "6 2 5", 1, 1620},
-		{"nimsum.5.7", "52 4 48 7 44", 2, 2280},
+		{"nimsum.5.7", "52 4 48 7 44", 2, 2520},
 		{"misere.1.7", "nim misere 3 1 1", 1, 1500},
-		{"misere.5.7", "nim misere 9 0 1 1 0 0 1 1 0", 2, 2260},
+		{"misere.5.7", "nim misere 9 0 1 1 0 0 1 1 0", 2, 2500},
 		{"greedy.1.7", "greedy 2 1 3", 1, 1180},
-		{"greedy.5.7", "greedy 14 17 3 16 20 18", 2, 1960},
+		{"greedy.5.7", "greedy 14 17 3 16 20 18", 2, 2200},
 		{"zeckendorf.1.7", "fibonacci 18", 1, 1790},
-		{"zeckendorf.5.7", "fibonacci misere 421", 1, 2360},
+		{"zeckendorf.5.7", "fibonacci misere 421", 1, 2600},
 		{"wythoff.1.7", "wythoff 1 1", 1, 1440},
-		{"wythoff.5.7", "wythoff 95, 103", 2, 2550},
+		{"wythoff.5.7", "wythoff 95, 103", 2, 2790},
 		{"grundy.1.7", "lasker 4 1", 1, 1760},
-		{"grundy.5.7", "kayles 4 4 9", 2, 2480},
+		{"grundy.5.7", "kayles 4 4 9", 2, 2720},
 		{"moore.1.7", "moore k=2 1 3 2", 1, 1910},
 		{"moore.5.7", "moore misere k=3 8 8 1 9 8", 2, 3000},
 	} {
