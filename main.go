@@ -710,11 +710,30 @@ func newSession(cfg config, m *metrics.Metrics) (*discordgo.Session, error) {
 func startScheduler(svc bot.Service, db match.Storage, session *discordgo.Session, cfg config, m *metrics.Metrics, log *slog.Logger) func() {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	s := bot.NewScheduler(bot.SchedulerConfig{Service: svc, Session: session, Log: log, PruneAnswers: db.PruneInteractions, Retention: cfg.Retention,
-		Metrics: m, Forget: db, IdleAfter: cfg.IdleAfter})
+	sc := bot.SchedulerConfig{Service: svc, Session: session, Log: log, PruneAnswers: db.PruneInteractions, Retention: cfg.Retention,
+		Metrics: m, Forget: db, IdleAfter: cfg.IdleAfter}
+	if cs, ok := svc.(*commands.Service); ok {
+		sc.Posts = dailyPosts(cs)
+	}
+	s := bot.NewScheduler(sc)
 	go func() { defer close(done); s.Run(ctx) }()
 	var once sync.Once
 	return func() { once.Do(func() { cancel(); <-done }) }
+}
+
+// dailyPosts hands the daily puzzle's posts to the scheduler, which
+// knows no commands type.
+func dailyPosts(svc *commands.Service) func(ctx context.Context) ([]bot.Post, error) {
+	return func(ctx context.Context) ([]bot.Post, error) {
+		ps, err := svc.DailyPosts(ctx)
+		var out []bot.Post
+		for _, p := range ps {
+			out = append(out, bot.Post{ChannelID: p.ChannelID, GuildID: p.GuildID, Nonce: p.Nonce, Message: p.Message,
+				Done: func(ctx context.Context) error { return svc.DailyDone(ctx, p.ChannelID, p.Day) },
+				Gone: func(ctx context.Context) error { return svc.DailyGone(ctx, p.ChannelID) }})
+		}
+		return out, err
+	}
 }
 
 // play is the same product in the terminal, on the same database file

@@ -62,7 +62,10 @@
 // deadlines that passed while the process was down are handled, and then
 // periodically) and sends each board edit by REST with the bot token, and it
 // prunes the saved answers no redelivery can ask for (PruneAnswers,
-// Retention).
+// Retention). With Posts it also sends the posts due (the daily puzzle, see
+// Post): each claimed in the database by one instance, checked to be in its
+// server, sent with a nonce Discord enforces, then recorded; a channel it
+// can no longer post in is dropped with a log line.
 //
 // Discord being unreachable does not stop nimbot: command registration
 // (RegisterWithRetry) and the gateway connection (Gateway.Open) are retried

@@ -19,7 +19,12 @@ import (
 	"nimbot/store/postgres"
 )
 
-func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+func TestMain(m *testing.M) {
+	if role := os.Getenv("NIMBOT_BOT_CHILD"); role != "" {
+		os.Exit(runBotChild(role))
+	}
+	os.Exit(pgtest.Main(m))
+}
 
 // TestSchedulersShareOneDatabase: three instances, each with its own
 // connection pool, Service and Scheduler, tick at once against one

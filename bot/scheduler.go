@@ -62,6 +62,9 @@ type SchedulerConfig struct {
 	// across instances (match.Privacy's ForgetDue and ForgetIdle).
 	Forget    Privacy
 	IdleAfter time.Duration
+	// Posts, when set, claims the posts due now (the daily puzzle), each
+	// Tick, for the scheduler to send (see Post).
+	Posts func(ctx context.Context) ([]Post, error)
 }
 
 // Privacy is what the Scheduler's forgetting asks of the store
@@ -127,6 +130,7 @@ func (s *Scheduler) Tick(ctx context.Context) int {
 	log := s.cfg.Log
 	defer s.forget(ctx, log)
 	defer s.prune(ctx, log)
+	defer s.sendPosts(ctx, log)
 	edits, err := s.cfg.Service.Expire(ctx)
 	if err != nil {
 		log.Error("expiring games", "err", err)

@@ -1029,7 +1029,7 @@ func TestDefinitionsWithinDiscordLimits(t *testing.T) {
 		t.Errorf("command name/description")
 	}
 	walk("/nim", defs[0].Options)
-	for _, s := range []string{"start", "move", "hint", "resign", "status", "rules", "analyze", "stats", "leaderboard", "end"} {
+	for _, s := range []string{"start", "move", "hint", "resign", "status", "rules", "analyze", "stats", "leaderboard", "end", "puzzle", "daily", "learn"} {
 		if !subs[s] {
 			t.Errorf("missing /nim %s", s)
 		}
@@ -1464,6 +1464,11 @@ func TestPrivate(t *testing.T) {
 		{"analyze in public", cmd("analyze", "position", "wythoff 3 5", "public", true), false, true},
 		{"stats", cmd("stats"), false, true},
 		{"leaderboard", cmd("leaderboard"), false, true},
+		{"puzzle", cmd("puzzle", "theme", "nimsum"), true, false},
+		{"puzzle streak", cmd("puzzle", "streak", true), true, false},
+		{"puzzle leaderboard", cmd("leaderboard", "puzzles", true), false, true},
+		{"daily", cmd("daily"), true, false},
+		{"learn", cmd("learn"), true, false},
 		{"status", cmd("status"), false, true},
 		{"autocomplete", func() *discordgo.Interaction {
 			return h.interaction("application_command.json", fields{UserID: alice, Sub: "analyze", Options: `[{"name":"position","type":3,"value":"kay","focused":true}]`, Type: 4})

@@ -36,6 +36,17 @@ var postedControls = []struct {
 	{"forget/ask", ForgetControl{Step: "ask"}},
 	{"forget/yes/1767268800", ForgetControl{Step: "yes", Issued: 1767268800}},
 	{"forget/no", ForgetControl{Step: "no"}},
+	{"pzplay/nimsum.3.42/1300000000000000001/-", PuzzleControl{kind: "pzplay", Puzzle: "nimsum.3.42", Key: "1300000000000000001"}},
+	{"pztype/21.1.7/1300000000000000001/2", PuzzleControl{kind: "pztype", Puzzle: "21.1.7", Key: "1300000000000000001", Played: []int{2}}},
+	{"pztyped/21.1.7/1300000000000000001/2", PuzzleControl{kind: "pztyped", Puzzle: "21.1.7", Key: "1300000000000000001", Played: []int{2}}},
+	{"pzshare/moore.5.7/1300000000000000001/4.0", PuzzleControl{kind: "pzshare", Puzzle: "moore.5.7", Key: "1300000000000000001", Played: []int{4, 0}}},
+	{"pznext/wythoff.1.7/1300000000000000001/0", PuzzleControl{kind: "pznext", Puzzle: "wythoff.1.7", Key: "1300000000000000001", Played: []int{0}}},
+	{"pzplay/21.1.7/1300000000000000001/-/3", PuzzleControl{kind: "pzplay", Puzzle: "21.1.7", Key: "1300000000000000001", Streak: 3}},
+	{"learn/2/1", LessonPageControl{Lesson: 2, Page: 1}},
+	{"learnsel/0", LessonMenuControl{}},
+	{"lxplay/0/2/-", ExerciseControl{kind: "lxplay", Lesson: 0, Exercise: 2}},
+	{"lxtype/8/0/3", ExerciseControl{kind: "lxtype", Lesson: 8, Exercise: 0, Played: []int{3}}},
+	{"lxtyped/8/1/3.1", ExerciseControl{kind: "lxtyped", Lesson: 8, Exercise: 1, Played: []int{3, 1}}},
 }
 
 func TestControlsKeepTheirCustomIDs(t *testing.T) {
@@ -67,6 +78,13 @@ func TestControlCustomIDsWithinDiscordLimit(t *testing.T) {
 		MoveControl{g, n, n, take}, MoveMenuControl{g, n, "x"}, AskControl{g, n, n}, AmountModal{g, n, n},
 		TypeControl{g, n, "x"}, TypedModal{g, n}, HintControl{g, n, n}, ResignControl{g, n},
 		RematchControl{g}, ReviewControl{g}, ForgetControl{"yes", take},
+	}
+	widest = append(widest, LessonPageControl{8, lessonPages - 1}, LessonMenuControl{})
+	for _, k := range []string{"lxplay", "lxtype", "lxtyped"} {
+		widest = append(widest, ExerciseControl{kind: k, Lesson: 8, Exercise: lessonExercises - 1, Played: []int{65535, 65535}})
+	}
+	for _, k := range []string{"pzplay", "pztype", "pztyped", "pzshare", "pznext"} {
+		widest = append(widest, PuzzleControl{kind: k, Puzzle: "zeckendorf.5.4294967295", Key: "9223372036854775807", Played: []int{65535, 65535}, Streak: maxStreak})
 	}
 	if len(widest) != len(controlKinds) {
 		t.Fatalf("%d controls checked, %d kinds", len(widest), len(controlKinds))
@@ -117,8 +135,12 @@ func TestEveryControlIsRouted(t *testing.T) {
 		_, isReview := c.control.(ReviewControl)
 		_, isModal := c.control.(AmountModal)
 		_, isTyped := c.control.(TypedModal)
+		_, isPuzzle := c.control.(PuzzleControl)
+		_, isPage := c.control.(LessonPageControl)
+		_, isMenu := c.control.(LessonMenuControl)
+		_, isExercise := c.control.(ExerciseControl)
 		_, isForget := c.control.(ForgetControl)
-		want := !isHint && !isReview && !isModal && !isTyped && !isForget
+		want := !isHint && !isReview && !isModal && !isTyped && !isForget && !isPuzzle && !isPage && !isMenu && !isExercise
 		if ok != want || (ok && game != 12 && game != 0) {
 			t.Errorf("%q marks a board: %v (game %d), want %v", c.customID, ok, game, want)
 		}

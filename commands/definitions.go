@@ -243,9 +243,13 @@ func definitions() []*discordgo.ApplicationCommand {
 				opt(discordgo.ApplicationCommandOptionUser, optUser, "Whose stats (default yours)"),
 				variant("Only this game", false),
 			),
-			sub("leaderboard", "The best players in this server", variant("Only this game", false)),
+			sub("leaderboard", "The best players in this server", variant("Only this game", false),
+				opt(boolean, optPuzzles, "The puzzles board instead")),
 			sub(subEnd, "End this channel's game (players or message managers)"),
 			sub(subPrivacy, "What nimbot keeps about you, and deleting it"),
+			puzzleSub(),
+			dailySub(),
+			learnSub(),
 		},
 	}
 	return []*discordgo.ApplicationCommand{nim}

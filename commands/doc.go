@@ -46,6 +46,14 @@
 //	forget/no                         (good 15 minutes) and Cancel: they act on their
 //	                                  own user's data only, never on an id they carry
 //
+// Puzzles, the daily puzzle and lessons (puzzle.go, daily.go, learn.go)
+// act on no game: their controls carry the puzzle (or lesson) and the moves
+// played, and are rebuilt by replaying them:
+//
+//	pzplay|pztype|pztyped|pzshare|pznext/{puzzle}/{key}/{played}[/{streak}]
+//	learn/{lesson}/{page}, learnsel/0
+//	lxplay|lxtype|lxtyped/{lesson}/{exercise}/{played}
+//
 // Each interaction type has its own routing table, and an interaction is
 // routed by its type first: a custom_id naming another type's route (a
 // command's path on a button, a modal's on a menu) is a bad request. A route

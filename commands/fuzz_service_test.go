@@ -86,7 +86,20 @@ func serviceSeeds(h *harness) [][]byte {
 		{chanC, ReviewControl{Game: done.ID}.CustomID(), "", ""},
 		{chanDM, MoveControl{Game: dm.ID, Ply: dm.Ply, Heap: 0, Take: 1}.CustomID(), "", ""},
 	}
+	components = append(components,
+		control{chanA, "pzplay/nimsum.1.7/1300000000000000001/-", `["0"]`, ""},
+		control{chanA, "pzplay/21.4.0/1300000000000000001/0", `["1"]`, ""},
+		control{chanA, "pztype/wythoff.2.3/1300000000000000001/-", "", ""},
+		control{chanA, "pzshare/21.1.7/1300000000000000001/0", "", ""},
+		control{chanA, "pznext/grundy.3.1/1300000000000000001/0/2", "", ""},
+		control{chanA, "learn/3/1", "", ""},
+		control{chanA, "learnsel/0", `["4"]`, ""},
+		control{chanA, "lxplay/2/0/-", `["0"]`, ""},
+		control{chanA, "lxtype/5/1/-", "", ""},
+	)
 	modals := []control{
+		{chanA, "pztyped/nimsum.2.5/1300000000000000001/-", "", `"A1"`},
+		{chanA, "lxtyped/6/0/-", "", `"A1"`},
 		{chanA, AmountModal{Game: g, Ply: p, Heap: 3}.CustomID(), "", `"7"`},
 		{chanA, TypedModal{Game: g, Ply: p}.CustomID(), "", `"B2"`},
 		{chanA, TypedModal{Game: g, Ply: p}.CustomID(), "", `"D=1+2"`},
@@ -111,6 +124,11 @@ func serviceSeeds(h *harness) [][]byte {
 		{"analyze", opts("position", "nim misere 3-4-5", "public", true)},
 		{"stats", opts("user", user(bob), "variant", "nim")},
 		{"leaderboard", opts("variant", "wythoff")},
+		{"leaderboard", opts("puzzles", true)},
+		{"puzzle", opts("theme", "grundy")},
+		{"puzzle", opts("streak", true)},
+		{"learn", "[]"},
+		{"daily", "[]"},
 		{"end", "[]"},
 		{"nosuch", "[]"},
 	}

@@ -87,6 +87,11 @@ func (s *Service) stats(r *request) (*discordgo.InteractionResponse, error) {
 			d = append(d, r.t("info.stats.vs_bot", "Record", strings.Join(bot, " · ")))
 		}
 	}
+	pd, err := s.puzzleStatsLine(r, user)
+	if err != nil {
+		return nil, err
+	}
+	d = append(d, pd...)
 	embed := &discordgo.MessageEmbed{Title: r.t("info.stats.title"), Description: strings.Join(d, "\n"), Color: colourActive}
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
 		Embeds: []*discordgo.MessageEmbed{embed}, AllowedMentions: noMentions(),
@@ -117,6 +122,9 @@ const leaderboardSize = 10
 
 // leaderboard answers /nim leaderboard [variant] for this server.
 func (s *Service) leaderboard(r *request) (*discordgo.InteractionResponse, error) {
+	if subOptions(r.i).bool(optPuzzles) {
+		return s.puzzleLeaderboard(r)
+	}
 	v := engine.Variant(subOptions(r.i).str(optVariant))
 	table, err := s.scope(r)
 	if err != nil {

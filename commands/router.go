@@ -89,6 +89,9 @@ func (s *Service) routes() mux {
 			command("nim/leaderboard", replay(view(s.leaderboard))),
 			command("nim/end", once(s.end)),
 			command("nim/privacy", replay(view(s.privacy))).private(always),
+			command("nim/puzzle", replay(view(s.puzzleCommand))).private(always),
+			command("nim/daily", once(s.dailyCommand)).private(always),
+			command("nim/learn", replay(view(s.learnCommand))).private(always),
 		},
 		discordgo.InteractionApplicationCommandAutocomplete: {
 			command("autocomplete/nim/start", view(s.autocompleteStart)),
@@ -109,10 +112,20 @@ func (s *Service) routes() mux {
 			on(rematchKind, once, s.rematch),
 			on(reviewKind, replay, s.review),
 			on(forgetKind, replay, s.forgetButton),
+			on(puzzlePlayKind, replay, s.puzzleMenu),
+			on(puzzleTypeKind, replay, s.puzzleAsk),
+			on(puzzleShareKind, replay, s.puzzleShare),
+			on(puzzleNextKind, replay, s.puzzleNext),
+			on(lessonPageKind, replay, s.learnPage),
+			on(lessonMenuKind, replay, s.learnMenu),
+			on(exercisePlayKind, replay, s.exerciseMenu),
+			on(exerciseTypeKind, replay, s.exerciseAsk),
 		},
 		discordgo.InteractionModalSubmit: {
 			on(amountKind, replay, s.amountSubmit),
 			on(typedKind, replay, s.typedSubmit),
+			on(puzzleTypedKind, replay, s.puzzleTyped),
+			on(exerciseTypedKind, replay, s.exerciseTyped),
 		},
 	}
 }

@@ -66,6 +66,19 @@
 // the variant's own theory; Rules.Review lists every move of a finished game
 // that turned a won position into a lost one.
 //
+// # Puzzles
+//
+// NewPuzzle draws a puzzle of a Theme (the 21 game, residues, the nim-sum,
+// misère Nim's endgame, Greedy Nim, Zeckendorf, Wythoff pairs, Grundy
+// values, Moore's Nim_k) at a level of size from a seed: a position where
+// the player to move wins and at most one legal move in three does, with
+// every winning first move, how many moves the puzzle lasts against the
+// engine's perfect defence, and a difficulty to seed its rating. Its id
+// ("nimsum.3.42") names theme, level and seed, so the same id is the same
+// puzzle everywhere without storing it; the tests check every claim against
+// the engine's verdicts and, where the position is small enough, the brute
+// force. LessonPuzzle fixes the lessons' example and exercises among them.
+//
 // # Notation
 //
 // ParseGame and FormatGame read and write games ("3 4 5", "nim misere

@@ -19,6 +19,13 @@
 //   - the results: which count (Game.Result: only a decided game between
 //     two different sides; ratings only between people), and the rating
 //     policy (InitialRating, RatingK, EloDelta), read back as Stats;
+//   - puzzle ratings: Glicko-2 (Glicko, Glicko.Update, as in Glickman's
+//     worked example) and the puzzle policy (RatePuzzleAttempt: both the
+//     player's and the puzzle's rating move, the puzzle's less), and a
+//     puzzle being solved (PuzzleRun: any winning move counts, the engine
+//     defends perfectly in between, a losing move fails it and says what
+//     would have won), the choice of the next puzzle near a rating
+//     (NextPuzzle), the streak's ladder and the day's puzzle;
 //   - the storage contract: Storage, the Change one turn writes (Check and
 //     Fit are the checks every implementation makes before and inside its
 //     transaction), Hint, CreateOption, and the errors every implementation

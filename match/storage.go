@@ -96,6 +96,12 @@ type Storage interface {
 	// least one decided game in variant ("" = all variants), best first: by rating,
 	// then wins, then fewest losses.
 	Leaderboard(ctx context.Context, scope string, variant engine.Variant, limit int) ([]Stats, error)
+	// PuzzleStorage keeps puzzle attempts and ratings.
+	PuzzleStorage
+	// DailyStorage keeps the daily puzzle's channels.
+	DailyStorage
+	// LessonStorage keeps progress through the lessons.
+	LessonStorage
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the database.

@@ -148,6 +148,13 @@ var forgetUserSteps = []forgetStep{
 	{`DELETE FROM stats WHERE user_id = ?1`, records},
 	{`DELETE FROM bot_record WHERE user_id = ?1`, records},
 	{`DELETE FROM forget_requests WHERE user_id = ?1`, nil},
+	// Puzzles and lessons are the user's alone; a channel they subscribed
+	// to the daily puzzle keeps its subscription, no longer theirs.
+	{`DELETE FROM puzzle_attempts WHERE user_id = ?1`, records},
+	{`DELETE FROM puzzle_members WHERE user_id = ?1`, nil},
+	{`DELETE FROM puzzle_players WHERE user_id = ?1`, records},
+	{`DELETE FROM lesson_progress WHERE user_id = ?1`, records},
+	{`UPDATE daily_channels SET user_id = ?3 WHERE user_id = ?1`, nil},
 	// Games in progress end without a result, as Game.End's would.
 	{`INSERT INTO results (game_id, guild_id, variant, status, winner, loser, difficulty, plies, rating_delta, finished_at)
 		SELECT id, ` + scopeSQL + `, variant, 'ended', '', '', difficulty, ply, 0, ?2 FROM games
@@ -183,6 +190,9 @@ var forgetGuildSteps = []forgetStep{
 	{`DELETE FROM hints WHERE game_id IN (SELECT id FROM games WHERE guild_id = ?1)`, hints},
 	{`DELETE FROM results WHERE guild_id = ?1`, nil},
 	{`DELETE FROM games WHERE guild_id = ?1`, deleted},
+	{`DELETE FROM puzzle_attempts WHERE scope = ?1`, records},
+	{`DELETE FROM puzzle_members WHERE scope = ?1`, nil},
+	{`DELETE FROM daily_channels WHERE guild_id = ?1`, nil},
 }
 
 // forgetUser runs ForgetUser's statements in tx.

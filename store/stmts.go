@@ -25,6 +25,9 @@ var writeQueries = append([]string{
 	upsertStatsSQL, upsertBotRecordSQL, ratingSQL, updateRatingSQL, insertResultSQL,
 	heartbeatSQL,
 	savepointSQL, releaseSQL, rollbackToSQL,
+	subscribeDailySQL, dailySubscribedSQL, unsubscribeDailySQL, claimDailySQL, claimableDailySQL, dailyPostedSQL,
+	advanceLessonSQL,
+	playerGlickoSQL, puzzleGlickoSQL, triedPuzzleSQL, ratePlayerSQL, ratePuzzleSQL, insertAttemptSQL, insertMemberSQL, attemptSQL,
 }, privacyWrites()...)
 
 // readQueries are the statements of reads on the read pool.
@@ -33,6 +36,8 @@ var readQueries = append([]string{
 	hintCheckSQL, hintUsedSQL, responseSQL,
 	statsSQL, vsBotSQL, leaderboardQuery,
 	schemaVersionSQL,
+	lessonProgressSQL,
+	attemptSQL, puzzleStatsSQL, puzzleLeaderboardSQL, puzzleCountsSQL, puzzlesSeenSQL,
 }, privacyReads()...)
 
 // statements are one pool's prepared statements, by query.
@@ -91,6 +96,12 @@ func (q queries) ExecContext(ctx context.Context, query string, args ...any) (sq
 		return nil, err
 	}
 	return s.ExecContext(ctx, args...)
+}
+
+// exec runs query's statement for its effect alone.
+func (q queries) exec(ctx context.Context, query string, args ...any) error {
+	_, err := q.ExecContext(ctx, query, args...)
+	return err
 }
 
 // QueryContext runs query's statement, as sql.Stmt.QueryContext.

@@ -26,7 +26,7 @@ func TestMigrations(t *testing.T) {
 	if latest < 2 {
 		t.Fatalf("latest schema version %d: keep at least two migrations so upgrades are tested", latest)
 	}
-	wantTables := []string{"bot_record", "forget_requests", "game_ids", "games", "goose_db_version", "heartbeat", "hints", "interactions", "moves", "results", "stats", "sweeps"}
+	wantTables := []string{"bot_record", "daily_channels", "forget_requests", "game_ids", "games", "goose_db_version", "heartbeat", "hints", "interactions", "lesson_progress", "moves", "puzzle_attempts", "puzzle_members", "puzzle_players", "puzzle_ratings", "results", "stats", "sweeps"}
 	tables := func(t *testing.T, db *DB) []string {
 		t.Helper()
 		rows, err := db.readers.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)

@@ -46,6 +46,8 @@ func RunContract(t *testing.T, open Opener) {
 	t.Run("StatsScope", func(t *testing.T) { testStatsScope(t, mustOpen(t)) })
 	t.Run("Board", func(t *testing.T) { testBoard(t, mustOpen(t)) })
 	t.Run("SavedAnswers", func(t *testing.T) { testSavedAnswers(t, mustOpen(t)) })
+	runPuzzleContract(t, mustOpen)
+	runDailyContract(t, mustOpen)
 }
 
 // savedAnswers are answers of every shape a store may be given: a board's

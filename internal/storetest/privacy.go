@@ -48,6 +48,12 @@ var privacyTables = map[string]string{
 	"bot_record":       "users per server: build fills it",
 	"interactions":     "saved answers keyed by user and naming them: build fills it",
 	"forget_requests":  "users to forget: ForgetDue fills it",
+	"puzzle_players":   "users' puzzle ratings: build fills it",
+	"puzzle_attempts":  "users' attempts per server: build fills it",
+	"puzzle_members":   "users per puzzle board: build fills it",
+	"puzzle_ratings":   "no one: each puzzle's rating",
+	"lesson_progress":  "users' lessons: build fills it",
+	"daily_channels":   "who subscribed a channel, and its server: build fills it",
 	"sweeps":           "no one: when a sweep is next due",
 	"game_ids":         "no one: the largest game id (SQLite)",
 	"heartbeat":        "no one: the health check's last write",
@@ -168,6 +174,24 @@ func build(tb testing.TB, s match.Storage) *world {
 		}
 		w.answers[id] = []byte(answer)
 	}
+	// Puzzles, lessons and daily subscriptions, in both servers.
+	for i, who := range []string{alice, bob, carol} {
+		for j, scope := range []string{guildG, guildH} {
+			if _, err := s.RecordPuzzleAttempt(context.Background(), match.PuzzleAttempt{AttemptKey: fmt.Sprintf("attempt-%d-%d", i, j),
+				UserID: who, Scope: scope, PuzzleID: "nimsum.1." + fmt.Sprint(j), Theme: engine.ThemeNimSum, Initial: match.NewGlicko(),
+				Solved: i != 1, Rated: true}); err != nil {
+				tb.Fatal(err)
+			}
+		}
+		if err := s.AdvanceLesson(context.Background(), who, "nimsum", 2); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	for channel, sub := range map[string][2]string{"g1": {guildG, alice}, "h1": {guildH, alice}, "h2": {guildH, bob}} {
+		if err := s.SubscribeDaily(context.Background(), match.DailyChannel{ChannelID: channel, GuildID: sub[0], UserID: sub[1], Locale: "en-US"}); err != nil {
+			tb.Fatal(err)
+		}
+	}
 	return w
 }
 
@@ -178,6 +202,7 @@ type snapshot struct {
 	Boards  map[string][]match.Stats
 	Games   map[string]*match.Game
 	Answers map[string][]byte
+	Puzzles map[string]match.PuzzleStats
 }
 
 // take reads a snapshot: the stats of who in scopes, the scopes'
@@ -186,7 +211,14 @@ type snapshot struct {
 func take(tb testing.TB, s match.Storage, forgotten string, who, scopes, games, answers []string, w *world) snapshot {
 	tb.Helper()
 	ctx := context.Background()
-	snap := snapshot{Stats: map[string]match.Stats{}, Boards: map[string][]match.Stats{}, Games: map[string]*match.Game{}, Answers: map[string][]byte{}}
+	snap := snapshot{Stats: map[string]match.Stats{}, Boards: map[string][]match.Stats{}, Games: map[string]*match.Game{}, Answers: map[string][]byte{}, Puzzles: map[string]match.PuzzleStats{}}
+	for _, u := range who {
+		p, err := s.PuzzleStats(ctx, u)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		snap.Puzzles[u] = p
+	}
 	for _, scope := range scopes {
 		for _, v := range []engine.Variant{"", engine.Nim} {
 			for _, u := range who {
@@ -270,7 +302,9 @@ func testForgetUser(t *testing.T, open PrivacyOpener) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantF := match.Forgotten{Ended: 2, Deleted: 2, Anonymized: 4, Records: 6, Hints: 2, Answers: 4}
+	// Records: 4 game records, 2 against nimbot, 2 puzzle attempts, the
+	// puzzle rating and the lesson.
+	wantF := match.Forgotten{Ended: 2, Deleted: 2, Anonymized: 4, Records: 10, Hints: 2, Answers: 4}
 	if f != wantF {
 		t.Errorf("ForgetUser: %+v, want %+v", f, wantF)
 	}

@@ -328,13 +328,19 @@ func (db *DB) Response(ctx context.Context, interactionID string) ([]byte, error
 // nothing else. match.ErrDuplicate if the interaction already has one; the
 // first stays.
 func (db *DB) SaveResponse(ctx context.Context, interactionID string, response []byte) error {
+	return classify(saveResponse(ctx, db.pool, interactionID, response, db.now()))
+}
+
+// saveResponse records response for interactionID through q: the pool, or
+// the connection of a transaction that saves its answer with its writes.
+func saveResponse(ctx context.Context, q execer, interactionID string, response []byte, now time.Time) error {
 	if response == nil {
-		response = []byte{}
+		response = []byte{} // the column is NOT NULL; nil would bind as NULL
 	}
-	tag, err := db.pool.Exec(ctx, `INSERT INTO interactions (id, response, at) VALUES ($1, $2, $3)
-		ON CONFLICT (id) DO NOTHING`, interactionID, response, toMillis(db.now()))
+	tag, err := q.Exec(ctx, `INSERT INTO interactions (id, response, at) VALUES ($1, $2, $3)
+		ON CONFLICT (id) DO NOTHING`, interactionID, response, toMillis(now))
 	if err != nil {
-		return classify(err)
+		return err
 	}
 	if tag.RowsAffected() == 0 {
 		return fmt.Errorf("interaction %s: %w", interactionID, match.ErrDuplicate)

@@ -84,7 +84,7 @@ func TestMigrations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "bot_record forget_requests games goose_db_version heartbeat hints interactions moves results stats sweeps"
+	want := "bot_record daily_channels forget_requests games goose_db_version heartbeat hints interactions lesson_progress moves puzzle_attempts puzzle_members puzzle_players puzzle_ratings results stats sweeps"
 	if got := strings.Join(tables, " "); got != want {
 		t.Fatalf("tables %s, want %s", got, want)
 	}

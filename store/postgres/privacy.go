@@ -147,6 +147,13 @@ func forgetUser(ctx context.Context, tx execer, userID string, now time.Time) (m
 		{`DELETE FROM stats WHERE user_id = $1`, &f.Records},
 		{`DELETE FROM bot_record WHERE user_id = $1`, &f.Records},
 		{`DELETE FROM forget_requests WHERE user_id = $1`, nil},
+		// Puzzles and lessons are the user's alone; a channel they subscribed
+		// to the daily puzzle keeps its subscription, no longer theirs.
+		{`DELETE FROM puzzle_attempts WHERE user_id = $1`, &f.Records},
+		{`DELETE FROM puzzle_members WHERE user_id = $1`, nil},
+		{`DELETE FROM puzzle_players WHERE user_id = $1`, &f.Records},
+		{`DELETE FROM lesson_progress WHERE user_id = $1`, &f.Records},
+		{`UPDATE daily_channels SET user_id = ` + tombstone + ` WHERE user_id = $1`, nil},
 		{`INSERT INTO results (game_id, guild_id, variant, status, winner, loser, difficulty, plies, rating_delta, finished_at)
 			SELECT id, ` + scopeSQL + `, variant, 'ended', '', '', difficulty, ply, 0, $2 FROM games
 			WHERE status IN ('pending', 'active') AND ` + seatedSQL, nil},
@@ -190,6 +197,9 @@ func (db *DB) ForgetGuild(ctx context.Context, guildID string) (match.Forgotten,
 			{`DELETE FROM hints WHERE game_id IN (SELECT id FROM games WHERE guild_id = $1)`, &f.Hints},
 			{`DELETE FROM results WHERE guild_id = $1`, nil},
 			{`DELETE FROM games WHERE guild_id = $1`, &f.Deleted},
+			{`DELETE FROM puzzle_attempts WHERE scope = $1`, &f.Records},
+			{`DELETE FROM puzzle_members WHERE scope = $1`, nil},
+			{`DELETE FROM daily_channels WHERE guild_id = $1`, nil},
 		}, guildID)
 	})
 	return f, err

@@ -1,0 +1,181 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"nimbot/commands/locale"
+	"nimbot/match"
+)
+
+// The daily puzzle (/nim daily): one puzzle per UTC day, the same for
+// everyone everywhere (match.DailyPuzzle of the day), shown to whoever
+// asks; a member with Manage Server subscribes a channel, where nimbot then
+// posts the day's puzzle once a day (DailyPosts, sent by bot's scheduler)
+// with yesterday's answer explained.
+
+// The daily subcommand's name and options.
+const (
+	subDaily    = "daily"
+	optChannel  = "channel"
+	optStop     = "stop"
+	dailyLease  = 2 * time.Minute
+	dailyClaims = 50
+)
+
+// dailySub is the /nim daily subcommand's definition.
+func dailySub() *discordgo.ApplicationCommandOption {
+	channel := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionChannel, Name: optChannel,
+		Description:  "Post it here every day (Manage Server)",
+		ChannelTypes: []discordgo.ChannelType{discordgo.ChannelTypeGuildText, discordgo.ChannelTypeGuildNews}}
+	stop := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: optStop,
+		Description: "Stop posting it in that channel"}
+	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: subDaily,
+		Description: "Today's puzzle, the same for everyone", Options: []*discordgo.ApplicationCommandOption{channel, stop}}
+}
+
+// dailyCommand shows today's puzzle, or (with a channel) subscribes or
+// unsubscribes a channel.
+func (s *Service) dailyCommand(r *request) (*answer, error) {
+	o := subOptions(r.i)
+	channel := o.str(optChannel)
+	if channel == "" {
+		if o.bool(optStop) {
+			return nil, userErr("daily.err.stop_channel", "ChannelOption", optionName(optChannel))
+		}
+		z, err := match.DailyPuzzle(r.now)
+		if err != nil {
+			return nil, fmt.Errorf("daily puzzle: %w", err)
+		}
+		resp := puzzleMessage(r.lang, match.StartPuzzle(z), PuzzleControl{Puzzle: z.ID, Key: r.i.ID}, discordgo.InteractionResponseChannelMessageWithSource,
+			r.t("daily.today", "Date", r.now.UTC().Format(time.DateOnly)))
+		return unchanged(resp), nil
+	}
+	if r.i.GuildID == "" {
+		return nil, userErr("daily.err.server")
+	}
+	if r.i.Member == nil || r.i.Member.Permissions&discordgo.PermissionManageServer == 0 {
+		return nil, userErr("daily.err.permission")
+	}
+	// The channel must be one Discord resolved for this interaction, of
+	// this server: a forged id names no channel here.
+	d := r.i.ApplicationCommandData()
+	if d.Resolved == nil || d.Resolved.Channels[channel] == nil ||
+		(d.Resolved.Channels[channel].GuildID != "" && d.Resolved.Channels[channel].GuildID != r.i.GuildID) {
+		return nil, userErr("daily.err.channel")
+	}
+	if o.bool(optStop) {
+		removed, err := s.db.UnsubscribeDaily(r.ctx, channel)
+		if err != nil {
+			return nil, fmt.Errorf("unsubscribe daily: %w", err)
+		}
+		if !removed {
+			return unchanged(ephemeral(r.t("daily.not_subscribed", "Channel", "<#"+channel+">"))), nil
+		}
+		return unchanged(ephemeral(r.t("daily.unsubscribed", "Channel", "<#"+channel+">"))), nil
+	}
+	if err := s.db.SubscribeDaily(r.ctx, match.DailyChannel{ChannelID: channel, GuildID: r.i.GuildID, UserID: r.userID(), Locale: string(r.i.Locale)}); err != nil {
+		return nil, fmt.Errorf("subscribe daily: %w", err)
+	}
+	return unchanged(ephemeral(r.t("daily.subscribed", "Channel", "<#"+channel+">", "DailyCommand", subName(subDaily)))), nil
+}
+
+// DailyPost is one channel's post of the day's puzzle, for the bot to send
+// by REST and then report with DailyDone (or DailyGone).
+type DailyPost struct {
+	ChannelID string
+	GuildID   string
+	Day       int64
+	// Nonce is the post's nonce: the same for a channel and day wherever
+	// and however often it is sent, so Discord (enforce_nonce) creates the
+	// message once even if an instance died between sending and DailyDone.
+	Nonce   string
+	Message *discordgo.MessageSend
+}
+
+// DailyPosts claims the subscribed channels where today's puzzle is not
+// posted yet and returns their posts. A channel claimed here is not
+// claimed by another instance until the claim lapses (dailyLease), so
+// each is posted by one instance.
+func (s *Service) DailyPosts(ctx context.Context) ([]DailyPost, error) {
+	now := s.now()
+	day := match.DayNumber(now)
+	chans, err := s.db.ClaimDaily(ctx, day, now, dailyLease, dailyClaims)
+	if err != nil || len(chans) == 0 {
+		return nil, err
+	}
+	today, err := match.DailyPuzzle(now)
+	if err != nil {
+		return nil, err
+	}
+	yesterday, err := match.DailyPuzzle(now.AddDate(0, 0, -1))
+	if err != nil {
+		return nil, err
+	}
+	yAttempts, ySolves, err := s.db.PuzzleCounts(ctx, yesterday.ID)
+	if err != nil {
+		return nil, err
+	}
+	var posts []DailyPost
+	for _, c := range chans {
+		lp := locale.For(c.Locale)
+		var d []string
+		d = append(d, puzzleBoard(lp, match.StartPuzzle(today)))
+		d = append(d, lp.T("puzzle.task", "Count", today.Moves))
+		d = append(d, lp.T("daily.solve", "DailyCommand", subName(subDaily)))
+		var ans []string
+		for i, m := range yesterday.Winning {
+			if i == 3 {
+				break
+			}
+			ans = append(ans, yesterday.Rules.FormatMove(yesterday.Start, m)+" ("+lp.Phrase(yesterday.Rules.DescribeMove(yesterday.Start, m))+")")
+		}
+		d = append(d, lp.T("daily.yesterday", "Moves", strings.Join(ans, ", ")))
+		if d2 := solvedLine(lp, yAttempts, ySolves); d2 != "" {
+			d = append(d, d2)
+		}
+		if h, err := yesterday.Rules.Hint(yesterday.Start); err == nil {
+			d = append(d, explanation(h.Explanation, lp))
+		}
+		embed := &discordgo.MessageEmbed{
+			Title:       lp.T("daily.title", "Date", now.UTC().Format(time.DateOnly), "Theme", themeName(lp, today.Theme)),
+			Description: truncate(strings.Join(d, "\n\n"), 4096),
+			Color:       colourActive,
+			Footer:      puzzleFooter(lp, today),
+		}
+		posts = append(posts, DailyPost{ChannelID: c.ChannelID, GuildID: c.GuildID, Day: day,
+			Nonce:   dailyNonce(c.ChannelID, day),
+			Message: &discordgo.MessageSend{Embeds: []*discordgo.MessageEmbed{embed}, AllowedMentions: noMentions()}})
+	}
+	return posts, nil
+}
+
+// dailyNonce is a post's nonce: Discord takes at most 25 characters.
+func dailyNonce(channelID string, day int64) string {
+	return truncate("d"+strconv.FormatInt(day, 36)+strconv.FormatUint(puzzleSeed(channelID), 36), 25)
+}
+
+// DailyDone records that the post of day is in the channel.
+func (s *Service) DailyDone(ctx context.Context, channelID string, day int64) error {
+	return s.db.DailyPosted(ctx, channelID, day)
+}
+
+// DailyGone unsubscribes a channel nimbot can no longer post in.
+func (s *Service) DailyGone(ctx context.Context, channelID string) error {
+	_, err := s.db.UnsubscribeDaily(ctx, channelID)
+	return err
+}
+
+// solvedLine says how many solved yesterday's puzzle of how many who tried
+// it, none when nobody tried.
+func solvedLine(lp *locale.Printer, attempts, solves int) string {
+	if attempts == 0 {
+		return ""
+	}
+	return lp.T("daily.solved", "Solved", solves, "Attempts", attempts)
+}

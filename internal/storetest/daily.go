@@ -1,0 +1,186 @@
+package storetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"nimbot/match"
+)
+
+// runDailyContract runs the daily puzzle's part of the contract.
+func runDailyContract(t *testing.T, open func(*testing.T) match.Storage) {
+	t.Run("DailyClaims", func(t *testing.T) { testDailyClaims(t, open(t)) })
+	t.Run("DailyClaimRace", func(t *testing.T) { testDailyClaimRace(t, open(t)) })
+	t.Run("Lessons", func(t *testing.T) { testLessons(t, open(t)) })
+}
+
+func channelIDs(ds []match.DailyChannel) []string {
+	var ids []string
+	for _, d := range ds {
+		ids = append(ids, d.ChannelID)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// testDailyClaims: a subscribed channel is claimed once for a day until
+// posted or until its claim lapses; a posted day is not claimed again, the
+// next day is, and days missed are not (only the day asked for); a
+// resubscription keeps the day posted; an unsubscribed channel is never
+// claimed.
+func testDailyClaims(t *testing.T, db match.Storage) {
+	ctx := context.Background()
+	now := time.Date(2026, 11, 29, 0, 0, 30, 0, time.UTC)
+	day := match.DayNumber(now)
+	for _, c := range []string{"c1", "c2", "c3"} {
+		if err := db.SubscribeDaily(ctx, match.DailyChannel{ChannelID: c, GuildID: "g1", UserID: "ann", Locale: "de"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.SubscribeDaily(ctx, match.DailyChannel{GuildID: "g1", UserID: "ann"}); !errors.Is(err, match.ErrInvalid) {
+		t.Fatalf("a subscription without a channel: %v", err)
+	}
+	claim := func(day int64, at time.Time) []string {
+		t.Helper()
+		ds, err := db.ClaimDaily(ctx, day, at, time.Minute, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range ds {
+			if d.GuildID != "g1" || d.UserID != "ann" || d.Locale != "de" {
+				t.Fatalf("claimed %+v", d)
+			}
+		}
+		return channelIDs(ds)
+	}
+	if got := claim(day, now); !slices.Equal(got, []string{"c1", "c2", "c3"}) {
+		t.Fatalf("the first claim: %v", got)
+	}
+	if got := claim(day, now.Add(30*time.Second)); len(got) != 0 {
+		t.Fatalf("claimed again while claimed: %v", got)
+	}
+	if err := db.DailyPosted(ctx, "c1", day); err != nil {
+		t.Fatal(err)
+	}
+	// c2 and c3's claims lapse (their instance died): claimed again; c1 is posted.
+	if got := claim(day, now.Add(2*time.Minute)); !slices.Equal(got, []string{"c2", "c3"}) {
+		t.Fatalf("after the claims lapsed: %v", got)
+	}
+	for _, c := range []string{"c2", "c3"} {
+		if err := db.DailyPosted(ctx, c, day); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := claim(day, now.Add(time.Hour)); len(got) != 0 {
+		t.Fatalf("posted channels claimed again: %v", got)
+	}
+	// A day back does not undo a post.
+	if err := db.DailyPosted(ctx, "c1", day-3); err != nil {
+		t.Fatal(err)
+	}
+	if got := claim(day, now.Add(2*time.Hour)); len(got) != 0 {
+		t.Fatalf("a post moved back: %v", got)
+	}
+	// Down for five days: the day asked for is due, once.
+	later := now.AddDate(0, 0, 5)
+	if got := claim(day+5, later); !slices.Equal(got, []string{"c1", "c2", "c3"}) {
+		t.Fatalf("five days later: %v", got)
+	}
+	for _, c := range []string{"c1", "c2", "c3"} {
+		if err := db.DailyPosted(ctx, c, day+5); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := claim(day+5, later.Add(time.Hour)); len(got) != 0 {
+		t.Fatalf("posted five days later, claimed again: %v", got)
+	}
+	// Resubscribing keeps the day; unsubscribing ends the posts.
+	if err := db.SubscribeDaily(ctx, match.DailyChannel{ChannelID: "c1", GuildID: "g1", UserID: "ann", Locale: "de"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := claim(day+5, later.Add(2*time.Hour)); len(got) != 0 {
+		t.Fatalf("a resubscribed channel was claimed again: %v", got)
+	}
+	if removed, err := db.UnsubscribeDaily(ctx, "c1"); err != nil || !removed {
+		t.Fatalf("unsubscribe: %v, %v", removed, err)
+	}
+	if removed, err := db.UnsubscribeDaily(ctx, "c1"); err != nil || removed {
+		t.Fatalf("unsubscribe twice: %v, %v", removed, err)
+	}
+	if got := claim(day+6, later.AddDate(0, 0, 1)); !slices.Equal(got, []string{"c2", "c3"}) {
+		t.Fatalf("the next day after c1 left: %v", got)
+	}
+}
+
+// testDailyClaimRace: instances claiming at once never get one channel
+// twice for a day, and between them claim every channel.
+func testDailyClaimRace(t *testing.T, db match.Storage) {
+	ctx := context.Background()
+	const channels, claimers = 30, 8
+	for i := range channels {
+		if err := db.SubscribeDaily(ctx, match.DailyChannel{ChannelID: fmt.Sprintf("ch%02d", i), GuildID: "g", UserID: "u"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now := time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC)
+	day := match.DayNumber(now)
+	var mu sync.Mutex
+	got := map[string]int{}
+	for round := 0; round < 10 && len(got) < channels; round++ {
+		errs := make([]error, claimers)
+		atOnce(claimers, func(i int) func() {
+			return func() {
+				ds, err := db.ClaimDaily(ctx, day, now, time.Hour, 3)
+				errs[i] = err
+				mu.Lock()
+				defer mu.Unlock()
+				for _, d := range ds {
+					got[d.ChannelID]++
+				}
+			}
+		})
+		for _, err := range errs {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if len(got) != channels {
+		t.Fatalf("%d of %d channels claimed", len(got), channels)
+	}
+	for c, n := range got {
+		if n != 1 {
+			t.Fatalf("%s claimed %d times", c, n)
+		}
+	}
+}
+
+// testLessons: progress is per user and lesson, and never goes back.
+func testLessons(t *testing.T, db match.Storage) {
+	ctx := context.Background()
+	if p, err := db.LessonProgress(ctx, "ann"); err != nil || len(p) != 0 {
+		t.Fatalf("a newcomer's progress: %v, %v", p, err)
+	}
+	for _, step := range []struct {
+		user, lesson string
+		solved       int
+	}{{"ann", "21", 1}, {"ann", "21", 3}, {"ann", "21", 2}, {"ann", "nimsum", 1}, {"bob", "21", 2}} {
+		if err := db.AdvanceLesson(ctx, step.user, step.lesson, step.solved); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if p, err := db.LessonProgress(ctx, "ann"); err != nil || len(p) != 2 || p["21"] != 3 || p["nimsum"] != 1 {
+		t.Fatalf("ann's progress: %v, %v", p, err)
+	}
+	if p, err := db.LessonProgress(ctx, "bob"); err != nil || len(p) != 1 || p["21"] != 2 {
+		t.Fatalf("bob's progress: %v, %v", p, err)
+	}
+	if err := db.AdvanceLesson(ctx, "ann", "21", -1); !errors.Is(err, match.ErrInvalid) {
+		t.Fatalf("negative progress: %v", err)
+	}
+}

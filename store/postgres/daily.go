@@ -1,0 +1,66 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"nimbot/match"
+)
+
+// SubscribeDaily subscribes a channel to the daily puzzle
+// (match.DailyStorage).
+func (db *DB) SubscribeDaily(ctx context.Context, d match.DailyChannel) error {
+	if d.ChannelID == "" || d.UserID == "" {
+		return fmt.Errorf("%w: a daily subscription needs its channel and user", match.ErrInvalid)
+	}
+	return db.withTx(ctx, func(tx execer, now time.Time) error {
+		_, err := tx.Exec(ctx, `INSERT INTO daily_channels (channel_id, guild_id, user_id, locale, subscribed_at) VALUES ($1, $2, $3, $4, $5)
+			ON CONFLICT (channel_id) DO UPDATE SET guild_id = excluded.guild_id, user_id = excluded.user_id, locale = excluded.locale`,
+			d.ChannelID, d.GuildID, d.UserID, d.Locale, toMillis(now))
+		return err
+	})
+}
+
+// UnsubscribeDaily removes a channel's subscription.
+func (db *DB) UnsubscribeDaily(ctx context.Context, channelID string) (bool, error) {
+	tag, err := db.pool.Exec(ctx, `DELETE FROM daily_channels WHERE channel_id = $1`, channelID)
+	if err != nil {
+		return false, err
+	}
+	return tag.RowsAffected() > 0, nil
+}
+
+// ClaimDaily claims channels where day's puzzle is due: rows another
+// instance is claiming at the same moment are skipped (SKIP LOCKED), and
+// the claim is the row's lease, committed before anything is posted.
+func (db *DB) ClaimDaily(ctx context.Context, day int64, now time.Time, lease time.Duration, limit int) ([]match.DailyChannel, error) {
+	var out []match.DailyChannel
+	err := db.withTx(ctx, func(tx execer, _ time.Time) error {
+		out = out[:0]
+		rows, err := tx.Query(ctx, `UPDATE daily_channels SET claimed_until = $3
+			WHERE channel_id IN (SELECT channel_id FROM daily_channels
+				WHERE last_day < $1 AND claimed_until <= $2 ORDER BY channel_id LIMIT $4 FOR UPDATE SKIP LOCKED)
+			RETURNING channel_id, guild_id, user_id, locale, last_day`,
+			day, toMillis(now), toMillis(now.Add(lease)), limit)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var d match.DailyChannel
+			if err := rows.Scan(&d.ChannelID, &d.GuildID, &d.UserID, &d.Locale, &d.LastDay); err != nil {
+				return err
+			}
+			out = append(out, d)
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+// DailyPosted records the day's post and ends the claim.
+func (db *DB) DailyPosted(ctx context.Context, channelID string, day int64) error {
+	_, err := db.pool.Exec(ctx, `UPDATE daily_channels SET last_day = GREATEST(last_day, $1), claimed_until = 0 WHERE channel_id = $2`, day, channelID)
+	return err
+}
