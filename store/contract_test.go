@@ -132,17 +132,18 @@ func TestForgetKeepsIDs(t *testing.T) {
 		return db
 	}
 	db := open()
-	const user = "800000000000000001"
+	const user, guild = "800000000000000001", "900000000000000001"
 	var last int64
 	for i := range 3 {
 		g := storetest.NewGame(fmt.Sprint("c", i), [2]string{user, match.BotID}, 3)
+		g.GuildID = guild
 		storetest.MustCreate(t, db, g)
 		last = g.ID
 	}
 	if f, err := db.ForgetUser(ctx, user); err != nil || f.Deleted != 3 {
 		t.Fatalf("ForgetUser: %+v, %v", f, err)
 	}
-	if _, err := db.ForgetGuild(ctx, "guild"); err != nil {
+	if _, err := db.ForgetGuild(ctx, guild); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
