@@ -55,7 +55,7 @@ var privacyTables = map[string]string{
 	"stats":            "users per server: build fills it",
 	"bot_record":       "users per server: build fills it",
 	"interactions":     "saved answers keyed by user and naming them: build fills it",
-	"forget_requests":  "users to forget: ForgetDue fills it",
+	"forget_requests":  "users to forget, or who authorized lately: ForgetDue and CancelForget fill it",
 	"sweeps":           "no one: when a sweep is next due",
 	"game_ids":         "no one: the largest game id (SQLite)",
 	"heartbeat":        "no one: the health check's last write",
