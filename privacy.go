@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strconv"
 
 	"nimbot/commands"
 	"nimbot/match"
@@ -45,9 +44,7 @@ func forget(ctx context.Context, cfg config, server bool, args []string, out, er
 		return 2
 	}
 	id := args[0]
-	// A Discord id has 17 to 20 digits. A shorter number would also match
-	// inside other ids where saved answers are matched by their text.
-	if _, err := strconv.ParseUint(id, 10, 64); err != nil || len(id) < 15 {
+	if !match.IsSnowflake(id) {
 		fmt.Fprintf(errOut, "nimbot: %s: %q is not a Discord id (a number like 1170000000000000001; Discord's Developer Mode: right-click → Copy ID)\n", name, id)
 		return 2
 	}
@@ -88,13 +85,8 @@ func forgottenText(server bool, id string, f match.Forgotten) string {
 }
 
 // pages renders serve's /privacy and /terms from the catalog and the
-// operator's settings.
+// operator's settings, once, at start.
 func pages(cfg config) func(name, acceptLanguage string) ([]byte, string, bool) {
-	s := commands.PageSettings{OperatorName: cfg.OperatorName, OperatorContact: cfg.OperatorContact,
-		Retention: cfg.Retention, ForgetAfter: cfg.ForgetAfter, IdleAfter: cfg.IdleAfter}
-	return func(name, acceptLanguage string) ([]byte, string, bool) {
-		lang := commands.PageLanguage(acceptLanguage)
-		page, ok := commands.Page(name, lang, s)
-		return page, lang, ok
-	}
+	return commands.RenderPages(commands.PageSettings{OperatorName: cfg.OperatorName, OperatorContact: cfg.OperatorContact,
+		Retention: cfg.Retention, ForgetAfter: cfg.ForgetAfter, IdleAfter: cfg.IdleAfter})
 }

@@ -49,6 +49,8 @@ func TestForget(t *testing.T) {
 	}{
 		{[]string{"forget", "bob"}, 2, `"bob" is not a Discord id`},
 		{[]string{"forget-server", "1"}, 2, `"1" is not a Discord id`},
+		// 16 digits: no Discord id is that short, and it is inside others.
+		{[]string{"forget", "8000000000000000"}, 2, `"8000000000000000" is not a Discord id`},
 		{[]string{"forget"}, 2, "forget needs one USER_ID"},
 		{[]string{"forget-server", "1", "2"}, 2, "forget-server needs one GUILD_ID"},
 		{[]string{"forget", "-h"}, 0, "Usage: nimbot forget USER_ID"},

@@ -102,11 +102,13 @@
 // Beside interactions, the HTTP handler takes Discord's webhook events at
 // EventsPath (HTTPConfig.Forget; events.go), checked as interactions are:
 // a PING is 204, APPLICATION_DEAUTHORIZED schedules the user's forgetting
-// after HTTPConfig.ForgetAfter and APPLICATION_AUTHORIZED cancels it; the
-// Scheduler carries it out (SchedulerConfig.Forget), and forgets servers
-// idle for IdleAfter, once across instances (the store's claim). With
-// HTTPConfig.Pages it serves the public /privacy and /terms pages,
-// rendered by the caller (commands.Page) in the reader's language.
+// after HTTPConfig.ForgetAfter and APPLICATION_AUTHORIZED cancels it, each
+// in the order of the events' own timestamps; the Scheduler carries it out
+// (SchedulerConfig.Forget), unless the user played on meanwhile, and
+// forgets servers idle for IdleAfter, once across instances (the store's
+// claim). With HTTPConfig.Pages it serves the public /privacy and /terms
+// pages, rendered once by the caller (commands.RenderPages) in every
+// language and picked by the reader's.
 //
 // bot never logs a token. Interaction tokens travel in webhook URLs, so
 // errors from REST calls are logged without their URL (see safeErr), and

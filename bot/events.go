@@ -6,14 +6,20 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"nimbot/match"
 )
 
 // Discord's webhook events (an app's "Webhook Events URL", Developer
 // Portal → Webhooks) are POSTed to their own path, signed like
 // interactions. nimbot listens for two: APPLICATION_DEAUTHORIZED, a user
 // removing nimbot from their account, after which their data is forgotten
-// once a grace period passes (the Scheduler's ForgetDue); and
-// APPLICATION_AUTHORIZED, which cancels that if they come back first.
+// once a grace period passes (the Scheduler's ForgetDue) unless they play
+// on in a server meanwhile; and APPLICATION_AUTHORIZED, which cancels that
+// if they come back first. Discord may deliver an event late (it retries
+// one it thinks went unanswered), so each is applied by its own timestamp:
+// a deauthorization older than an authorization already applied changes
+// nothing.
 
 // EventsPath is where HTTP accepts webhook events when HTTPConfig.Forget is
 // set.
@@ -26,10 +32,12 @@ const DefaultForgetAfter = 30 * 24 * time.Hour
 // Forgetter is what the webhook events endpoint asks of the store
 // (match.Privacy's ScheduleForget and CancelForget).
 type Forgetter interface {
-	// ScheduleForget arranges for userID to be forgotten at at.
-	ScheduleForget(ctx context.Context, userID string, at time.Time) error
-	// CancelForget drops a forgetting scheduled for userID.
-	CancelForget(ctx context.Context, userID string) error
+	// ScheduleForget arranges for userID to be forgotten at at, for a
+	// deauthorization sent at event.
+	ScheduleForget(ctx context.Context, userID string, event, at time.Time) error
+	// CancelForget drops a forgetting scheduled for userID, for an
+	// authorization sent at event.
+	CancelForget(ctx context.Context, userID string, event time.Time) error
 }
 
 // Webhook event payload types and event types (Discord's "Webhook Events").
@@ -99,20 +107,30 @@ func (h *HTTP) events(w http.ResponseWriter, r *http.Request) {
 	if d := p.Event.Data; d != nil && d.User != nil {
 		user = d.User.ID
 	}
-	if _, err := strconv.ParseUint(user, 10, 64); err != nil {
+	if !match.IsSnowflake(user) {
 		http.Error(w, "event without a user's id", http.StatusBadRequest)
 		return
+	}
+	now := h.cfg.Now()
+	sent, ok := eventTime(p.Event.Timestamp)
+	if !ok {
+		http.Error(w, "event without a valid timestamp", http.StatusBadRequest)
+		return
+	}
+	if sent.After(now) {
+		// A clock ahead of ours: an event from the future would make
+		// every later one look old.
+		sent = now
 	}
 	ctx := r.Context()
 	var err error
 	if p.Event.Type == eventDeauthorized {
-		at := h.cfg.Now().Add(h.cfg.ForgetAfter)
-		err = h.cfg.Forget.ScheduleForget(ctx, user, at)
+		err = h.cfg.Forget.ScheduleForget(ctx, user, sent, now.Add(h.cfg.ForgetAfter))
 		if err == nil {
 			h.cfg.Log.Info("a user removed nimbot: their data will be forgotten after the grace period, unless they add it again", "grace", h.cfg.ForgetAfter.String())
 		}
 	} else {
-		err = h.cfg.Forget.CancelForget(ctx, user)
+		err = h.cfg.Forget.CancelForget(ctx, user, sent)
 	}
 	if err != nil {
 		h.cfg.Log.Error("webhook event not recorded; Discord will send it again", "event", p.Event.Type, "err", err)
@@ -120,6 +138,17 @@ func (h *HTTP) events(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	noContent(w)
+}
+
+// eventTime reads a webhook event's timestamp: ISO 8601, as Discord's
+// documented example writes it without a zone (UTC), or with one.
+func eventTime(s string) (time.Time, bool) {
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC(), true
+		}
+	}
+	return time.Time{}, false
 }
 
 // noContent acknowledges a webhook event as Discord asks: 204, no body,

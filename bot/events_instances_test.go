@@ -52,7 +52,7 @@ func TestForgetOnceAcrossInstances(t *testing.T) {
 	}
 	played(t, dbs[0], alice.ID, "1400000000000000001")
 	for _, i := range []int{0, 2} {
-		res, err := http.DefaultClient.Do(key.request(t, urls[i], fixture(t, "webhook_deauthorized.json"), clk.Now()))
+		res, err := http.DefaultClient.Do(key.request(t, urls[i], sentAt(t, "webhook_deauthorized.json", clk.Now()), clk.Now()))
 		if err != nil || res.StatusCode != http.StatusNoContent {
 			t.Fatalf("instance %d: APPLICATION_DEAUTHORIZED: %v %v", i, res.StatusCode, err)
 		}

@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"net/http"
@@ -41,6 +42,18 @@ func holds(t *testing.T, db match.Storage, userID string) bool {
 		t.Fatal(err)
 	}
 	return len(held) > 0
+}
+
+// sentAt is a webhook event fixture with its timestamp set to when, in
+// the form Discord's documented example has (UTC, no zone).
+func sentAt(t *testing.T, name string, when time.Time) []byte {
+	t.Helper()
+	b := fixture(t, name)
+	const documented = `"timestamp": "2024-10-18T14:42:53.064834"`
+	if !bytes.Contains(b, []byte(documented)) {
+		t.Fatalf("%s has no timestamp %s", name, documented)
+	}
+	return bytes.Replace(b, []byte(documented), []byte(`"timestamp": "`+when.UTC().Format("2006-01-02T15:04:05.000000")+`"`), 1)
 }
 
 // eventsEnv serves bot.HTTP with webhook events on loopback, over env's
@@ -116,7 +129,7 @@ func TestWebhookEvents(t *testing.T) {
 
 	played(t, ee.db, alice.ID, "1400000000000000001")
 	sched := bot.NewScheduler(bot.SchedulerConfig{Service: ee.svc, Session: ee.fd.session(t), Log: ee.log, Now: ee.clock.Now, Forget: ee.db})
-	deauth := fixture(t, "webhook_deauthorized.json")
+	deauth := sentAt(t, "webhook_deauthorized.json", ee.clock.Now())
 	// A bad signature changes nothing.
 	if status, _, _ := ee.send(testKey(8), deauth); status != http.StatusUnauthorized {
 		t.Fatalf("APPLICATION_DEAUTHORIZED, badly signed: %d", status)
@@ -151,17 +164,31 @@ func TestWebhookEvents(t *testing.T) {
 
 	// Deauthorized, then authorized again: kept.
 	played(t, ee.db, alice.ID, "1400000000000000011")
+	deauth = sentAt(t, "webhook_deauthorized.json", ee.clock.Now())
 	if status, _, _ := ee.send(ee.key, deauth); status != http.StatusNoContent {
 		t.Fatal(status)
 	}
 	ee.clock.Advance(grace / 2)
-	if status, _, _ := ee.send(ee.key, fixture(t, "webhook_authorized.json")); status != http.StatusNoContent {
+	authorized := ee.clock.Now()
+	if status, _, _ := ee.send(ee.key, sentAt(t, "webhook_authorized.json", authorized)); status != http.StatusNoContent {
 		t.Fatalf("APPLICATION_AUTHORIZED: %d", status)
 	}
 	ee.clock.Advance(grace)
 	sched.Tick(context.Background())
 	if !holds(t, ee.db, alice.ID) {
 		t.Fatal("alice, who authorized nimbot again, was forgotten")
+	}
+
+	// A deauthorization Discord sent before that authorization, delivered
+	// after it (a retry), is older than what is known: alice stays.
+	ee.clock.Advance(time.Minute)
+	if status, _, _ := ee.send(ee.key, sentAt(t, "webhook_deauthorized.json", authorized.Add(-time.Minute))); status != http.StatusNoContent {
+		t.Fatalf("a late APPLICATION_DEAUTHORIZED: %d", status)
+	}
+	ee.clock.Advance(grace + time.Hour)
+	sched.Tick(context.Background())
+	if !holds(t, ee.db, alice.ID) {
+		t.Fatal("a deauthorization older than alice's authorization, delivered late, forgot her")
 	}
 
 	// What nimbot does not read is acknowledged; what is no event is 400.
@@ -172,6 +199,9 @@ func TestWebhookEvents(t *testing.T) {
 		``, `[]`, `{}`, `{"type": 2}`, `{"type": 1}`, `{"type": 1, "event": {"type": "APPLICATION_DEAUTHORIZED"}}`,
 		`{"type": 1, "event": {"type": "APPLICATION_DEAUTHORIZED", "data": {"user": {"id": "bot"}}}}`,
 		`{"type": 1, "event": {"type": "APPLICATION_DEAUTHORIZED", "data": {"user": {"id": ""}}}}`,
+		`{"type": 1, "event": {"type": "APPLICATION_DEAUTHORIZED", "timestamp": "2024-10-18T14:42:53.064834", "data": {"user": {"id": "7"}}}}`,
+		`{"type": 1, "event": {"type": "APPLICATION_DEAUTHORIZED", "data": {"user": {"id": "1200000000000000001"}}}}`,
+		`{"type": 1, "event": {"type": "APPLICATION_DEAUTHORIZED", "timestamp": "yesterday", "data": {"user": {"id": "1200000000000000001"}}}}`,
 		`{"type": "0"}`,
 	} {
 		if status, _, _ := ee.send(ee.key, []byte(body)); status != http.StatusBadRequest {
@@ -192,11 +222,7 @@ func TestPages(t *testing.T) {
 	e := newEnv(t)
 	settings := commands.PageSettings{OperatorName: "Ada", OperatorContact: "privacy@example.org", Retention: time.Hour,
 		ForgetAfter: bot.DefaultForgetAfter, IdleAfter: bot.DefaultIdleAfter}
-	pages := func(name, accept string) ([]byte, string, bool) {
-		lang := commands.PageLanguage(accept)
-		b, ok := commands.Page(name, lang, settings)
-		return b, lang, ok
-	}
+	pages := commands.RenderPages(settings)
 	srv := httptest.NewServer(bot.NewHTTP(bot.HTTPConfig{Service: e.svc, PublicKey: testKey(7).pub, Log: e.log, Pages: pages}))
 	t.Cleanup(srv.Close)
 	get := func(method, path, accept string) (*http.Response, string) {

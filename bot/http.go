@@ -207,7 +207,7 @@ func (h *HTTP) body(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 		// Discord probes the endpoint with bad signatures and expects 401.
 		// Anyone can send them, so they are logged one a second at most.
 		if h.rejected.AllowN(h.cfg.Now(), 1) {
-			h.cfg.Log.Warn("rejected interaction request", "reason", reason, "remote", r.RemoteAddr, "not_logged_before", h.unlogged.Swap(0))
+			h.cfg.Log.Warn("rejected request", "path", r.URL.Path, "reason", reason, "remote", r.RemoteAddr, "not_logged_before", h.unlogged.Swap(0))
 		} else {
 			h.unlogged.Add(1)
 		}

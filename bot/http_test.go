@@ -892,12 +892,12 @@ func TestRejectedLogSparse(t *testing.T) {
 			t.Fatalf("status %d (%s), want 401", status, body)
 		}
 	}
-	if n := strings.Count(logs.String(), "rejected interaction request"); n != 1 {
+	if n := strings.Count(logs.String(), "rejected request"); n != 1 {
 		t.Fatalf("50 rejected requests within a second logged %d lines, want 1:\n%s", n, logs.String())
 	}
 	he.clock.Advance(time.Millisecond)
 	he.post(forger.request(t, url, payload, he.clock.Now()))
-	if out := logs.String(); strings.Count(out, "rejected interaction request") != 2 || !strings.Contains(out, "not_logged_before=49") {
+	if out := logs.String(); strings.Count(out, "rejected request") != 2 || !strings.Contains(out, "not_logged_before=49") {
 		t.Fatalf("the next line, a second later, must count the 49 left out:\n%s", out)
 	}
 }

@@ -72,6 +72,8 @@ type Service struct {
 	declared declaredOptions
 	// timing is cfg's durations, as the match's rules take them.
 	timing match.Timing
+	// forgot notes recent deletions on request (privacy.go).
+	forgot recentForgets
 
 	// rngMu guards rng: Handle runs concurrently (discordgo calls handlers
 	// in their own goroutines) and *rand.Rand is not safe for that.

@@ -13,7 +13,7 @@ import (
 // definitionBudget is the share of Discord's 4,000-character cap on a
 // command's names, descriptions and values that /nim may use in any one
 // language: the rest is headroom for a new option or a longer translation.
-const definitionBudget = 3500
+const definitionBudget = 3700
 
 // discordCap is Discord's limit on a command's names, descriptions and
 // values together.

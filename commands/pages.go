@@ -95,6 +95,25 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
 </html>
 `))
 
+// RenderPages renders every page in every catalog language once, with s's
+// settings, and returns what serves them (bot.HTTPConfig.Pages): page name
+// in the language acceptLanguage prefers, that language, and false for a
+// page there is none of. The pages change only with the settings, so a
+// request costs a lookup, not a rendering.
+func RenderPages(s PageSettings) func(name, acceptLanguage string) ([]byte, string, bool) {
+	rendered := map[[2]string][]byte{}
+	for _, name := range Pages {
+		for _, lang := range locale.Languages() {
+			rendered[[2]string{name, lang}], _ = Page(name, lang, s)
+		}
+	}
+	return func(name, acceptLanguage string) ([]byte, string, bool) {
+		lang := PageLanguage(acceptLanguage)
+		page, ok := rendered[[2]string{name, lang}]
+		return page, lang, ok
+	}
+}
+
 // Page renders page name ("privacy" or "terms") in lang (PageLanguage),
 // with s's settings; false for a page there is none of.
 func Page(name, lang string, s PageSettings) ([]byte, bool) {

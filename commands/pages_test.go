@@ -74,3 +74,27 @@ func TestPageLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderPages: the pages are rendered once, at start: every request
+// for a page in a language gets the very bytes rendered then, the same
+// Page renders; a page there is none of is false.
+func TestRenderPages(t *testing.T) {
+	s := PageSettings{OperatorName: "Ada", Retention: time.Hour}
+	serve := RenderPages(s)
+	for _, lang := range locale.Languages() {
+		for _, name := range Pages {
+			first, got, ok := serve(name, lang)
+			again, _, _ := serve(name, lang)
+			want, _ := Page(name, lang, s)
+			if !ok || got != lang || string(first) != string(want) {
+				t.Fatalf("%s in %s: %q, %v", name, lang, got, ok)
+			}
+			if &first[0] != &again[0] {
+				t.Errorf("%s in %s was rendered again for a second request", name, lang)
+			}
+		}
+	}
+	if _, _, ok := serve("cookies", "en"); ok {
+		t.Error("a page named cookies")
+	}
+}

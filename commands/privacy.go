@@ -3,6 +3,7 @@ package commands
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -16,8 +17,10 @@ import (
 // no id is taken from a custom_id or an option, so a forged click can at
 // most delete its sender's own data, which the user may do anyway. None of
 // these answers is saved (they would name the user in the store the moment
-// after they asked to leave it); a redelivered confirmation forgets again,
-// which finds nothing.
+// after they asked to leave it). A confirmation clicked again within
+// forgetAgainAfter (a redelivery, or a forged custom_id repeated) is
+// refused with a clear answer; later, it forgets again, which finds
+// nothing.
 
 // subPrivacy is /nim privacy's subcommand name.
 const subPrivacy = "privacy"
@@ -26,6 +29,39 @@ const subPrivacy = "privacy"
 // interaction token's life, after which a forgotten ephemeral message is
 // better asked again than acted on.
 const confirmFor = 15 * time.Minute
+
+// forgetAgainAfter is how soon after a deletion on request the same user
+// may ask again: a confirmation's custom_id can be forged and clicked at
+// will, and each deletion reads every saved answer.
+const forgetAgainAfter = time.Minute
+
+// recentForgets notes who deleted their data in the last forgetAgainAfter,
+// in this process. Entries older than that are dropped whenever one is
+// added, so it holds at most the users of the last minute.
+type recentForgets struct {
+	mu   sync.Mutex
+	last map[string]time.Time
+}
+
+// take notes user's deletion at now; false, noting nothing, if their last
+// was less than forgetAgainAfter before.
+func (f *recentForgets) take(user string, now time.Time) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if at, ok := f.last[user]; ok && now.Sub(at) < forgetAgainAfter && now.Sub(at) > -forgetAgainAfter {
+		return false
+	}
+	if f.last == nil {
+		f.last = map[string]time.Time{}
+	}
+	for u, at := range f.last {
+		if now.Sub(at) >= forgetAgainAfter {
+			delete(f.last, u)
+		}
+	}
+	f.last[user] = now
+	return true
+}
 
 // privacyShown bounds the scopes /nim privacy lists one by one; the rest
 // are counted, so the answer stays within an embed's 4,096 characters.
@@ -93,7 +129,7 @@ func (s *Service) privacy(r *request) (*discordgo.InteractionResponse, error) {
 		for _, c := range []struct {
 			id string
 			n  int
-		}{{"privacy.games", h.Games}, {"privacy.moves", h.Moves}, {"privacy.hints", h.Hints}, {"privacy.records", h.Records}} {
+		}{{"privacy.games", h.Games}, {"privacy.moves", h.Moves}, {"privacy.hints", h.Hints}, {"privacy.records", h.Records}, {"privacy.puzzles", h.Puzzles}} {
 			if c.n > 0 {
 				counts = append(counts, r.t(c.id, "Count", c.n))
 			}
@@ -114,6 +150,9 @@ func (s *Service) privacy(r *request) (*discordgo.InteractionResponse, error) {
 		lines = append(lines, places...)
 	}
 	for _, h := range held {
+		if h.Scope == "" && h.Learning > 0 {
+			lines = append(lines, "", r.t("privacy.learning", "Count", h.Learning))
+		}
 		if h.Scope == "" && h.Answers > 0 {
 			lines = append(lines, "", r.t("privacy.answers", "Count", h.Answers))
 		}
@@ -156,6 +195,9 @@ func (s *Service) forgetButton(r *request, c ForgetControl) (*answer, error) {
 		issued := time.Unix(c.Issued, 0)
 		if r.now.Sub(issued) > confirmFor || issued.Sub(r.now) > time.Minute {
 			return nil, userErr("privacy.err.expired", "PrivacyCommand", subName(subPrivacy))
+		}
+		if !s.forgot.take(r.userID(), r.now) {
+			return nil, userErr("privacy.err.again")
 		}
 		f, err := s.db.ForgetUser(r.ctx, r.userID())
 		if err != nil {

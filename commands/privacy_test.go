@@ -112,8 +112,14 @@ func TestPrivacy(t *testing.T) {
 	if _, err := h.db.ChannelGame(ctx, chanA); err == nil {
 		t.Error("a rematch against the forgotten seat was created")
 	}
+	// A second deletion within the minute is refused, saying why: a
+	// forged confirmation clicked again and again reads no more.
+	if again := click(alice, yes, eph); !strings.Contains(text(again), en.T("privacy.err.again")) || !isEphemeral(again) {
+		t.Errorf("Yes again at once: %s", text(again))
+	}
+	h.now = h.now.Add(forgetAgainAfter)
 	if again := click(alice, yes, eph); !strings.Contains(text(again), en.T("privacy.nothing")) {
-		t.Errorf("Yes again: %s", text(again))
+		t.Errorf("Yes again a minute later: %s", text(again))
 	}
 	if held, _ := h.db.Holdings(ctx, alice); len(held) != 0 {
 		t.Errorf("answering the second Yes saved something naming alice: %+v", held)

@@ -60,7 +60,7 @@ func (d declaredOptions) option(sub, name string) *discordgo.ApplicationCommandO
 // declared bounds. Handlers can then trust them; a forged or truncated
 // request is told what was wrong and changes nothing.
 func (s *Service) validate(i *discordgo.Interaction) error {
-	if !isSnowflake(i.ID) {
+	if !match.IsSnowflake(i.ID) {
 		return userErr("play.err.bad_id")
 	}
 	var dataOK bool
@@ -81,15 +81,15 @@ func (s *Service) validate(i *discordgo.Interaction) error {
 	switch {
 	case user == "":
 		return userErr("play.err.no_user")
-	case user == match.BotID || !isSnowflake(user):
+	case user == match.BotID || !match.IsSnowflake(user):
 		return userErr("play.err.bad_user", "User", quote(user, 30))
 	case i.AppID != "" && user == i.AppID:
 		return userErr("play.err.self")
 	}
-	if !isSnowflake(i.ChannelID) {
+	if !match.IsSnowflake(i.ChannelID) {
 		return userErr("play.err.no_channel")
 	}
-	if i.GuildID != "" && !isSnowflake(i.GuildID) {
+	if i.GuildID != "" && !match.IsSnowflake(i.GuildID) {
 		return userErr("play.err.bad_guild", "Guild", quote(i.GuildID, 30))
 	}
 	switch d := i.Data.(type) {
@@ -201,7 +201,7 @@ func checkValue(def *discordgo.ApplicationCommandOption, v any) error {
 		}
 	case discordgo.ApplicationCommandOptionUser, discordgo.ApplicationCommandOptionChannel,
 		discordgo.ApplicationCommandOptionRole, discordgo.ApplicationCommandOptionMentionable:
-		if s, ok := v.(string); !ok || !isSnowflake(s) {
+		if s, ok := v.(string); !ok || !match.IsSnowflake(s) {
 			return bad()
 		}
 	}
@@ -258,18 +258,4 @@ func optionKind(t discordgo.ApplicationCommandOptionType) engine.Phrase {
 		return msg("play.option.user")
 	}
 	return msg("play.option.declared")
-}
-
-// isSnowflake reports whether s is a Discord id: a decimal uint64.
-func isSnowflake(s string) bool {
-	if s == "" || len(s) > 20 {
-		return false
-	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	_, err := strconv.ParseUint(s, 10, 64)
-	return err == nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -35,23 +36,34 @@ type Privacy interface {
 	// ForgetGuild forgets the server guildID. ErrInvalid for "" or a
 	// private channel's scope (CheckGuildID).
 	ForgetGuild(ctx context.Context, guildID string) (Forgotten, error)
-	// ScheduleForget arranges for userID to be forgotten at at (Discord's
-	// APPLICATION_DEAUTHORIZED plus a grace period). A forgetting already
-	// scheduled keeps its earlier time.
-	ScheduleForget(ctx context.Context, userID string, at time.Time) error
-	// CancelForget drops a forgetting scheduled for userID (the user
-	// authorized the app again); none scheduled is no error.
-	CancelForget(ctx context.Context, userID string) error
+	// ScheduleForget arranges for userID to be forgotten at at, for
+	// Discord's APPLICATION_DEAUTHORIZED sent at event (the event's own
+	// timestamp). Events apply in the order Discord sent them, not the
+	// order they arrive: an event older than the latest one applied for
+	// userID (a retried deauthorization after an authorization) changes
+	// nothing. A forgetting already scheduled keeps its earlier time.
+	ScheduleForget(ctx context.Context, userID string, event, at time.Time) error
+	// CancelForget drops a forgetting scheduled for userID, for Discord's
+	// APPLICATION_AUTHORIZED sent at event (the user added the app again);
+	// it is remembered for EventsKept, so that an older deauthorization
+	// arriving after it schedules nothing. None scheduled is no error.
+	CancelForget(ctx context.Context, userID string, event time.Time) error
 	// ForgetDue forgets up to limit users whose scheduled forgetting is at
 	// or before now, each in its own transaction that also removes the
 	// schedule, so that of several instances calling at once each user is
-	// forgotten by one. It returns the users forgotten.
+	// forgotten by one. A user who played after the deauthorization (moved
+	// or started a game since: they still use nimbot in a server) is not
+	// forgotten: the schedule is dropped instead. It returns the users
+	// forgotten.
 	ForgetDue(ctx context.Context, now time.Time, limit int) ([]string, error)
 	// ForgetIdle forgets up to limit servers in which no game has changed
-	// since before, each as ForgetGuild does. It runs at most once per
-	// IdleSweepEvery across every instance sharing the database (a claim
-	// row): a call that finds the sweep claimed returns nothing at once.
-	// It returns the servers forgotten.
+	// since before, each as ForgetGuild does, checking again in the
+	// forgetting's transaction that none has (a game started meanwhile
+	// keeps the server). It runs at most once per IdleSweepEvery across
+	// every instance sharing the database (a claim row): a call that finds
+	// the sweep claimed returns nothing at once. A sweep that fails leaves
+	// its claim due, so the next call tries again. It returns the servers
+	// forgotten.
 	ForgetIdle(ctx context.Context, now, before time.Time, limit int) ([]string, error)
 }
 
@@ -64,6 +76,11 @@ const Tombstone = "deleted"
 // the idle time is months, so a day late is nothing, and the sweep reads
 // every game.
 const IdleSweepEvery = 24 * time.Hour
+
+// EventsKept is how long an APPLICATION_AUTHORIZED is remembered against
+// an older APPLICATION_DEAUTHORIZED arriving late: Discord retries an
+// event for minutes, not days.
+const EventsKept = 24 * time.Hour
 
 // Holding is what the store holds about one user in one scope.
 type Holding struct {
@@ -79,13 +96,63 @@ type Holding struct {
 	Records int
 	// Answers counts the saved answers that name them (Scope "" only).
 	Answers int
+	// Puzzles counts their puzzle attempts made there.
+	Puzzles int
+	// Learning counts their puzzle rating and the lessons they began
+	// (Scope "" only: they go wherever the user goes).
+	Learning int
 }
 
-// SortHoldings lists the holdings of m in scope order, as Holdings returns
-// them; it is for the stores, which gather them by scope.
-func SortHoldings(m map[string]*Holding) []Holding {
-	list := make([]Holding, 0, len(m))
-	for _, h := range m {
+// HoldingCount names the count of a Holding that one of a store's
+// queries fills; the stores list their queries in this order.
+type HoldingCount int
+
+// The counts of a Holding, in the order of the stores' queries.
+const (
+	CountGames HoldingCount = iota
+	CountMoves
+	CountHints
+	CountRecords
+	CountAnswers
+	CountPuzzles
+	CountLearning
+)
+
+// Tally gathers a store's counts by scope into Holdings.
+type Tally map[string]*Holding
+
+// Add adds n to count in scope's Holding; nothing for n 0.
+func (t Tally) Add(scope string, count HoldingCount, n int) {
+	if n == 0 {
+		return
+	}
+	h := t[scope]
+	if h == nil {
+		h = &Holding{Scope: scope}
+		t[scope] = h
+	}
+	switch count {
+	case CountGames:
+		h.Games += n
+	case CountMoves:
+		h.Moves += n
+	case CountHints:
+		h.Hints += n
+	case CountRecords:
+		h.Records += n
+	case CountAnswers:
+		h.Answers += n
+	case CountPuzzles:
+		h.Puzzles += n
+	case CountLearning:
+		h.Learning += n
+	}
+}
+
+// List is the holdings in scope order, as Holdings returns them.
+func (t Tally) List() []Holding {
+	list := make([]Holding, 0, len(t))
+	for _, h := range t {
 		list = append(list, *h)
 	}
 	slices.SortFunc(list, func(a, b Holding) int { return strings.Compare(a.Scope, b.Scope) })
@@ -108,19 +175,36 @@ type Forgotten struct {
 // Zero reports whether f changed nothing.
 func (f Forgotten) Zero() bool { return f == Forgotten{} }
 
-// CheckUserID refuses an id no person has: empty, nimbot's own (BotID) or
-// Tombstone.
+// IsSnowflake reports whether s is a Discord id: 17 to 20 decimal digits
+// that fit in a uint64. Discord's ids have had 17 digits since its first
+// days; a shorter number would name no one, and would be found inside
+// other ids and texts where forgetting looks for an id.
+func IsSnowflake(s string) bool {
+	if len(s) < 17 || len(s) > 20 {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	_, err := strconv.ParseUint(s, 10, 64)
+	return err == nil
+}
+
+// CheckUserID refuses an id no person has: one that is no Discord id
+// (IsSnowflake), which nimbot's own (BotID) and Tombstone are not either.
 func CheckUserID(id string) error {
-	if id == "" || id == BotID || id == Tombstone {
+	if !IsSnowflake(id) {
 		return fmt.Errorf("%w: %q is not a user's id", ErrInvalid, id)
 	}
 	return nil
 }
 
-// CheckGuildID refuses an id that names no server: empty, or a private
-// channel's scope (see Scope).
+// CheckGuildID refuses an id that names no server: one that is no Discord
+// id (IsSnowflake), such as a private channel's scope (see Scope).
 func CheckGuildID(id string) error {
-	if id == "" || strings.HasPrefix(id, "dm:") {
+	if !IsSnowflake(id) {
 		return fmt.Errorf("%w: %q is not a server's id", ErrInvalid, id)
 	}
 	return nil

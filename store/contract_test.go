@@ -43,7 +43,12 @@ func TestPrivacy(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		other, err := sql.Open("sqlite3", "file:"+path+"?_busy_timeout=5000")
+		if err != nil {
+			t.Fatal(err)
+		}
 		t.Cleanup(func() {
+			other.Close()
 			look.Close()
 			if err := db.Close(); err != nil {
 				t.Error(err)
@@ -52,6 +57,21 @@ func TestPrivacy(t *testing.T) {
 		return db, storetest.Database{
 			Find:   func(ctx context.Context, needle string) ([]string, error) { return findSQLite(ctx, look, needle) },
 			Tables: func(ctx context.Context) ([]string, error) { return sqliteTables(ctx, look) },
+			Exec: func(ctx context.Context, query string) error {
+				_, err := other.ExecContext(ctx, query)
+				return err
+			},
+			Lock: func(ctx context.Context) (func(), error) {
+				conn, err := other.Conn(ctx)
+				if err != nil {
+					return nil, err
+				}
+				if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+					conn.Close()
+					return nil, err
+				}
+				return func() { conn.ExecContext(context.Background(), "ROLLBACK"); conn.Close() }, nil
+			},
 		}
 	})
 }
@@ -112,17 +132,18 @@ func TestForgetKeepsIDs(t *testing.T) {
 		return db
 	}
 	db := open()
-	const user = "800000000000000001"
+	const user, guild = "800000000000000001", "900000000000000001"
 	var last int64
 	for i := range 3 {
 		g := storetest.NewGame(fmt.Sprint("c", i), [2]string{user, match.BotID}, 3)
+		g.GuildID = guild
 		storetest.MustCreate(t, db, g)
 		last = g.ID
 	}
 	if f, err := db.ForgetUser(ctx, user); err != nil || f.Deleted != 3 {
 		t.Fatalf("ForgetUser: %+v, %v", f, err)
 	}
-	if _, err := db.ForgetGuild(ctx, "guild"); err != nil {
+	if _, err := db.ForgetGuild(ctx, guild); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()

@@ -28,6 +28,14 @@ type Database struct {
 	Find Finder
 	// Tables lists the database's tables, the migrations' own included.
 	Tables func(ctx context.Context) ([]string, error)
+	// Exec runs one statement without parameters, written alike in both
+	// dialects, as another client of the database: what a concurrent
+	// transaction would have committed.
+	Exec func(ctx context.Context, query string) error
+	// Lock begins another client's transaction that holds the lock a
+	// forgetting needs (SQLite's write lock; PostgreSQL's on the saved
+	// answers), until release.
+	Lock func(ctx context.Context) (release func(), err error)
 }
 
 // PrivacyOpener returns a new, empty store whose clock is now, and its
@@ -47,7 +55,7 @@ var privacyTables = map[string]string{
 	"stats":            "users per server: build fills it",
 	"bot_record":       "users per server: build fills it",
 	"interactions":     "saved answers keyed by user and naming them: build fills it",
-	"forget_requests":  "users to forget: ForgetDue fills it",
+	"forget_requests":  "users to forget, or who authorized lately: ForgetDue and CancelForget fill it",
 	"puzzle_players":   "users' puzzle ratings: build fills it",
 	"puzzle_attempts":  "users' attempts per server: build fills it",
 	"puzzle_members":   "users per puzzle board: build fills it",
@@ -167,7 +175,7 @@ func build(tb testing.TB, s match.Storage) *world {
 	w.live(tb, "bobVsCarolLive", guildG, "g5", [2]string{bob, carol}, match.Active)
 	// Answers are saved under keys that name who sent them (commands'
 	// AnswerKey: id/user/channel/type), whatever they say.
-	for id, answer := range map[string]string{"save-alice": "hint for " + alice, "save-bob": mention(bob),
+	for id, answer := range map[string]string{"save-alice": `{"content":"hint for <@` + alice + `>"}`, "save-bob": mention(bob),
 		"1300000000000000001/" + alice + "/g1/2": "a hint", "1300000000000000002/" + bob + "/g1/2": "a hint"} {
 		if err := s.SaveResponse(context.Background(), id, []byte(answer)); err != nil {
 			tb.Fatal(err)
@@ -279,9 +287,9 @@ func testForgetUser(t *testing.T, open PrivacyOpener) {
 		t.Fatal(err)
 	}
 	want := []match.Holding{
-		{Scope: "", Answers: 4},
-		{Scope: guildG, Games: 3, Moves: 2, Hints: 2, Records: 4},
-		{Scope: guildH, Games: 2, Moves: 1, Records: 2},
+		{Scope: "", Answers: 4, Learning: 2},
+		{Scope: guildG, Games: 3, Moves: 2, Hints: 2, Records: 4, Puzzles: 1},
+		{Scope: guildH, Games: 2, Moves: 1, Records: 2, Puzzles: 1},
 		{Scope: "dm:dm1", Games: 1},
 	}
 	sortByScope := func(h []match.Holding) {
@@ -292,12 +300,28 @@ func testForgetUser(t *testing.T, open PrivacyOpener) {
 		t.Errorf("Holdings(alice):\n%+v\nwant\n%+v", held, want)
 	}
 
+	// An id that is part of alice's (a shorter snowflake) is nobody here:
+	// forgetting looks for whole ids only.
+	if held, err := s.Holdings(ctx, alice[:17]); err != nil || len(held) != 0 {
+		t.Errorf("Holdings(%s), a part of alice's id: %+v, %v", alice[:17], held, err)
+	}
+	if f, err := s.ForgetUser(ctx, alice[:17]); err != nil || !f.Zero() {
+		t.Errorf("ForgetUser(%s), a part of alice's id: %+v, %v", alice[:17], f, err)
+	}
+
 	others := []string{bob, carol}
 	scopes := []string{guildG, guildH}
 	kept := []string{"bobBeatsCarol", "bobBeatsCarolInH", "bobVsCarolLive"}
 	keptAnswers := []string{"i-bobBeatsAlice", "i-bobBeatsCarol", "i-bobBeatsCarolInH", "save-bob", "1300000000000000002/" + bob + "/g1/2"}
 	before := take(t, s, alice, others, scopes, kept, keptAnswers, w)
 
+	// A move that ended alice's live game in H committed its result while
+	// the forgetting began (PostgreSQL's snapshot still saw the game
+	// live): the forgetting keeps that result rather than fail.
+	if err := d.Exec(ctx, `INSERT INTO results (game_id, guild_id, variant, status, winner, loser, difficulty, plies, rating_delta, finished_at)
+		SELECT id, guild_id, variant, 'ended', '', '', difficulty, ply, 0, 0 FROM games WHERE channel_id = 'h3'`); err != nil {
+		t.Fatal(err)
+	}
 	f, err := s.ForgetUser(ctx, alice)
 	if err != nil {
 		t.Fatal(err)
@@ -315,6 +339,22 @@ func testForgetUser(t *testing.T, open PrivacyOpener) {
 	if held, err := s.Holdings(ctx, alice); err != nil || len(held) != 0 {
 		t.Errorf("Holdings after forgetting: %+v, %v", held, err)
 	}
+
+	t.Run("NothingHeldLocksNothing", func(t *testing.T) {
+		// A repeated request (a forged confirmation, clicked again and
+		// again) finds nothing without waiting for the writer every move
+		// waits for.
+		release, err := d.Lock(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer release()
+		short, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		if f, err := s.ForgetUser(short, alice); err != nil || !f.Zero() {
+			t.Errorf("ForgetUser of a forgotten user while another holds the lock: %+v, %v", f, err)
+		}
+	})
 
 	t.Run("Anonymized", func(t *testing.T) {
 		for name, seat := range map[string]int{"aliceBeatsBob": 0, "bobBeatsAlice": 1, "carolBeatsAliceInH": 1} {
@@ -436,22 +476,28 @@ func testForgetDue(t *testing.T, open PrivacyOpener) {
 	build(t, s)
 	grace := 30 * 24 * time.Hour
 	due := Epoch.Add(grace)
-	if err := s.ScheduleForget(ctx, alice, due); err != nil {
+	ev := Epoch.Add(time.Minute) // Discord's time of the first event
+	if err := s.ScheduleForget(ctx, alice, ev, due); err != nil {
 		t.Fatal(err)
 	}
-	// A second deauthorization keeps the first, earlier time.
-	if err := s.ScheduleForget(ctx, alice, due.Add(time.Hour)); err != nil {
+	// The same event again (Discord retries it) keeps the first time.
+	if err := s.ScheduleForget(ctx, alice, ev, due.Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
 	if done, err := s.ForgetDue(ctx, due.Add(-time.Millisecond), 10); err != nil || len(done) != 0 {
 		t.Fatalf("ForgetDue before the grace period ends: %v, %v", done, err)
 	}
 	// Authorizing again cancels it.
-	if err := s.CancelForget(ctx, alice); err != nil {
+	if err := s.CancelForget(ctx, alice, ev.Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.CancelForget(ctx, alice); err != nil {
+	if err := s.CancelForget(ctx, alice, ev.Add(time.Minute)); err != nil {
 		t.Fatalf("cancelling nothing: %v", err)
+	}
+	// The deauthorization retried, arriving after the authorization it
+	// came before, changes nothing.
+	if err := s.ScheduleForget(ctx, alice, ev, due); err != nil {
+		t.Fatal(err)
 	}
 	if done, err := s.ForgetDue(ctx, due.Add(time.Hour), 10); err != nil || len(done) != 0 {
 		t.Fatalf("ForgetDue after a cancel: %v, %v", done, err)
@@ -460,12 +506,26 @@ func testForgetDue(t *testing.T, open PrivacyOpener) {
 		t.Fatal("alice was forgotten although she authorized again")
 	}
 
-	if err := s.ScheduleForget(ctx, alice, due); err != nil {
+	// Removed again later: an authorization older than that, arriving
+	// late, does not cancel it.
+	if err := s.ScheduleForget(ctx, alice, ev.Add(3*time.Minute), due); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.ScheduleForget(ctx, carol, due.Add(time.Hour)); err != nil {
+	if err := s.CancelForget(ctx, alice, ev.Add(2*time.Minute)); err != nil {
 		t.Fatal(err)
 	}
+	if err := s.ScheduleForget(ctx, carol, ev.Add(3*time.Minute), due.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	// Bob removed nimbot from his account but plays on in a server: he is
+	// not forgotten, and his request is dropped.
+	if err := s.ScheduleForget(ctx, bob, ev, due); err != nil {
+		t.Fatal(err)
+	}
+	clock.set(ev.Add(time.Hour))
+	g := NewGame("b1", [2]string{bob, match.BotID}, 3)
+	g.GuildID = guildG
+	Play(t, s, MustCreate(t, s, g), Take(0, 1))
 	// Several callers at once (instances): each due user is forgotten by
 	// one of them, once.
 	var mu sync.Mutex
@@ -489,6 +549,9 @@ func testForgetDue(t *testing.T, open PrivacyOpener) {
 		t.Errorf("ForgetDue later: %v, %v; want carol", done, err)
 	}
 	mustFindNothing(t, find, carol)
+	if held, _ := s.Holdings(ctx, bob); len(held) == 0 {
+		t.Error("bob, who played after removing nimbot, was forgotten")
+	}
 }
 
 func testForgetIdle(t *testing.T, open PrivacyOpener) {
@@ -561,18 +624,19 @@ func testPrivacyInvalid(t *testing.T, open PrivacyOpener) {
 	ctx := context.Background()
 	s, _ := open(t, Clock())
 	build(t, s)
-	for _, id := range []string{"", match.BotID, match.Tombstone} {
+	// A short number would be found inside every id and answer.
+	for _, id := range []string{"", match.BotID, match.Tombstone, "7", "8000000000000001", alice + "0000", "-80000000000000001"} {
 		if _, err := s.ForgetUser(ctx, id); !errors.Is(err, match.ErrInvalid) {
 			t.Errorf("ForgetUser(%q): %v", id, err)
 		}
-		if err := s.ScheduleForget(ctx, id, Epoch); !errors.Is(err, match.ErrInvalid) {
+		if err := s.ScheduleForget(ctx, id, Epoch, Epoch); !errors.Is(err, match.ErrInvalid) {
 			t.Errorf("ScheduleForget(%q): %v", id, err)
 		}
 		if _, err := s.Holdings(ctx, id); !errors.Is(err, match.ErrInvalid) {
 			t.Errorf("Holdings(%q): %v", id, err)
 		}
 	}
-	for _, id := range []string{"", "dm:dm1"} {
+	for _, id := range []string{"", "dm:dm1", "9"} {
 		if _, err := s.ForgetGuild(ctx, id); !errors.Is(err, match.ErrInvalid) {
 			t.Errorf("ForgetGuild(%q): %v", id, err)
 		}

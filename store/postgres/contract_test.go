@@ -72,6 +72,25 @@ func TestPrivacy(t *testing.T) {
 				}
 				return pgx.CollectRows(rows, pgx.RowTo[string])
 			},
+			Exec: func(ctx context.Context, query string) error {
+				_, err := look.Exec(ctx, query)
+				return err
+			},
+			Lock: func(ctx context.Context) (func(), error) {
+				conn, err := pgx.Connect(ctx, url)
+				if err != nil {
+					return nil, err
+				}
+				tx, err := conn.Begin(ctx)
+				if err == nil {
+					_, err = tx.Exec(ctx, `LOCK TABLE interactions IN EXCLUSIVE MODE`)
+				}
+				if err != nil {
+					conn.Close(ctx)
+					return nil, err
+				}
+				return func() { tx.Rollback(context.Background()); conn.Close(context.Background()) }, nil
+			},
 		}
 	})
 }

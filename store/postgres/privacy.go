@@ -29,10 +29,34 @@ const tombstone = `'` + match.Tombstone + `'`
 // empty seat or a forgotten player at most.
 const soloSQL = seatedSQL + ` AND player0 IN ($1, '` + match.BotID + `', '', ` + tombstone + `) AND player1 IN ($1, '` + match.BotID + `', '', ` + tombstone + `)`
 
-// namesSQL matches the saved answers that name $1: in their key (the
-// commands package's AnswerKey holds the user's id) or their bytes (a
-// mention, a link with a server's id).
-const namesSQL = `(strpos(id, $1) > 0 OR position(convert_to($1::text, 'UTF8') in response) > 0)`
+// namesSQL matches the saved answers that name $1 in a delimited form
+// only, as the SQLite store's does: their key's segment (/id/), or in
+// their bytes a mention (<@id>, as JSON escapes it or not), a JSON string
+// ("id") or a link's segment (/id/).
+const namesSQL = `(strpos(id, '/' || $1 || '/') > 0
+	OR position(convert_to('<@' || $1 || '>', 'UTF8') in response) > 0
+	OR position(convert_to('\u003c@' || $1 || '\u003e', 'UTF8') in response) > 0
+	OR position(convert_to('"' || $1 || '"', 'UTF8') in response) > 0
+	OR position(convert_to('/' || $1 || '/', 'UTF8') in response) > 0)`
+
+// holdingCounts are Holdings' queries, each counting one kind of row per
+// scope.
+var holdingCounts = []struct {
+	query string
+	count match.HoldingCount
+}{
+	{`SELECT ` + scopeSQL + `, count(*) FROM games WHERE ` + seatedSQL + ` GROUP BY 1`, match.CountGames},
+	{`SELECT ` + scopeSQL + `, count(*) FROM moves JOIN games ON games.id = moves.game_id
+		WHERE moves.player = $1 AND ` + seatedSQL + ` GROUP BY 1`, match.CountMoves},
+	{`SELECT ` + scopeSQL + `, count(*) FROM hints JOIN games ON games.id = hints.game_id
+		WHERE hints.user_id = $1 GROUP BY 1`, match.CountHints},
+	{`SELECT guild_id, count(*) FROM stats WHERE user_id = $1 GROUP BY 1`, match.CountRecords},
+	{`SELECT guild_id, count(*) FROM bot_record WHERE user_id = $1 GROUP BY 1`, match.CountRecords},
+	{`SELECT '', count(*) FROM interactions WHERE ` + namesSQL, match.CountAnswers},
+	{`SELECT scope, count(*) FROM puzzle_attempts WHERE user_id = $1 GROUP BY 1`, match.CountPuzzles},
+	{`SELECT '', count(*) FROM puzzle_players WHERE user_id = $1`, match.CountLearning},
+	{`SELECT '', count(*) FROM lesson_progress WHERE user_id = $1`, match.CountLearning},
+}
 
 // Holdings returns what the database holds about userID, per scope (see
 // match.Privacy).
@@ -40,56 +64,29 @@ func (db *DB) Holdings(ctx context.Context, userID string) ([]match.Holding, err
 	if err := match.CheckUserID(userID); err != nil {
 		return nil, err
 	}
-	var list []match.Holding
+	t := match.Tally{}
 	err := pgx.BeginTxFunc(ctx, db.pool, readOnly, func(tx pgx.Tx) error {
-		h := map[string]*match.Holding{}
-		for _, q := range []struct {
-			query string
-			add   func(*match.Holding, int)
-		}{
-			{`SELECT ` + scopeSQL + `, count(*) FROM games WHERE ` + seatedSQL + ` GROUP BY 1`,
-				func(x *match.Holding, n int) { x.Games += n }},
-			{`SELECT ` + scopeSQL + `, count(*) FROM moves JOIN games ON games.id = moves.game_id
-				WHERE moves.player = $1 AND ` + seatedSQL + ` GROUP BY 1`,
-				func(x *match.Holding, n int) { x.Moves += n }},
-			{`SELECT ` + scopeSQL + `, count(*) FROM hints JOIN games ON games.id = hints.game_id
-				WHERE hints.user_id = $1 GROUP BY 1`,
-				func(x *match.Holding, n int) { x.Hints += n }},
-			{`SELECT guild_id, count(*) FROM stats WHERE user_id = $1 GROUP BY 1`,
-				func(x *match.Holding, n int) { x.Records += n }},
-			{`SELECT guild_id, count(*) FROM bot_record WHERE user_id = $1 GROUP BY 1`,
-				func(x *match.Holding, n int) { x.Records += n }},
-			{`SELECT '', count(*) FROM interactions WHERE ` + namesSQL,
-				func(x *match.Holding, n int) { x.Answers += n }},
-		} {
-			rows, err := tx.Query(ctx, q.query, userID)
+		for _, c := range holdingCounts {
+			rows, err := tx.Query(ctx, c.query, userID)
 			if err != nil {
 				return err
 			}
-			for rows.Next() {
-				var scope string
-				var n int
-				if err := rows.Scan(&scope, &n); err != nil {
-					rows.Close()
-					return err
-				}
-				if n == 0 {
-					continue
-				}
-				if h[scope] == nil {
-					h[scope] = &match.Holding{Scope: scope}
-				}
-				q.add(h[scope], n)
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
+			var scope string
+			var n int
+			_, err = pgx.ForEachRow(rows, []any{&scope, &n}, func() error {
+				t.Add(scope, c.count, n)
+				return nil
+			})
+			if err != nil {
 				return err
 			}
 		}
-		list = match.SortHoldings(h)
 		return nil
 	})
-	return list, err
+	if err != nil {
+		return nil, err
+	}
+	return t.List(), nil
 }
 
 // step is one statement of a forgetting and the count it adds to.
@@ -125,13 +122,26 @@ func numbered(query string, args ...any) []any {
 }
 
 // ForgetUser forgets userID everywhere, in one transaction (see
-// match.Privacy).
+// match.Privacy). It looks first whether anything is held, outside a
+// writing transaction: a repeated request of a user of whom nothing is
+// left locks nothing.
 func (db *DB) ForgetUser(ctx context.Context, userID string) (match.Forgotten, error) {
 	if err := match.CheckUserID(userID); err != nil {
 		return match.Forgotten{}, err
 	}
+	held, err := db.Holdings(ctx, userID)
+	if err != nil {
+		return match.Forgotten{}, err
+	}
+	if len(held) == 0 {
+		var requested bool
+		err := db.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM forget_requests WHERE user_id = $1)`, userID).Scan(&requested)
+		if err != nil || !requested {
+			return match.Forgotten{}, err
+		}
+	}
 	var f match.Forgotten
-	err := db.withTx(ctx, func(tx execer, now time.Time) (err error) {
+	err = db.withTx(ctx, func(tx execer, now time.Time) (err error) {
 		f, err = forgetUser(ctx, tx, userID, now)
 		return err
 	})
@@ -156,7 +166,8 @@ func forgetUser(ctx context.Context, tx execer, userID string, now time.Time) (m
 		{`UPDATE daily_channels SET user_id = ` + tombstone + ` WHERE user_id = $1`, nil},
 		{`INSERT INTO results (game_id, guild_id, variant, status, winner, loser, difficulty, plies, rating_delta, finished_at)
 			SELECT id, ` + scopeSQL + `, variant, 'ended', '', '', difficulty, ply, 0, $2 FROM games
-			WHERE status IN ('pending', 'active') AND ` + seatedSQL, nil},
+			WHERE status IN ('pending', 'active') AND ` + seatedSQL + `
+			ON CONFLICT (game_id) DO NOTHING`, nil},
 		{`UPDATE games SET status = 'ended', winner = '', deadline = NULL, claimed_until = NULL, updated_at = $2
 			WHERE status IN ('pending', 'active') AND ` + seatedSQL, &f.Ended},
 		{`DELETE FROM interactions WHERE game_id IN (SELECT id FROM games WHERE ` + soloSQL + `)`, &f.Answers},
@@ -187,70 +198,110 @@ func (db *DB) ForgetGuild(ctx context.Context, guildID string) (match.Forgotten,
 		return match.Forgotten{}, err
 	}
 	var f match.Forgotten
-	err := db.withTx(ctx, func(tx execer, now time.Time) error {
-		f = match.Forgotten{}
-		return run(ctx, tx, []step{
-			{`DELETE FROM interactions WHERE ` + namesSQL + `
-				OR game_id IN (SELECT id FROM games WHERE guild_id = $1)`, &f.Answers},
-			{`DELETE FROM stats WHERE guild_id = $1`, &f.Records},
-			{`DELETE FROM bot_record WHERE guild_id = $1`, &f.Records},
-			{`DELETE FROM hints WHERE game_id IN (SELECT id FROM games WHERE guild_id = $1)`, &f.Hints},
-			{`DELETE FROM results WHERE guild_id = $1`, nil},
-			{`DELETE FROM games WHERE guild_id = $1`, &f.Deleted},
-			{`DELETE FROM puzzle_attempts WHERE scope = $1`, &f.Records},
-			{`DELETE FROM puzzle_members WHERE scope = $1`, nil},
-			{`DELETE FROM daily_channels WHERE guild_id = $1`, nil},
-		}, guildID)
+	err := db.withTx(ctx, func(tx execer, now time.Time) (err error) {
+		f, err = forgetGuild(ctx, tx, guildID)
+		return err
 	})
 	return f, err
 }
 
-// ScheduleForget arranges for userID to be forgotten at at; an earlier
-// time already scheduled stays.
-func (db *DB) ScheduleForget(ctx context.Context, userID string, at time.Time) error {
+// forgetGuild runs ForgetGuild's statements in tx.
+func forgetGuild(ctx context.Context, tx execer, guildID string) (match.Forgotten, error) {
+	var f match.Forgotten
+	err := run(ctx, tx, []step{
+		{`DELETE FROM interactions WHERE ` + namesSQL + `
+			OR game_id IN (SELECT id FROM games WHERE guild_id = $1)`, &f.Answers},
+		{`DELETE FROM stats WHERE guild_id = $1`, &f.Records},
+		{`DELETE FROM bot_record WHERE guild_id = $1`, &f.Records},
+		{`DELETE FROM hints WHERE game_id IN (SELECT id FROM games WHERE guild_id = $1)`, &f.Hints},
+		{`DELETE FROM results WHERE guild_id = $1`, nil},
+		{`DELETE FROM games WHERE guild_id = $1`, &f.Deleted},
+		{`DELETE FROM puzzle_attempts WHERE scope = $1`, &f.Records},
+		{`DELETE FROM puzzle_members WHERE scope = $1`, nil},
+		{`DELETE FROM daily_channels WHERE guild_id = $1`, nil},
+	}, guildID)
+	if err != nil {
+		return match.Forgotten{}, err
+	}
+	return f, nil
+}
+
+// ScheduleForget arranges for userID to be forgotten at at, for a
+// deauthorization sent at event, unless a later event was applied (a row
+// of forget_requests is the latest event applied: see the SQLite store);
+// an earlier time already scheduled stays.
+func (db *DB) ScheduleForget(ctx context.Context, userID string, event, at time.Time) error {
+	if err := match.CheckUserID(userID); err != nil {
+		return err
+	}
+	_, err := db.pool.Exec(ctx, `INSERT INTO forget_requests (user_id, due_at, event_at) VALUES ($1, $2, $3)
+		ON CONFLICT (user_id) DO UPDATE SET due_at = least(forget_requests.due_at, excluded.due_at), event_at = excluded.event_at
+		WHERE forget_requests.event_at < excluded.event_at`, userID, toMillis(at), toMillis(event))
+	return err
+}
+
+// CancelForget drops the forgetting scheduled for userID, if any, for an
+// authorization sent at event, unless a later event was applied; it keeps
+// the authorization's time (a row with no due time) and drops those older
+// than match.EventsKept.
+func (db *DB) CancelForget(ctx context.Context, userID string, event time.Time) error {
 	if err := match.CheckUserID(userID); err != nil {
 		return err
 	}
 	return db.withTx(ctx, func(tx execer, now time.Time) error {
-		_, err := tx.Exec(ctx, `INSERT INTO forget_requests (user_id, due_at) VALUES ($1, $2)
-			ON CONFLICT (user_id) DO UPDATE SET due_at = least(forget_requests.due_at, excluded.due_at)`, userID, toMillis(at))
+		if _, err := tx.Exec(ctx, `DELETE FROM forget_requests WHERE due_at IS NULL AND event_at < $1`,
+			toMillis(now.Add(-match.EventsKept))); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO forget_requests (user_id, due_at, event_at) VALUES ($1, NULL, $2)
+			ON CONFLICT (user_id) DO UPDATE SET due_at = NULL, event_at = excluded.event_at
+			WHERE forget_requests.event_at < excluded.event_at`, userID, toMillis(event))
 		return err
 	})
-}
-
-// CancelForget drops the forgetting scheduled for userID, if any.
-func (db *DB) CancelForget(ctx context.Context, userID string) error {
-	if err := match.CheckUserID(userID); err != nil {
-		return err
-	}
-	_, err := db.pool.Exec(ctx, `DELETE FROM forget_requests WHERE user_id = $1`, userID)
-	return err
 }
 
 // ForgetDue forgets up to limit users whose forgetting is due, each in a
 // transaction that locks the schedule's row (FOR UPDATE SKIP LOCKED) and
 // deletes it with the user's data: of several instances, one takes each.
+// A user who moved or started a game after their deauthorization plays
+// on: their row is dropped instead.
 func (db *DB) ForgetDue(ctx context.Context, now time.Time, limit int) ([]string, error) {
 	var done []string
-	for len(done) < limit {
+	for range limit {
 		var user string
+		forgot := false
 		err := db.withTx(ctx, func(tx execer, at time.Time) error {
-			user = ""
-			err := tx.QueryRow(ctx, `SELECT user_id FROM forget_requests WHERE due_at <= $1
-				ORDER BY due_at, user_id LIMIT 1 FOR UPDATE SKIP LOCKED`, toMillis(now)).Scan(&user)
+			user, forgot = "", false
+			var event int64
+			err := tx.QueryRow(ctx, `SELECT user_id, event_at FROM forget_requests WHERE due_at <= $1
+				ORDER BY due_at, user_id LIMIT 1 FOR UPDATE SKIP LOCKED`, toMillis(now)).Scan(&user, &event)
 			if errors.Is(err, pgx.ErrNoRows) {
 				return nil
 			}
 			if err != nil {
 				return err
 			}
+			var playing bool
+			err = tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM moves WHERE player = $1 AND at > $2)
+		OR EXISTS (SELECT 1 FROM games WHERE created_by = $1 AND created_at > $2)`,
+				user, event).Scan(&playing)
+			if err != nil {
+				return err
+			}
+			if playing {
+				_, err = tx.Exec(ctx, `DELETE FROM forget_requests WHERE user_id = $1`, user)
+				return err
+			}
+			forgot = true
 			_, err = forgetUser(ctx, tx, user, at)
 			return err
 		})
 		if err != nil || user == "" {
 			return done, err
 		}
-		done = append(done, user)
+		if forgot {
+			done = append(done, user)
+		}
 	}
 	return done, nil
 }
@@ -262,7 +313,9 @@ const idleSweep = "idle_guilds"
 // before, once per match.IdleSweepEvery across instances: the instance
 // whose upsert moves the sweep's row forward runs it; the others' finds it
 // not due (PostgreSQL re-reads the row after waiting for its lock). A sweep
-// that reached limit leaves its claim due, so the next call carries on.
+// that reached limit or failed leaves its claim due, so the next call
+// carries on. Each server is checked again in its forgetting's
+// transaction, so that a game started since the list was read keeps it.
 func (db *DB) ForgetIdle(ctx context.Context, now, before time.Time, limit int) ([]string, error) {
 	tag, err := db.pool.Exec(ctx, `INSERT INTO sweeps (name, next_at) VALUES ($1, $2)
 		ON CONFLICT (name) DO UPDATE SET next_at = excluded.next_at WHERE sweeps.next_at <= $3`,
@@ -281,15 +334,39 @@ func (db *DB) ForgetIdle(ctx context.Context, now, before time.Time, limit int) 
 	}
 	var done []string
 	for _, g := range guilds {
-		if _, err := db.ForgetGuild(ctx, g); err != nil {
-			return done, err
+		var forgot bool
+		if forgot, err = db.forgetIdleGuild(ctx, g, before); err != nil {
+			break
 		}
-		done = append(done, g)
+		if forgot {
+			done = append(done, g)
+		}
 	}
-	if len(guilds) == limit {
-		_, err = db.pool.Exec(ctx, `UPDATE sweeps SET next_at = $1 WHERE name = $2`, toMillis(now), idleSweep)
+	if err != nil || len(guilds) == limit {
+		// Not done: due again at once. The error that stopped the sweep
+		// is the one to report.
+		_, reopen := db.pool.Exec(ctx, `UPDATE sweeps SET next_at = $1 WHERE name = $2`, toMillis(now), idleSweep)
+		if err == nil {
+			err = reopen
+		}
 	}
 	return done, err
+}
+
+// forgetIdleGuild forgets guildID if no game of it changed since before,
+// in one transaction; false if one did.
+func (db *DB) forgetIdleGuild(ctx context.Context, guildID string, before time.Time) (bool, error) {
+	idle := false
+	err := db.withTx(ctx, func(tx execer, _ time.Time) error {
+		err := tx.QueryRow(ctx, `SELECT NOT EXISTS (SELECT 1 FROM games WHERE guild_id = $1 AND updated_at >= $2)`,
+			guildID, toMillis(before)).Scan(&idle)
+		if err != nil || !idle {
+			return err
+		}
+		_, err = forgetGuild(ctx, tx, guildID)
+		return err
+	})
+	return idle, err
 }
 
 // execer is what forgetting runs its statements through: a connection
