@@ -130,7 +130,9 @@ func queueClaim(b *pgx.Batch, id string, gameID int64, response []byte, now time
 // on a game that has moved on they change nothing (the trigger on moves
 // would refuse a stale move with an error); the reader then checks the
 // locked row by match's rules (Change.Fit) and returns their error, for
-// the transaction to roll back.
+// the transaction to roll back. The game as c leaves it is the locked row
+// with c applied in Go (turned), not read back: the update returns only
+// whether it applied.
 func queueTurn(b *pgx.Batch, c match.Change, now time.Time) func(pgx.BatchResults) (*match.Game, error) {
 	b.Queue(`SELECT `+gameColumns+` FROM games WHERE id = $1 FOR UPDATE`, c.GameID)
 	if c.Players != nil {
@@ -167,11 +169,11 @@ func queueTurn(b *pgx.Batch, c match.Change, now time.Time) func(pgx.BatchResult
 	var args []any
 	if len(c.Moves) == 0 && c.Position.Heaps == nil {
 		update = `UPDATE games SET status = $1, winner = $2, deadline = $3, updated_at = $4, claimed_until = NULL
-			WHERE id = $5 AND ply = $6 AND status = $7 RETURNING ` + gameColumns
+			WHERE id = $5 AND ply = $6 AND status = $7 RETURNING id`
 		args = []any{string(c.Status), c.Winner, toNullMillis(c.Deadline), toMillis(now), c.GameID, after, string(c.From)}
 	} else {
 		update = `UPDATE games SET position = $1, status = $2, winner = $3, deadline = $4, updated_at = $5, claimed_until = NULL
-			WHERE id = $6 AND ply = $7 AND status = $8` + moved + ` RETURNING ` + gameColumns
+			WHERE id = $6 AND ply = $7 AND status = $8` + moved + ` RETURNING id`
 		args = []any{c.Position, string(c.Status), c.Winner, toNullMillis(c.Deadline), toMillis(now), c.GameID, after, string(c.From)}
 	}
 	if c.InteractionID != "" {
@@ -185,7 +187,7 @@ func queueTurn(b *pgx.Batch, c match.Change, now time.Time) func(pgx.BatchResult
 		n := len(args)
 		update = fmt.Sprintf(`WITH u AS (%s),
 			i AS (INSERT INTO interactions (id, game_id, response, at) SELECT $%d, id, $%d, $%d FROM u)
-			SELECT %s FROM u`, update, n+1, n+2, n+3, gameColumns)
+			SELECT id FROM u`, update, n+1, n+2, n+3)
 		args = append(args, c.InteractionID, response, toMillis(now))
 	}
 	b.Queue(update, args...)
@@ -205,14 +207,19 @@ func queueTurn(b *pgx.Batch, c match.Change, now time.Time) func(pgx.BatchResult
 			}
 			inserted = tag.RowsAffected()
 		}
-		out, updated := scanGame(br.QueryRow())
+		var id int64
+		updated := br.QueryRow().Scan(&id)
+		if errors.Is(updated, pgx.ErrNoRows) {
+			updated = match.ErrNotFound
+		}
 		if isUnique(updated, "interactions_pkey") {
 			return nil, fmt.Errorf("interaction %s: %w", c.InteractionID, match.ErrDuplicate)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("game %d: %w", c.GameID, err)
 		}
-		if _, err := c.Fit(g); err != nil {
+		players, err := c.Fit(g)
+		if err != nil {
 			return nil, err
 		}
 		if written != nil {
@@ -224,7 +231,11 @@ func queueTurn(b *pgx.Batch, c match.Change, now time.Time) func(pgx.BatchResult
 		if updated != nil {
 			return nil, fmt.Errorf("game %d: updating it: %w", g.ID, updated)
 		}
-		return out, nil
+		out, err := turned(*g, c, players, now)
+		if err != nil {
+			return nil, err
+		}
+		return &out, nil
 	}
 }
 

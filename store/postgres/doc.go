@@ -57,6 +57,8 @@
 // unless the URL's pool_max_conns says otherwise): its binary protocol, its
 // per-connection statement cache (the prepared statements the SQLite store
 // manages by hand) and its typed errors (pgconn.PgError codes, not message
-// text). database/sql appears only for goose's migrations, through pgx's
-// stdlib adapter on the same pool.
+// text). Each statement is planned once per connection
+// (plan_cache_mode=force_generic_plan, a connection parameter: see Open).
+// database/sql appears only for goose's migrations, through pgx's stdlib
+// adapter on the same pool.
 package postgres

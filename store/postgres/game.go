@@ -257,19 +257,25 @@ func committed(g *match.Game, id int64, now time.Time, firstTurn bool, turn matc
 	if err != nil {
 		return match.Game{}, fmt.Errorf("first turn: %w", err)
 	}
-	out := created
-	out.Players = players
-	out.Ply = len(turn.Moves)
-	if len(turn.Moves) > 0 || turn.Position.Heaps != nil {
-		out.Position = turn.Position
-		if err := roundTrip(&out.Position); err != nil {
-			return match.Game{}, fmt.Errorf("game %d: %w", id, err)
+	return turned(created, turn, players, now)
+}
+
+// turned is g, as scanGame read it, after the turn c with players seated
+// (c.Fit's) at now, as queueTurn's statements leave its row and scanGame
+// would read it back.
+func turned(g match.Game, c match.Change, players [2]string, now time.Time) (match.Game, error) {
+	g.Players = players
+	g.Ply = c.Ply + len(c.Moves)
+	if len(c.Moves) > 0 || c.Position.Heaps != nil {
+		g.Position = c.Position
+		if err := roundTrip(&g.Position); err != nil {
+			return match.Game{}, fmt.Errorf("game %d: %w", g.ID, err)
 		}
 	}
-	out.Status, out.Winner = turn.Status, turn.Winner
-	out.Deadline = match.Millis(turn.Deadline)
-	out.UpdatedAt = match.Millis(now)
-	return out, nil
+	g.Status, g.Winner = c.Status, c.Winner
+	g.Deadline = match.Millis(c.Deadline)
+	g.UpdatedAt = match.Millis(now)
+	return g, nil
 }
 
 // roundTrip replaces each of vs by its value as a jsonb column gives it

@@ -70,7 +70,12 @@ type DB struct {
 }
 
 // Open connects to the database at cfg.URL and brings its schema up to
-// date. Instances starting at once migrate one at a time (migrationLock, a
+// date. Its connections plan each prepared statement once
+// (plan_cache_mode=force_generic_plan, sent when connecting, unless the
+// URL sets plan_cache_mode): every statement nimbot sends has one shape
+// whatever its values, and left to choose, the server planned the moves'
+// insert (whose array's length it sees only in its values) and the board's
+// read again on every execution. Instances starting at once migrate one at a time (migrationLock, a
 // PostgreSQL advisory lock), each as soon as the one before it is done; a
 // schema at this binary's version is read without the lock. A
 // schema newer than this binary knows fails with migrations.ErrSchemaTooNew
@@ -93,6 +98,9 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		if pc.ConnConfig.ConnectTimeout <= 0 {
 			pc.ConnConfig.ConnectTimeout = DefaultConnectTimeout
 		}
+	}
+	if _, set := pc.ConnConfig.RuntimeParams["plan_cache_mode"]; !set {
+		pc.ConnConfig.RuntimeParams["plan_cache_mode"] = "force_generic_plan"
 	}
 	if cfg.Tracer != nil {
 		pc.ConnConfig.Tracer = cfg.Tracer
