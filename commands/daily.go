@@ -56,10 +56,12 @@ func (s *Service) dailyCommand(r *request) (*answer, error) {
 			r.t("daily.today", "Date", r.now.UTC().Format(time.DateOnly)))
 		return unchanged(resp), nil
 	}
-	if r.i.GuildID == "" {
+	// Where the request comes from is decided once (originOf), so the
+	// Manage Server bit is read only in a server whose fields agree.
+	if r.origin.kind != inServer {
 		return nil, userErr("daily.err.server")
 	}
-	if r.i.Member == nil || r.i.Member.Permissions&discordgo.PermissionManageServer == 0 {
+	if r.i.Member.Permissions&discordgo.PermissionManageServer == 0 {
 		return nil, userErr("daily.err.permission")
 	}
 	// The channel must be one Discord resolved for this interaction, of

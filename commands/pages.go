@@ -138,6 +138,7 @@ func Page(name, lang string, s PageSettings) ([]byte, bool) {
 			row("games", "Idle", p.Phrase(duration(s.IdleAfter)), "Tombstone", match.Tombstone),
 			row("stats", "StatsCommand", subName("stats")),
 			row("teaching"),
+			row("daily"),
 			row("answers", "Retention", p.Phrase(duration(s.Retention))),
 			row("removed", "Grace", p.Phrase(duration(s.ForgetAfter))),
 			row("logs"),
