@@ -61,7 +61,7 @@ func (s *Service) dailyCommand(r *request) (*answer, error) {
 	if r.origin.kind != inServer {
 		return nil, userErr("daily.err.server")
 	}
-	if r.i.Member.Permissions&discordgo.PermissionManageServer == 0 {
+	if r.i.Member.Permissions&discordgo.PermissionManageGuild == 0 {
 		return nil, userErr("daily.err.permission")
 	}
 	// The channel must be one Discord resolved for this interaction, of

@@ -18,7 +18,7 @@ func resolvedChannel(id string) string {
 }
 
 // manager is the permissions of a member with Manage Server.
-var manager = fmt.Sprint(discordgo.PermissionManageServer | discordgo.PermissionViewChannel)
+var manager = fmt.Sprint(discordgo.PermissionManageGuild | discordgo.PermissionViewChannel)
 
 // dailyOpts is opts where the channel option is a channel (type 7).
 func dailyOpts(kv ...any) string {
