@@ -9,7 +9,7 @@ import (
 // renderer shows it in (a Discord code block, the terminal): the first column
 // left-aligned, the others right-aligned so binary digits and numbers line up,
 // a rule under the header and another above the total. Cells are padded by
-// the columns they take on screen (displayWidth), not by their runes, so a
+// the columns they take on screen (DisplayWidth), not by their runes, so a
 // Japanese heading two columns a character keeps the digits under it in
 // line. render turns each cell into text in the reader's language; nil
 // renders English.
@@ -43,13 +43,13 @@ func (t Table) Lines(render func(Phrase) string) []string {
 			if j >= len(widths) {
 				widths = append(widths, 0)
 			}
-			widths[j] = max(widths[j], displayWidth(cell))
+			widths[j] = max(widths[j], DisplayWidth(cell))
 		}
 	}
 	format := func(row []string) string {
 		cells := make([]string, len(row))
 		for j, cell := range row {
-			gap := strings.Repeat(" ", widths[j]-displayWidth(cell))
+			gap := strings.Repeat(" ", widths[j]-DisplayWidth(cell))
 			if j == 0 {
 				cells[j] = cell + gap
 			} else {

@@ -80,8 +80,8 @@ func TestDisplayWidth(t *testing.T) {
 		{"\u3099", 0},       // combining kana voiced mark
 		{"\uffe6\uff61", 3}, // fullwidth won sign, halfwidth full stop
 	} {
-		if got := displayWidth(tc.s); got != tc.want {
-			t.Errorf("displayWidth(%q) = %d, want %d", tc.s, got, tc.want)
+		if got := DisplayWidth(tc.s); got != tc.want {
+			t.Errorf("DisplayWidth(%q) = %d, want %d", tc.s, got, tc.want)
 		}
 	}
 }

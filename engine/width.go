@@ -64,10 +64,10 @@ func runeWidth(r rune) int {
 	return 1
 }
 
-// displayWidth is how many columns s takes in a monospaced display: what a
+// DisplayWidth is how many columns s takes in a monospaced display: what a
 // table pads its cells by, so columns line up in a terminal and in a
 // Discord code block whatever script the cells are written in.
-func displayWidth(s string) int {
+func DisplayWidth(s string) int {
 	n := 0
 	for len(s) > 0 {
 		r, size := utf8.DecodeRuneInString(s)

@@ -16,6 +16,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"nimbot/commands"
+	"nimbot/engine"
 	"nimbot/match"
 )
 
@@ -196,7 +197,7 @@ func (s *session) resume() {
 		first := s.w.t("no_game", "Bot", s.w.example(s.defs, "start", "heaps", "3 4 5"))
 		or := s.w.t("no_game.or", "Player", s.w.example(s.defs, "start", "opponent", "2", "heaps", "3 4 5"), "Other", localPlayers[1].Name)
 		// "or:" stands under the first example's command.
-		pad := max(0, columns(first[:max(0, strings.Index(first, "/"))])-columns(or[:max(0, strings.Index(or, "/"))]))
+		pad := max(0, engine.DisplayWidth(first[:max(0, strings.Index(first, "/"))])-engine.DisplayWidth(or[:max(0, strings.Index(or, "/"))]))
 		fmt.Fprintf(s.out, "%s\n%s%s\n\n", first, strings.Repeat(" ", pad), or)
 		return
 	}
@@ -243,11 +244,11 @@ func (s *session) help() {
 	}
 	width := 0
 	for _, row := range rows {
-		width = max(width, columns(row[0]))
+		width = max(width, engine.DisplayWidth(row[0]))
 	}
 	for _, row := range rows {
 		if row[0] != "" {
-			fmt.Fprintf(s.out, "  %s%s%s\n", row[0], strings.Repeat(" ", width+5-columns(row[0])), row[1])
+			fmt.Fprintf(s.out, "  %s%s%s\n", row[0], strings.Repeat(" ", width+5-engine.DisplayWidth(row[0])), row[1])
 		}
 	}
 	fmt.Fprintf(s.out, "  %s    %s    %s\n", w.example(defs, "hint", "level", "3"), w.example(defs, "status"), w.example(defs, "resign"))

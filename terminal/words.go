@@ -4,7 +4,6 @@ import (
 	"errors"
 
 	"github.com/bwmarrin/discordgo"
-	"golang.org/x/text/width"
 
 	"nimbot/commands"
 )
@@ -49,19 +48,4 @@ func (w words) command(d *discordgo.ApplicationCommand) string {
 // shows it.
 func (w words) option(o *discordgo.ApplicationCommandOption) string {
 	return w.local(o.Name, o.NameLocalizations)
-}
-
-// columns is how many terminal columns s takes: two for each wide
-// (East Asian) character, so help's columns line up in Japanese too.
-func columns(s string) int {
-	n := 0
-	for _, r := range s {
-		switch width.LookupRune(r).Kind() {
-		case width.EastAsianWide, width.EastAsianFullwidth:
-			n += 2
-		default:
-			n++
-		}
-	}
-	return n
 }
