@@ -313,14 +313,10 @@ func (s *Service) exerciseMenu(r *request, c ExerciseControl) (*answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	values := r.i.MessageComponentData().Values
 	legal := run.Puzzle.Rules.Legal(run.Position)
-	if len(values) != 1 {
-		return nil, userErr("control.err.bad", "Field", "values", "StatusCommand", subName(subStatus))
-	}
-	n, err := strconv.Atoi(values[0])
-	if err != nil || n < 0 || n >= len(legal) || strconv.Itoa(n) != values[0] {
-		return nil, userErr("control.err.bad", "Field", "values", "StatusCommand", subName(subStatus))
+	n, err := pickedMove(r, len(legal))
+	if err != nil {
+		return nil, err
 	}
 	return s.exerciseMove(r, c, run, legal[n], n)
 }

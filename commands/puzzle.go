@@ -265,16 +265,27 @@ func (s *Service) puzzleMenu(r *request, c PuzzleControl) (*answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	values := r.i.MessageComponentData().Values
 	legal := run.Puzzle.Rules.Legal(run.Position)
-	if len(values) != 1 {
-		return nil, userErr("control.err.bad", "Field", "values", "StatusCommand", subName(subStatus))
-	}
-	n, err := strconv.Atoi(values[0])
-	if err != nil || n < 0 || n >= len(legal) || strconv.Itoa(n) != values[0] {
-		return nil, userErr("control.err.bad", "Field", "values", "StatusCommand", subName(subStatus))
+	n, err := pickedMove(r, len(legal))
+	if err != nil {
+		return nil, err
 	}
 	return s.puzzleMove(r, c, run, legal[n], n)
+}
+
+// pickedMove reads the one value of a move menu that lists a position's
+// legal moves by index (puzzles and lessons): the index of one of moves
+// legal moves, written as the menu wrote it, or a clear refusal.
+func pickedMove(r *request, moves int) (int, error) {
+	values := r.i.MessageComponentData().Values
+	if len(values) != 1 {
+		return 0, userErr("control.err.bad", "Field", "values", "StatusCommand", subName(subStatus))
+	}
+	n, err := strconv.Atoi(values[0])
+	if err != nil || n < 0 || n >= moves || strconv.Itoa(n) != values[0] {
+		return 0, userErr("control.err.bad", "Field", "values", "StatusCommand", subName(subStatus))
+	}
+	return n, nil
 }
 
 // puzzleAsk opens the typed-move modal.
