@@ -1,50 +1,60 @@
 package match
 
 import (
+	"fmt"
 	"math"
+	"strconv"
 	"testing"
 
 	"nimbot/engine"
 )
 
 // TestGlickoPaperExample reproduces the worked example of Glickman's
-// "Example of the Glicko-2 system": a player rated 1500, RD 200, σ 0.06,
-// τ 0.5, beats 1400/RD 30 and loses to 1550/RD 100 and 1700/RD 300. The
-// paper prints r' = 1464.06, RD' = 151.52, σ' = 0.05999; it rounds its
-// intermediate steps, so exact arithmetic lands within 0.01 of each.
+// "Example of the Glicko-2 system" to the decimals the paper prints. The
+// paper rounds as it goes: g(φj) to four decimals and E to three before
+// steps 3 and 4, and step 8 converts step 7's rounded μ' and φ' back to the
+// Glicko scale, so its r' = 1464.06 is 173.7178 × (−0.2069) + 1500 where
+// the unrounded update gives 1464.05. The test follows the same rounding,
+// with the implementation's g, E, σ', μ' and φ'.
 func TestGlickoPaperExample(t *testing.T) {
 	player := Glicko{Rating: 1500, Deviation: 200, Volatility: 0.06}
-	got := player.Update([]GlickoResult{
+	opponents := []GlickoResult{
 		{Opponent: Glicko{Rating: 1400, Deviation: 30}, Score: 1},
 		{Opponent: Glicko{Rating: 1550, Deviation: 100}, Score: 0},
 		{Opponent: Glicko{Rating: 1700, Deviation: 300}, Score: 0},
-	}, 0.5)
-	for _, c := range []struct {
-		name           string
-		got, want, tol float64
-	}{
-		{"rating", got.Rating, 1464.06, 0.01},
-		{"deviation", got.Deviation, 151.52, 0.01},
-		{"volatility", got.Volatility, 0.05999, 0.00001},
-	} {
-		if math.Abs(c.got-c.want) > c.tol {
-			t.Errorf("%s = %.6f, the paper prints %v", c.name, c.got, c.want)
+	}
+	got := player.Update(opponents, 0.5)
+	printed := func(decimals int, x float64) string { return strconv.FormatFloat(x, 'f', decimals, 64) }
+	rounded := func(decimals int, x float64) float64 { v, _ := strconv.ParseFloat(printed(decimals, x), 64); return v }
+	check := func(step, got, want string) {
+		t.Helper()
+		if got != want {
+			t.Errorf("%s = %s, the paper prints %s", step, got, want)
 		}
 	}
-	// The paper's intermediate figures, on its Glicko-2 scale: v = 1.7785,
-	// Δ = −0.4834, and the new volatility's step 5 from them.
-	if s := newVolatility(200/GlickoScale, 0.06, 1.7785, -0.4834, 0.5); math.Abs(s-0.05999) > 0.00001 {
-		t.Errorf("step 5 gives σ' = %.6f, the paper 0.05999", s)
+	// Steps 3 and 4 from the paper's rounded g and E.
+	mu := (player.Rating - 1500) / GlickoScale
+	var vInv, sum float64
+	for j, r := range opponents {
+		g := rounded(4, glickoG(r.Opponent.Deviation/GlickoScale))
+		e := rounded(3, 1/(1+math.Exp(-g*(mu-(r.Opponent.Rating-1500)/GlickoScale))))
+		check(fmt.Sprintf("g(φ%d)", j+1), printed(4, g), []string{"0.9955", "0.9531", "0.7242"}[j])
+		check(fmt.Sprintf("E%d", j+1), printed(3, e), []string{"0.639", "0.432", "0.303"}[j])
+		vInv += g * g * e * (1 - e)
+		sum += g * (r.Score - e)
 	}
-}
-
-// TestGlickoNoGames checks step 6 alone: a period without games leaves the
-// rating and widens the deviation to sqrt(φ² + σ²).
-func TestGlickoNoGames(t *testing.T) {
-	g := Glicko{Rating: 1700, Deviation: 50, Volatility: 0.06}.Update(nil, GlickoTau)
-	want := math.Sqrt(math.Pow(50/GlickoScale, 2)+0.06*0.06) * GlickoScale
-	if g.Rating != 1700 || math.Abs(g.Deviation-want) > 1e-9 || g.Volatility != 0.06 {
-		t.Errorf("after a period without games: %+v, want deviation %.4f", g, want)
+	check("step 3: v", printed(4, 1/vInv), "1.7785")
+	check("step 4: Δ", printed(4, sum/vInv), "-0.4834")
+	// The paper prints σ' cut, not rounded, to five decimals (0.059996).
+	check("step 5: σ'", printed(5, math.Floor(got.Volatility*1e5)/1e5), "0.05999")
+	muNew, phiNew := (got.Rating-1500)/GlickoScale, got.Deviation/GlickoScale
+	check("step 7: φ'", printed(4, phiNew), "0.8722")
+	check("step 7: μ'", printed(4, muNew), "-0.2069")
+	check("step 8: r'", printed(2, GlickoScale*rounded(4, muNew)+1500), "1464.06")
+	check("step 8: RD'", printed(2, GlickoScale*rounded(4, phiNew)), "151.52")
+	// Step 5 alone, from the paper's printed v and Δ.
+	if s := newVolatility(200/GlickoScale, 0.06, 1.7785, -0.4834, 0.5); math.Abs(s-0.05999) > 0.00001 {
+		t.Errorf("step 5 from the paper's v and Δ gives σ' = %.6f, the paper 0.05999", s)
 	}
 }
 
