@@ -714,6 +714,7 @@ func startScheduler(svc bot.Service, db match.Storage, session *discordgo.Sessio
 		Metrics: m, Forget: db, IdleAfter: cfg.IdleAfter}
 	if cs, ok := svc.(*commands.Service); ok {
 		sc.Posts = dailyPosts(cs)
+		sc.PostEdits = dailyEdits(cs)
 	}
 	s := bot.NewScheduler(sc)
 	go func() { defer close(done); s.Run(ctx) }()
@@ -729,8 +730,23 @@ func dailyPosts(svc *commands.Service) func(ctx context.Context) ([]bot.Post, er
 		var out []bot.Post
 		for _, p := range ps {
 			out = append(out, bot.Post{ChannelID: p.ChannelID, GuildID: p.GuildID, Nonce: p.Nonce, Message: p.Message,
-				Done: func(ctx context.Context) error { return svc.DailyDone(ctx, p.ChannelID, p.Day) },
+				Done: func(ctx context.Context, id string) error { return svc.DailyDone(ctx, p, id) },
 				Gone: func(ctx context.Context) error { return svc.DailyGone(ctx, p.ChannelID) }})
+		}
+		return out, err
+	}
+}
+
+// dailyEdits hands the edits of the daily posts (the running count of
+// solves) to the scheduler.
+func dailyEdits(svc *commands.Service) func(ctx context.Context) ([]bot.PostEdit, error) {
+	return func(ctx context.Context) ([]bot.PostEdit, error) {
+		es, err := svc.DailyEdits(ctx)
+		var out []bot.PostEdit
+		for _, e := range es {
+			out = append(out, bot.PostEdit{Edit: e.Edit,
+				Done: func(ctx context.Context) error { return svc.DailyEdited(ctx, e) },
+				Stop: func(ctx context.Context) error { return svc.DailyEditGone(ctx, e) }})
 		}
 		return out, err
 	}

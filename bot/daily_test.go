@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -22,6 +23,7 @@ import (
 
 	"nimbot/bot"
 	"nimbot/commands"
+	"nimbot/commands/locale"
 	"nimbot/internal/pgtest"
 	"nimbot/match"
 	"nimbot/store"
@@ -29,20 +31,24 @@ import (
 )
 
 // channelREST stands in for Discord's channel endpoints as documented:
-// GET /channels/{id} (the channel, with its guild_id; 404 Unknown Channel)
-// and POST /channels/{id}/messages, which with enforce_nonce returns the
-// message already created with the same nonce instead of a second one.
+// GET /channels/{id} (the channel, with its guild_id; 404 Unknown Channel),
+// POST /channels/{id}/messages, which with enforce_nonce returns the
+// message already created with the same nonce instead of a second one,
+// and PATCH /channels/{id}/messages/{id} (404 Unknown Message, 403
+// Missing Permissions).
 type channelREST struct {
 	mu       sync.Mutex
 	guilds   map[string]string // channel → guild; absent: unknown
 	forbid   map[string]bool   // channels nimbot may not post in
 	messages map[string][]json.RawMessage
-	nonces   map[string]bool
+	nonces   map[string]string            // channel/nonce → message id
+	edits    map[string][]json.RawMessage // message id → its edits
 	srv      *httptest.Server
 }
 
 func newChannelREST(t *testing.T) *channelREST {
-	c := &channelREST{guilds: map[string]string{}, forbid: map[string]bool{}, messages: map[string][]json.RawMessage{}, nonces: map[string]bool{}}
+	c := &channelREST{guilds: map[string]string{}, forbid: map[string]bool{}, messages: map[string][]json.RawMessage{}, nonces: map[string]string{},
+		edits: map[string][]json.RawMessage{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/v9/channels/{channel}", func(w http.ResponseWriter, r *http.Request) {
 		c.mu.Lock()
@@ -72,11 +78,34 @@ func newChannelREST(t *testing.T) *channelREST {
 			return
 		}
 		key := ch + "/" + body.Nonce
-		if !(body.EnforceNonce && body.Nonce != "" && c.nonces[key]) {
-			c.nonces[key] = true
+		id, seen := c.nonces[key]
+		if !(body.EnforceNonce && body.Nonce != "" && seen) {
 			c.messages[ch] = append(c.messages[ch], raw)
+			id = fmt.Sprint(1190000000000000000 + len(c.messages[ch]))
+			c.nonces[key] = id
+			c.edits[ch+"/"+id] = []json.RawMessage{}
 		}
-		writeJSONBody(w, http.StatusOK, map[string]any{"id": "1190000000000000001", "channel_id": ch, "type": 0})
+		writeJSONBody(w, http.StatusOK, map[string]any{"id": id, "channel_id": ch, "type": 0})
+	})
+	mux.HandleFunc("PATCH /api/v9/channels/{channel}/messages/{message}", func(w http.ResponseWriter, r *http.Request) {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		key := r.PathValue("channel") + "/" + r.PathValue("message")
+		if c.forbid[r.PathValue("channel")] {
+			writeDiscordError(w, http.StatusForbidden, 50013, "Missing Permissions")
+			return
+		}
+		if _, ok := c.edits[key]; !ok {
+			writeDiscordError(w, http.StatusNotFound, 10008, "Unknown Message")
+			return
+		}
+		raw := json.RawMessage{}
+		if err := json.NewDecoder(r.Body).Decode(&raw); err != nil {
+			writeDiscordError(w, http.StatusBadRequest, 50035, "Invalid Form Body")
+			return
+		}
+		c.edits[key] = append(c.edits[key], raw)
+		writeJSONBody(w, http.StatusOK, map[string]any{"id": r.PathValue("message"), "channel_id": r.PathValue("channel"), "type": 0})
 	})
 	c.srv = httptest.NewServer(mux)
 	t.Cleanup(c.srv.Close)
@@ -117,8 +146,23 @@ func dailyPosts(svc *commands.Service) func(ctx context.Context) ([]bot.Post, er
 		var out []bot.Post
 		for _, p := range ps {
 			out = append(out, bot.Post{ChannelID: p.ChannelID, GuildID: p.GuildID, Nonce: p.Nonce, Message: p.Message,
-				Done: func(ctx context.Context) error { return svc.DailyDone(ctx, p.ChannelID, p.Day) },
+				Done: func(ctx context.Context, id string) error { return svc.DailyDone(ctx, p, id) },
 				Gone: func(ctx context.Context) error { return svc.DailyGone(ctx, p.ChannelID) }})
+		}
+		return out, err
+	}
+}
+
+// dailyEdits adapts the service's edits of the daily posts to the
+// scheduler's, as main wires them.
+func dailyEdits(svc *commands.Service) func(ctx context.Context) ([]bot.PostEdit, error) {
+	return func(ctx context.Context) ([]bot.PostEdit, error) {
+		es, err := svc.DailyEdits(ctx)
+		var out []bot.PostEdit
+		for _, e := range es {
+			out = append(out, bot.PostEdit{Edit: e.Edit,
+				Done: func(ctx context.Context) error { return svc.DailyEdited(ctx, e) },
+				Stop: func(ctx context.Context) error { return svc.DailyEditGone(ctx, e) }})
 		}
 		return out, err
 	}
@@ -158,11 +202,11 @@ func TestSchedulerPostsDaily(t *testing.T) {
 			ps, err := posts(ctx)
 			for i := range ps {
 				done := ps[i].Done
-				ps[i].Done = func(ctx context.Context) error {
+				ps[i].Done = func(ctx context.Context, id string) error {
 					if fail {
 						return fmt.Errorf("the instance died before recording the post")
 					}
-					return done(ctx)
+					return done(ctx, id)
 				}
 			}
 			return ps, err
@@ -279,7 +323,7 @@ func runBotChild(role string) int {
 		Posts: func(ctx context.Context) ([]bot.Post, error) {
 			ps, err := posts(ctx)
 			for i := range ps {
-				ps[i].Done = func(context.Context) error {
+				ps[i].Done = func(context.Context, string) error {
 					fmt.Println("posted")
 					select {} // killed here, before the post is recorded
 				}
@@ -371,5 +415,117 @@ func TestDailyAcrossSIGKILL(t *testing.T) {
 	}
 	if left, err := db.ClaimDaily(ctx, match.DayNumber(now), now.Add(time.Hour), time.Minute, 10); err != nil || len(left) != 0 {
 		t.Fatalf("the day's post was not recorded: %+v, %v", left, err)
+	}
+}
+
+// TestSchedulerEditsDailyCount: the day's post shows how many solved
+// today's puzzle; after a solve, the post's next turn (every ten minutes at
+// most) edits it with the new count, by one of two instances on the
+// database; a turn with the count unchanged edits nothing; a post deleted
+// in Discord (10008) is not edited again.
+func TestSchedulerEditsDailyCount(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "nimbot.db")
+	now := time.Date(2026, 3, 1, 0, 0, 10, 0, time.UTC)
+	clock := func() time.Time { return now }
+	rest := newChannelREST(t)
+	const ch, deleted, guild = "1400000000000000001", "1400000000000000002", "1300000000000000001"
+	var scheds []*bot.Scheduler
+	var db *store.DB
+	for i := range 2 {
+		d, err := store.Open(ctx, store.Config{Path: path, Now: clock})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { d.Close() })
+		db = d
+		svc := commands.New(commands.Config{DB: d, Now: clock, Rand: rand.New(rand.NewPCG(uint64(i), 2)), Log: slog.New(slog.DiscardHandler)})
+		scheds = append(scheds, bot.NewScheduler(bot.SchedulerConfig{Service: svc, Session: rest.session(t), Log: slog.New(slog.DiscardHandler), Now: clock,
+			Posts: dailyPosts(svc), PostEdits: dailyEdits(svc)}))
+	}
+	tick := func() {
+		for _, s := range scheds {
+			s.Tick(ctx)
+		}
+	}
+	for _, c := range []string{ch, deleted} {
+		rest.channel(c, guild, false)
+		if err := db.SubscribeDaily(ctx, match.DailyChannel{ChannelID: c, GuildID: guild, UserID: "1230000000000000001", Locale: "de"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lp := locale.For("de")
+	description := func(raw json.RawMessage) string {
+		t.Helper()
+		var m struct {
+			Embeds []struct {
+				Description string `json:"description"`
+			} `json:"embeds"`
+		}
+		if err := json.Unmarshal(raw, &m); err != nil || len(m.Embeds) != 1 {
+			t.Fatalf("a message without its embed: %s", raw)
+		}
+		return m.Embeds[0].Description
+	}
+	edits := func(c string) []json.RawMessage {
+		rest.mu.Lock()
+		defer rest.mu.Unlock()
+		return rest.edits[c+"/1190000000000000001"]
+	}
+	solve := func(user string) {
+		t.Helper()
+		z, err := match.DailyPuzzle(now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.RecordPuzzleAttempt(ctx, match.PuzzleAttempt{AttemptKey: "k" + user, UserID: user, Scope: guild,
+			PuzzleID: z.ID, Theme: z.Theme, Initial: match.PuzzleGlicko(z), Solved: true, Rated: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	tick()
+	rest.mu.Lock()
+	post := rest.messages[ch]
+	rest.mu.Unlock()
+	if len(post) != 1 || !strings.Contains(description(post[0]), lp.T("daily.solved_today", "Solved", 0)) {
+		t.Fatalf("the post does not show 0 solves: %s", post)
+	}
+	now = now.Add(11 * time.Minute)
+	tick()
+	if e := edits(ch); len(e) != 0 {
+		t.Fatalf("edited with the count unchanged: %s", e)
+	}
+	// A solve, and a moderator deletes the other channel's post.
+	solve("1230000000000000005")
+	rest.mu.Lock()
+	delete(rest.edits, deleted+"/1190000000000000001")
+	rest.mu.Unlock()
+	tick() // not due yet: the last turn was a moment ago
+	if e := edits(ch); len(e) != 0 {
+		t.Fatalf("edited before the post's turn: %s", e)
+	}
+	now = now.Add(10 * time.Minute)
+	tick()
+	e := edits(ch)
+	if len(e) != 1 || !strings.Contains(description(e[0]), lp.T("daily.solved_today", "Solved", 1)) {
+		t.Fatalf("after a solve, %d edits (want 1 showing 1 solve): %s", len(e), e)
+	}
+	now = now.Add(10 * time.Minute)
+	tick()
+	if e := edits(ch); len(e) != 1 {
+		t.Fatalf("edited again with the count unchanged: %d edits", len(e))
+	}
+	solve("1230000000000000006")
+	now = now.Add(10 * time.Minute)
+	tick()
+	e = edits(ch)
+	if len(e) != 2 || !strings.Contains(description(e[1]), lp.T("daily.solved_today", "Solved", 2)) {
+		t.Fatalf("after a second solve, %d edits: %s", len(e), e)
+	}
+	// The deleted post's edits stopped; the other's go on while the day lasts.
+	left, err := db.ClaimDailyEdits(ctx, match.DayNumber(now), now.Add(time.Hour), time.Minute, 10)
+	if err != nil || len(left) != 1 || left[0].ChannelID != ch || left[0].Solved != 2 {
+		t.Fatalf("posts still edited: %+v, %v", left, err)
 	}
 }

@@ -65,7 +65,10 @@
 // Retention). With Posts it also sends the posts due (the daily puzzle, see
 // Post): each claimed in the database by one instance, checked to be in its
 // server, sent with a nonce Discord enforces, then recorded; a channel it
-// can no longer post in is dropped with a log line.
+// can no longer post in is dropped with a log line. With PostEdits it edits
+// those posts (the running count of solves, see PostEdit), each claimed by
+// one instance at most once per interval; a message Discord will not let it
+// edit any more is left alone, with a log line.
 //
 // Discord being unreachable does not stop nimbot: command registration
 // (RegisterWithRetry) and the gateway connection (Gateway.Open) are retried

@@ -65,6 +65,10 @@ type SchedulerConfig struct {
 	// Posts, when set, claims the posts due now (the daily puzzle), each
 	// Tick, for the scheduler to send (see Post).
 	Posts func(ctx context.Context) ([]Post, error)
+	// PostEdits, when set, claims the edits of posted messages due now
+	// (the daily puzzle's running count), each Tick, for the scheduler to
+	// send (see PostEdit).
+	PostEdits func(ctx context.Context) ([]PostEdit, error)
 }
 
 // Privacy is what the Scheduler's forgetting asks of the store
@@ -130,6 +134,7 @@ func (s *Scheduler) Tick(ctx context.Context) int {
 	log := s.cfg.Log
 	defer s.forget(ctx, log)
 	defer s.prune(ctx, log)
+	defer s.sendPostEdits(ctx, log)
 	defer s.sendPosts(ctx, log)
 	edits, err := s.cfg.Service.Expire(ctx)
 	if err != nil {

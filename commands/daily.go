@@ -10,6 +10,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"nimbot/commands/locale"
+	"nimbot/engine"
 	"nimbot/match"
 )
 
@@ -17,7 +18,8 @@ import (
 // everyone everywhere (match.DailyPuzzle of the day), shown to whoever
 // asks; a member with Manage Server subscribes a channel, where nimbot then
 // posts the day's puzzle once a day (DailyPosts, sent by bot's scheduler)
-// with yesterday's answer explained.
+// with yesterday's answer explained, and edits it with the running count
+// of today's solves (DailyEdits) while the day lasts.
 
 // The daily subcommand's name and options.
 const (
@@ -26,6 +28,9 @@ const (
 	optStop     = "stop"
 	dailyLease  = 2 * time.Minute
 	dailyClaims = 50
+	// dailyEditEvery is how often a day's post is edited at most with
+	// the running count of solves: a few edits an hour per channel.
+	dailyEditEvery = 10 * time.Minute
 )
 
 // dailySub is the /nim daily subcommand's definition.
@@ -93,6 +98,8 @@ type DailyPost struct {
 	ChannelID string
 	GuildID   string
 	Day       int64
+	// Solved is the count of today's solves the post shows.
+	Solved int
 	// Nonce is the post's nonce: the same for a channel and day wherever
 	// and however often it is sent, so Discord (enforce_nonce) creates the
 	// message once even if an instance died between sending and DailyDone.
@@ -111,50 +118,123 @@ func (s *Service) DailyPosts(ctx context.Context) ([]DailyPost, error) {
 	if err != nil || len(chans) == 0 {
 		return nil, err
 	}
-	today, err := match.DailyPuzzle(now)
-	if err != nil {
-		return nil, err
-	}
-	yesterday, err := match.DailyPuzzle(now.AddDate(0, 0, -1))
-	if err != nil {
-		return nil, err
-	}
-	yAttempts, ySolves, err := s.db.PuzzleCounts(ctx, yesterday.ID)
+	dd, err := s.dailyDay(ctx, day)
 	if err != nil {
 		return nil, err
 	}
 	var posts []DailyPost
 	for _, c := range chans {
-		lp := locale.For(c.Locale)
-		var d []string
-		d = append(d, puzzleBoard(lp, match.StartPuzzle(today)))
-		d = append(d, lp.T("puzzle.task", "Count", today.Moves))
-		d = append(d, lp.T("daily.solve", "DailyCommand", subName(subDaily)))
-		var ans []string
-		for i, m := range yesterday.Winning {
-			if i == 3 {
-				break
-			}
-			ans = append(ans, yesterday.Rules.FormatMove(yesterday.Start, m)+" ("+lp.Phrase(yesterday.Rules.DescribeMove(yesterday.Start, m))+")")
-		}
-		d = append(d, lp.T("daily.yesterday", "Moves", strings.Join(ans, ", ")))
-		if d2 := solvedLine(lp, yAttempts, ySolves); d2 != "" {
-			d = append(d, d2)
-		}
-		if h, err := yesterday.Rules.Hint(yesterday.Start); err == nil {
-			d = append(d, explanation(h.Explanation, lp))
-		}
-		embed := &discordgo.MessageEmbed{
-			Title:       lp.T("daily.title", "Date", now.UTC().Format(time.DateOnly), "Theme", themeName(lp, today.Theme)),
-			Description: truncate(strings.Join(d, "\n\n"), 4096),
-			Color:       colourActive,
-			Footer:      puzzleFooter(lp, today),
-		}
-		posts = append(posts, DailyPost{ChannelID: c.ChannelID, GuildID: c.GuildID, Day: day,
+		posts = append(posts, DailyPost{ChannelID: c.ChannelID, GuildID: c.GuildID, Day: day, Solved: dd.solves,
 			Nonce:   dailyNonce(c.ChannelID, day),
-			Message: &discordgo.MessageSend{Embeds: []*discordgo.MessageEmbed{embed}, AllowedMentions: noMentions()}})
+			Message: &discordgo.MessageSend{Embeds: []*discordgo.MessageEmbed{dd.embed(locale.For(c.Locale))}, AllowedMentions: noMentions()}})
 	}
 	return posts, nil
+}
+
+// dailyDay is what a day's post shows, read once for all its channels.
+type dailyDay struct {
+	day                int64
+	today, yesterday   engine.Puzzle
+	yAttempts, ySolves int
+	solves             int // today's, so far
+}
+
+// dailyDay reads day's puzzles and counts.
+func (s *Service) dailyDay(ctx context.Context, day int64) (dailyDay, error) {
+	d := dailyDay{day: day}
+	start := time.Unix(day*86400, 0).UTC()
+	var err error
+	if d.today, err = match.DailyPuzzle(start); err != nil {
+		return d, err
+	}
+	if d.yesterday, err = match.DailyPuzzle(start.AddDate(0, 0, -1)); err != nil {
+		return d, err
+	}
+	if d.yAttempts, d.ySolves, err = s.db.PuzzleCounts(ctx, d.yesterday.ID); err != nil {
+		return d, err
+	}
+	_, d.solves, err = s.db.PuzzleCounts(ctx, d.today.ID)
+	return d, err
+}
+
+// embed is the day's post in lp's language.
+func (dd dailyDay) embed(lp *locale.Printer) *discordgo.MessageEmbed {
+	today, yesterday := dd.today, dd.yesterday
+	var d []string
+	d = append(d, puzzleBoard(lp, match.StartPuzzle(today)))
+	d = append(d, lp.T("puzzle.task", "Count", today.Moves))
+	d = append(d, lp.T("daily.solve", "DailyCommand", subName(subDaily)))
+	d = append(d, lp.T("daily.solved_today", "Solved", dd.solves))
+	var ans []string
+	for i, m := range yesterday.Winning {
+		if i == 3 {
+			break
+		}
+		ans = append(ans, yesterday.Rules.FormatMove(yesterday.Start, m)+" ("+lp.Phrase(yesterday.Rules.DescribeMove(yesterday.Start, m))+")")
+	}
+	d = append(d, lp.T("daily.yesterday", "Moves", strings.Join(ans, ", ")))
+	if d2 := solvedLine(lp, dd.yAttempts, dd.ySolves); d2 != "" {
+		d = append(d, d2)
+	}
+	if h, err := yesterday.Rules.Hint(yesterday.Start); err == nil {
+		d = append(d, explanation(h.Explanation, lp))
+	}
+	return &discordgo.MessageEmbed{
+		Title:       lp.T("daily.title", "Date", time.Unix(dd.day*86400, 0).UTC().Format(time.DateOnly), "Theme", themeName(lp, today.Theme)),
+		Description: truncate(strings.Join(d, "\n\n"), 4096),
+		Color:       colourActive,
+		Footer:      puzzleFooter(lp, today),
+	}
+}
+
+// DailyEdit is an edit of a day's post with the running count of today's
+// solves, for the bot to send by REST and then report with DailyEdited
+// (or, when Discord refuses it for good, DailyEditGone).
+type DailyEdit struct {
+	Message match.DailyMessage // as it will show once edited
+	Edit    *discordgo.MessageEdit
+}
+
+// DailyEdits claims today's posts due for an edit (at most once every
+// dailyEditEvery each, across instances) and returns the edits of those
+// whose count of solves changed; the others need none until their next
+// turn.
+func (s *Service) DailyEdits(ctx context.Context) ([]DailyEdit, error) {
+	now := s.now()
+	day := match.DayNumber(now)
+	ms, err := s.db.ClaimDailyEdits(ctx, day, now, dailyEditEvery, dailyClaims)
+	if err != nil || len(ms) == 0 {
+		return nil, err
+	}
+	dd, err := s.dailyDay(ctx, day)
+	if err != nil {
+		return nil, err
+	}
+	var edits []DailyEdit
+	for _, m := range ms {
+		if m.Solved == dd.solves {
+			continue
+		}
+		m.Solved = dd.solves
+		embeds := []*discordgo.MessageEmbed{dd.embed(locale.For(m.Locale))}
+		edits = append(edits, DailyEdit{Message: m,
+			Edit: &discordgo.MessageEdit{Channel: m.ChannelID, ID: m.MessageID, Embeds: &embeds, AllowedMentions: noMentions()}})
+	}
+	return edits, nil
+}
+
+// DailyEdited records that the edit is sent: the post shows its count.
+func (s *Service) DailyEdited(ctx context.Context, e DailyEdit) error {
+	return s.db.DailyEdited(ctx, e.Message)
+}
+
+// DailyEditGone stops the edits of a post Discord will not let nimbot
+// edit (deleted, or access lost); the next day's post finds out whether
+// the channel is gone for good.
+func (s *Service) DailyEditGone(ctx context.Context, e DailyEdit) error {
+	m := e.Message
+	m.MessageID = ""
+	return s.db.DailyEdited(ctx, m)
 }
 
 // dailyNonce is a post's nonce: Discord takes at most 25 characters.
@@ -162,9 +242,11 @@ func dailyNonce(channelID string, day int64) string {
 	return truncate("d"+strconv.FormatInt(day, 36)+strconv.FormatUint(puzzleSeed(channelID), 36), 25)
 }
 
-// DailyDone records that the post of day is in the channel.
-func (s *Service) DailyDone(ctx context.Context, channelID string, day int64) error {
-	return s.db.DailyPosted(ctx, channelID, day)
+// DailyDone records that p is posted as message messageID, whose edits
+// start dailyEditEvery later.
+func (s *Service) DailyDone(ctx context.Context, p DailyPost, messageID string) error {
+	return s.db.DailyPosted(ctx, match.DailyMessage{ChannelID: p.ChannelID, Day: p.Day, MessageID: messageID, Solved: p.Solved},
+		s.now().Add(dailyEditEvery))
 }
 
 // DailyGone unsubscribes a channel nimbot can no longer post in.

@@ -108,7 +108,7 @@ func TestDaily(t *testing.T) {
 	if len(retry) != 1 || retry[0].Nonce != nonce {
 		t.Fatalf("after a lapsed claim: %+v (nonce %q)", retry, nonce)
 	}
-	if err := s.svc.DailyDone(ctx, chanB, retry[0].Day); err != nil {
+	if err := s.svc.DailyDone(ctx, retry[0], "m1"); err != nil {
 		t.Fatal(err)
 	}
 	s.now = s.now.Add(time.Hour)

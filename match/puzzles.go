@@ -160,9 +160,32 @@ type DailyStorage interface {
 	// each channel goes to one. A claim that lapses (its instance died)
 	// lets the channel be claimed again.
 	ClaimDaily(ctx context.Context, day int64, now time.Time, lease time.Duration, limit int) ([]DailyChannel, error)
-	// DailyPosted records that day's puzzle is posted in the channel and
-	// ends its claim; it never moves the day back.
-	DailyPosted(ctx context.Context, channelID string, day int64) error
+	// DailyPosted records that m.Day's puzzle is posted in m.ChannelID as
+	// message m.MessageID showing m.Solved solves, and ends its claim; it
+	// never moves the day back. The post's first edit is due at editAt.
+	DailyPosted(ctx context.Context, m DailyMessage, editAt time.Time) error
+	// ClaimDailyEdits claims up to limit of day's posts whose next edit is
+	// due at now (message recorded, edit_at passed), moving each one's next
+	// edit to now + every in the claiming statement: of instances claiming
+	// at once, each post goes to one, and a post is claimed at most once
+	// per every.
+	ClaimDailyEdits(ctx context.Context, day int64, now time.Time, every time.Duration, limit int) ([]DailyMessage, error)
+	// DailyEdited records that day m.Day's post now shows m.Solved solves
+	// and is message m.MessageID ("" stops its edits: it is gone). A post
+	// of another day is left alone.
+	DailyEdited(ctx context.Context, m DailyMessage) error
+}
+
+// DailyMessage is a day's post in a subscribed channel, edited while the
+// day lasts with the running count of today's solves.
+type DailyMessage struct {
+	ChannelID string
+	Day       int64
+	MessageID string
+	// Solved is how many solves the message shows.
+	Solved int
+	// Locale is the language of the post (the subscriber's).
+	Locale string
 }
 
 // DailyChannel is a channel subscribed to the daily puzzle.

@@ -79,10 +79,46 @@ func (db *DB) claimable(ctx context.Context, tx queries, day int64, now time.Tim
 	return out, nil
 }
 
-// DailyPosted records the day's post and ends the claim.
-func (db *DB) DailyPosted(ctx context.Context, channelID string, day int64) error {
+// DailyPosted records the day's post and its message, and ends the claim.
+func (db *DB) DailyPosted(ctx context.Context, m match.DailyMessage, editAt time.Time) error {
 	return db.withTx(ctx, func(ctx context.Context, tx queries, now time.Time) error {
-		return tx.exec(ctx, dailyPostedSQL, day, channelID)
+		return tx.exec(ctx, dailyPostedSQL, m.Day, m.MessageID, m.Solved, toMillis(editAt), m.ChannelID)
+	})
+}
+
+// ClaimDailyEdits claims day's posts due for an edit. As in ClaimDaily,
+// the writer's one transaction makes the reads and the updates that claim
+// one step; the rows are read by key, one after another.
+func (db *DB) ClaimDailyEdits(ctx context.Context, day int64, now time.Time, every time.Duration, limit int) ([]match.DailyMessage, error) {
+	var out []match.DailyMessage
+	err := db.withTx(ctx, func(ctx context.Context, tx queries, _ time.Time) error {
+		out = out[:0]
+		after := ""
+		for len(out) < limit {
+			m := match.DailyMessage{Day: day}
+			err := tx.QueryRowContext(ctx, dailyEditableSQL, after, day, toMillis(now)).
+				Scan(&m.ChannelID, &m.MessageID, &m.Solved, &m.Locale)
+			if errors.Is(err, sql.ErrNoRows) {
+				break
+			}
+			if err != nil {
+				return err
+			}
+			if err := tx.exec(ctx, claimDailyEditSQL, toMillis(now.Add(every)), m.ChannelID); err != nil {
+				return err
+			}
+			out = append(out, m)
+			after = m.ChannelID
+		}
+		return nil
+	})
+	return out, err
+}
+
+// DailyEdited records what day's post now shows.
+func (db *DB) DailyEdited(ctx context.Context, m match.DailyMessage) error {
+	return db.withTx(ctx, func(ctx context.Context, tx queries, now time.Time) error {
+		return tx.exec(ctx, dailyEditedSQL, m.MessageID, m.Solved, m.ChannelID, m.Day)
 	})
 }
 
@@ -95,5 +131,15 @@ const (
 	claimDailySQL       = `UPDATE daily_channels SET claimed_until = ? WHERE channel_id = ?`
 	claimableDailySQL   = `SELECT channel_id, guild_id, user_id, locale, last_day FROM daily_channels
 		WHERE channel_id > ? AND last_day < ? AND claimed_until <= ? ORDER BY channel_id LIMIT 1`
-	dailyPostedSQL = `UPDATE daily_channels SET last_day = MAX(last_day, ?), claimed_until = 0 WHERE channel_id = ?`
+	// A post of an older day (a late DailyPosted) moves nothing back:
+	// the message and count stay today's.
+	dailyPostedSQL = `UPDATE daily_channels SET
+		message_id = CASE WHEN ?1 >= last_day THEN ?2 ELSE message_id END,
+		shown = CASE WHEN ?1 >= last_day THEN ?3 ELSE shown END,
+		edit_at = CASE WHEN ?1 >= last_day THEN ?4 ELSE edit_at END,
+		last_day = MAX(last_day, ?1), claimed_until = 0 WHERE channel_id = ?5`
+	dailyEditableSQL = `SELECT channel_id, message_id, shown, locale FROM daily_channels
+		WHERE channel_id > ? AND last_day = ? AND message_id <> '' AND edit_at <= ? ORDER BY channel_id LIMIT 1`
+	claimDailyEditSQL = `UPDATE daily_channels SET edit_at = ? WHERE channel_id = ?`
+	dailyEditedSQL    = `UPDATE daily_channels SET message_id = ?, shown = ? WHERE channel_id = ? AND last_day = ?`
 )

@@ -26,6 +26,7 @@ var writeQueries = append([]string{
 	heartbeatSQL,
 	savepointSQL, releaseSQL, rollbackToSQL,
 	subscribeDailySQL, dailySubscribedSQL, unsubscribeDailySQL, claimDailySQL, claimableDailySQL, dailyPostedSQL,
+	dailyEditableSQL, claimDailyEditSQL, dailyEditedSQL,
 	advanceLessonSQL,
 	playerGlickoSQL, puzzleGlickoSQL, triedPuzzleSQL, ratePlayerSQL, ratePuzzleSQL, insertAttemptSQL, insertMemberSQL, attemptSQL,
 }, privacyWrites()...)

@@ -16,6 +16,8 @@ import (
 func runDailyContract(t *testing.T, open func(*testing.T) match.Storage) {
 	t.Run("DailyClaims", func(t *testing.T) { testDailyClaims(t, open(t)) })
 	t.Run("DailyClaimRace", func(t *testing.T) { testDailyClaimRace(t, open(t)) })
+	t.Run("DailyEdits", func(t *testing.T) { testDailyEdits(t, open(t)) })
+	t.Run("DailyEditRace", func(t *testing.T) { testDailyEditRace(t, open(t)) })
 	t.Run("Lessons", func(t *testing.T) { testLessons(t, open(t)) })
 }
 
@@ -64,7 +66,7 @@ func testDailyClaims(t *testing.T, db match.Storage) {
 	if got := claim(day, now.Add(30*time.Second)); len(got) != 0 {
 		t.Fatalf("claimed again while claimed: %v", got)
 	}
-	if err := db.DailyPosted(ctx, "c1", day); err != nil {
+	if err := db.DailyPosted(ctx, match.DailyMessage{ChannelID: "c1", Day: day, MessageID: "m-c1"}, now); err != nil {
 		t.Fatal(err)
 	}
 	// c2 and c3's claims lapse (their instance died): claimed again; c1 is posted.
@@ -72,7 +74,7 @@ func testDailyClaims(t *testing.T, db match.Storage) {
 		t.Fatalf("after the claims lapsed: %v", got)
 	}
 	for _, c := range []string{"c2", "c3"} {
-		if err := db.DailyPosted(ctx, c, day); err != nil {
+		if err := db.DailyPosted(ctx, match.DailyMessage{ChannelID: c, Day: day, MessageID: "m-" + c}, now); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -80,7 +82,7 @@ func testDailyClaims(t *testing.T, db match.Storage) {
 		t.Fatalf("posted channels claimed again: %v", got)
 	}
 	// A day back does not undo a post.
-	if err := db.DailyPosted(ctx, "c1", day-3); err != nil {
+	if err := db.DailyPosted(ctx, match.DailyMessage{ChannelID: "c1", Day: day - 3, MessageID: "m-c1"}, now); err != nil {
 		t.Fatal(err)
 	}
 	if got := claim(day, now.Add(2*time.Hour)); len(got) != 0 {
@@ -92,7 +94,7 @@ func testDailyClaims(t *testing.T, db match.Storage) {
 		t.Fatalf("five days later: %v", got)
 	}
 	for _, c := range []string{"c1", "c2", "c3"} {
-		if err := db.DailyPosted(ctx, c, day+5); err != nil {
+		if err := db.DailyPosted(ctx, match.DailyMessage{ChannelID: c, Day: day + 5, MessageID: "m-" + c}, now); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -152,6 +154,138 @@ func testDailyClaimRace(t *testing.T, db match.Storage) {
 	}
 	if len(got) != channels {
 		t.Fatalf("%d of %d channels claimed", len(got), channels)
+	}
+	for c, n := range got {
+		if n != 1 {
+			t.Fatalf("%s claimed %d times", c, n)
+		}
+	}
+}
+
+// testDailyEdits: a post is claimed for an edit once per interval, only
+// while its day lasts and once its message is recorded; the claim returns
+// what the message shows, DailyEdited changes it (for that day only), and
+// an empty message id ends the edits.
+func testDailyEdits(t *testing.T, db match.Storage) {
+	ctx := context.Background()
+	now := time.Date(2026, 11, 29, 0, 0, 30, 0, time.UTC)
+	day := match.DayNumber(now)
+	const every = 10 * time.Minute
+	for _, c := range []string{"c1", "c2"} {
+		if err := db.SubscribeDaily(ctx, match.DailyChannel{ChannelID: c, GuildID: "g1", UserID: "ann", Locale: "fr"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	claim := func(day int64, at time.Time) []match.DailyMessage {
+		t.Helper()
+		ms, err := db.ClaimDailyEdits(ctx, day, at, every, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ms
+	}
+	if got := claim(day, now); len(got) != 0 {
+		t.Fatalf("edits claimed before any post: %v", got)
+	}
+	if _, err := db.ClaimDaily(ctx, day, now, time.Minute, 10); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.DailyPosted(ctx, match.DailyMessage{ChannelID: "c1", Day: day, MessageID: "m1", Solved: 2}, now.Add(every)); err != nil {
+		t.Fatal(err)
+	}
+	if got := claim(day, now.Add(every-time.Second)); len(got) != 0 {
+		t.Fatalf("an edit claimed before it was due: %v", got)
+	}
+	want := match.DailyMessage{ChannelID: "c1", Day: day, MessageID: "m1", Solved: 2, Locale: "fr"}
+	at := now.Add(every)
+	if got := claim(day, at); len(got) != 1 || got[0] != want {
+		t.Fatalf("the due edit: %+v, want %+v", got, want)
+	}
+	if got := claim(day, at.Add(every-time.Second)); len(got) != 0 {
+		t.Fatalf("claimed again within the interval: %v", got)
+	}
+	if got := claim(day-1, at.Add(every)); len(got) != 0 {
+		t.Fatalf("another day's edits claimed: %v", got)
+	}
+	want.Solved = 5
+	if err := db.DailyEdited(ctx, want); err != nil {
+		t.Fatal(err)
+	}
+	// Another day's record changes nothing.
+	if err := db.DailyEdited(ctx, match.DailyMessage{ChannelID: "c1", Day: day - 1, MessageID: "", Solved: 9}); err != nil {
+		t.Fatal(err)
+	}
+	at = at.Add(every)
+	if got := claim(day, at); len(got) != 1 || got[0] != want {
+		t.Fatalf("after the edit: %+v, want %+v", got, want)
+	}
+	// A late post of an older day moves nothing back.
+	if err := db.DailyPosted(ctx, match.DailyMessage{ChannelID: "c1", Day: day - 1, MessageID: "old"}, now); err != nil {
+		t.Fatal(err)
+	}
+	at = at.Add(every)
+	if got := claim(day, at); len(got) != 1 || got[0] != want {
+		t.Fatalf("after a late post: %+v, want %+v", got, want)
+	}
+	// The message is gone: no more edits.
+	if err := db.DailyEdited(ctx, match.DailyMessage{ChannelID: "c1", Day: day}); err != nil {
+		t.Fatal(err)
+	}
+	if got := claim(day, at.Add(every)); len(got) != 0 {
+		t.Fatalf("a gone message claimed: %v", got)
+	}
+	// The next day's post is edited again; the day ending ends the edits.
+	next := now.AddDate(0, 0, 1)
+	if err := db.DailyPosted(ctx, match.DailyMessage{ChannelID: "c1", Day: day + 1, MessageID: "m2"}, next); err != nil {
+		t.Fatal(err)
+	}
+	if got := claim(day+1, next); len(got) != 1 || got[0].MessageID != "m2" || got[0].Solved != 0 {
+		t.Fatalf("the next day's post: %+v", got)
+	}
+	if got := claim(day+2, next.AddDate(0, 0, 1)); len(got) != 0 {
+		t.Fatalf("a post edited after its day: %v", got)
+	}
+}
+
+// testDailyEditRace: instances claiming edits at once never get one post
+// twice in an interval, and between them claim every post.
+func testDailyEditRace(t *testing.T, db match.Storage) {
+	ctx := context.Background()
+	const channels, claimers = 30, 8
+	now := time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC)
+	day := match.DayNumber(now)
+	for i := range channels {
+		c := fmt.Sprintf("ch%02d", i)
+		if err := db.SubscribeDaily(ctx, match.DailyChannel{ChannelID: c, GuildID: "g", UserID: "u"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.DailyPosted(ctx, match.DailyMessage{ChannelID: c, Day: day, MessageID: "m" + c}, now); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var mu sync.Mutex
+	got := map[string]int{}
+	for round := 0; round < 10 && len(got) < channels; round++ {
+		errs := make([]error, claimers)
+		atOnce(claimers, func(i int) func() {
+			return func() {
+				ms, err := db.ClaimDailyEdits(ctx, day, now, time.Hour, 3)
+				errs[i] = err
+				mu.Lock()
+				defer mu.Unlock()
+				for _, m := range ms {
+					got[m.ChannelID]++
+				}
+			}
+		})
+		for _, err := range errs {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if len(got) != channels {
+		t.Fatalf("%d of %d posts claimed", len(got), channels)
 	}
 	for c, n := range got {
 		if n != 1 {

@@ -59,8 +59,49 @@ func (db *DB) ClaimDaily(ctx context.Context, day int64, now time.Time, lease ti
 	return out, err
 }
 
-// DailyPosted records the day's post and ends the claim.
-func (db *DB) DailyPosted(ctx context.Context, channelID string, day int64) error {
-	_, err := db.pool.Exec(ctx, `UPDATE daily_channels SET last_day = GREATEST(last_day, $1), claimed_until = 0 WHERE channel_id = $2`, day, channelID)
+// DailyPosted records the day's post and its message, and ends the claim.
+// A post of an older day (a late call) moves nothing back.
+func (db *DB) DailyPosted(ctx context.Context, m match.DailyMessage, editAt time.Time) error {
+	_, err := db.pool.Exec(ctx, `UPDATE daily_channels SET
+		message_id = CASE WHEN $1 >= last_day THEN $2 ELSE message_id END,
+		shown = CASE WHEN $1 >= last_day THEN $3 ELSE shown END,
+		edit_at = CASE WHEN $1 >= last_day THEN $4 ELSE edit_at END,
+		last_day = GREATEST(last_day, $1), claimed_until = 0 WHERE channel_id = $5`,
+		m.Day, m.MessageID, m.Solved, toMillis(editAt), m.ChannelID)
+	return err
+}
+
+// ClaimDailyEdits claims day's posts due for an edit as ClaimDaily claims
+// posts: rows another instance is claiming are skipped (SKIP LOCKED), and
+// the claim moves the next edit forward in the same statement.
+func (db *DB) ClaimDailyEdits(ctx context.Context, day int64, now time.Time, every time.Duration, limit int) ([]match.DailyMessage, error) {
+	var out []match.DailyMessage
+	err := db.withTx(ctx, func(tx execer, _ time.Time) error {
+		out = out[:0]
+		rows, err := tx.Query(ctx, `UPDATE daily_channels SET edit_at = $3
+			WHERE channel_id IN (SELECT channel_id FROM daily_channels
+				WHERE last_day = $1 AND message_id <> '' AND edit_at <= $2 ORDER BY channel_id LIMIT $4 FOR UPDATE SKIP LOCKED)
+			RETURNING channel_id, message_id, shown, locale`,
+			day, toMillis(now), toMillis(now.Add(every)), limit)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			m := match.DailyMessage{Day: day}
+			if err := rows.Scan(&m.ChannelID, &m.MessageID, &m.Solved, &m.Locale); err != nil {
+				return err
+			}
+			out = append(out, m)
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+// DailyEdited records what day's post now shows.
+func (db *DB) DailyEdited(ctx context.Context, m match.DailyMessage) error {
+	_, err := db.pool.Exec(ctx, `UPDATE daily_channels SET message_id = $1, shown = $2 WHERE channel_id = $3 AND last_day = $4`,
+		m.MessageID, m.Solved, m.ChannelID, m.Day)
 	return err
 }
