@@ -98,22 +98,10 @@ func readExercise(kind string) func(*segments) ExerciseControl {
 			f.fail("exercise")
 		}
 		played := f.text()
-		if !f.shaped || played == "-" {
+		if !f.shaped {
 			return c
 		}
-		parts := strings.Split(played, ".")
-		if len(parts) > maxPlayed {
-			f.fail("played")
-			return c
-		}
-		for _, p := range parts {
-			n, err := strconv.Atoi(p)
-			if err != nil || n < 0 || n >= engine.MaxLegalMoves || strconv.Itoa(n) != p {
-				f.fail("played")
-				return c
-			}
-			c.Played = append(c.Played, n)
-		}
+		c.Played = readPlayed(f, played)
 		return c
 	}
 }

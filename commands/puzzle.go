@@ -116,22 +116,7 @@ func readPuzzleControl(kind string) func(*segments) PuzzleControl {
 				f.fail("streak")
 			}
 		}
-		if played == "-" {
-			return c
-		}
-		parts := strings.Split(played, ".")
-		if len(parts) > maxPlayed {
-			f.fail("played")
-			return c
-		}
-		for _, p := range parts {
-			n, err := strconv.Atoi(p)
-			if err != nil || n < 0 || n >= engine.MaxLegalMoves || strconv.Itoa(n) != p {
-				f.fail("played")
-				return c
-			}
-			c.Played = append(c.Played, n)
-		}
+		c.Played = readPlayed(f, played)
 		return c
 	}
 }
@@ -271,6 +256,30 @@ func (s *Service) puzzleMenu(r *request, c PuzzleControl) (*answer, error) {
 		return nil, err
 	}
 	return s.puzzleMove(r, c, run, legal[n], n)
+}
+
+// readPlayed reads a control's moves played so far: "-" for none, else
+// indexes into each position's legal moves joined by "." (at most
+// maxPlayed). Anything else fails f.
+func readPlayed(f *segments, played string) []int {
+	if played == "-" {
+		return nil
+	}
+	parts := strings.Split(played, ".")
+	if len(parts) > maxPlayed {
+		f.fail("played")
+		return nil
+	}
+	moves := make([]int, 0, len(parts))
+	for _, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 || n >= engine.MaxLegalMoves || strconv.Itoa(n) != p {
+			f.fail("played")
+			return nil
+		}
+		moves = append(moves, n)
+	}
+	return moves
 }
 
 // pickedMove reads the one value of a move menu that lists a position's
