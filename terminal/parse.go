@@ -477,6 +477,8 @@ func (w words) kindOf(o *discordgo.ApplicationCommandOption) string {
 		return "<" + w.t("bool.true") + "|" + w.t("bool.false") + ">"
 	case discordgo.ApplicationCommandOptionUser, discordgo.ApplicationCommandOptionMentionable:
 		return "<bot|1|2>"
+	case discordgo.ApplicationCommandOptionChannel:
+		return "<" + w.t("kind.channel") + ">"
 	}
 	return "<" + strings.ToLower(o.Type.String()) + ">"
 }
