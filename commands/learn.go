@@ -315,8 +315,7 @@ func (s *Service) exerciseAsk(r *request, c ExerciseControl) (*answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return unchanged(modal(c.as(exerciseTypedKind).CustomID(), r.t("play.modal.title"), r.t("play.modal.title"),
-		r.lang.Phrase(notationExample(run.Puzzle.Rules)), 100)), nil
+	return typedMoveForm(r, c.as(exerciseTypedKind).CustomID(), run), nil
 }
 
 // exerciseTyped plays the move typed into the modal.
@@ -325,20 +324,11 @@ func (s *Service) exerciseTyped(r *request, c ExerciseControl) (*answer, error) 
 	if err != nil {
 		return nil, err
 	}
-	text := strings.TrimSpace(modalValue(r.i))
-	m, err := run.Puzzle.Rules.ParseMove(run.Position, text)
+	m, n, err := typedMove(r, run)
 	if err != nil {
-		return nil, moveInputError(err, text)
+		return nil, err
 	}
-	for n, l := range run.Puzzle.Rules.Legal(run.Position) {
-		if sameMove(l, m) {
-			return s.exerciseMove(r, c, run, l, n)
-		}
-	}
-	if err := run.Puzzle.Rules.Validate(run.Position, m); err != nil {
-		return nil, moveInputError(err, text)
-	}
-	return nil, fmt.Errorf("lesson %d exercise %d: move %q parsed but not listed", c.Lesson, c.Exercise, text)
+	return s.exerciseMove(r, c, run, m, n)
 }
 
 // exerciseMove plays m in an exercise: the board again while it goes on;

@@ -303,8 +303,7 @@ func (s *Service) puzzleAsk(r *request, c PuzzleControl) (*answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return unchanged(modal(c.as(puzzleTypedKind).CustomID(), r.t("play.modal.title"), r.t("play.modal.title"),
-		r.lang.Phrase(notationExample(run.Puzzle.Rules)), 100)), nil
+	return typedMoveForm(r, c.as(puzzleTypedKind).CustomID(), run), nil
 }
 
 // puzzleTyped plays the move typed into the modal.
@@ -313,22 +312,40 @@ func (s *Service) puzzleTyped(r *request, c PuzzleControl) (*answer, error) {
 	if err != nil {
 		return nil, err
 	}
+	m, n, err := typedMove(r, run)
+	if err != nil {
+		return nil, err
+	}
+	return s.puzzleMove(r, c, run, m, n)
+}
+
+// typedMove reads the move typed into a puzzle's or an exercise's modal:
+// the legal move it names and its index among run's legal moves, or the
+// engine's refusal of the text.
+func typedMove(r *request, run *match.PuzzleRun) (engine.Move, int, error) {
 	text := strings.TrimSpace(modalValue(r.i))
 	m, err := run.Puzzle.Rules.ParseMove(run.Position, text)
 	if err != nil {
-		return nil, moveInputError(err, text)
+		return engine.Move{}, 0, moveInputError(err, text)
 	}
 	for n, l := range run.Puzzle.Rules.Legal(run.Position) {
 		if sameMove(l, m) {
-			return s.puzzleMove(r, c, run, l, n)
+			return l, n, nil
 		}
 	}
 	// Legal lists every move of a puzzle's positions; a parsed move that is
 	// not among them is refused as the engine refuses it.
 	if err := run.Puzzle.Rules.Validate(run.Position, m); err != nil {
-		return nil, moveInputError(err, text)
+		return engine.Move{}, 0, moveInputError(err, text)
 	}
-	return nil, fmt.Errorf("puzzle %s: move %q parsed but not listed", c.Puzzle, text)
+	return engine.Move{}, 0, fmt.Errorf("puzzle %s: move %q parsed but not listed", run.Puzzle.ID, text)
+}
+
+// typedMoveForm is the modal a puzzle's or an exercise's ⌨️ button opens,
+// answered at customID.
+func typedMoveForm(r *request, customID string, run *match.PuzzleRun) *answer {
+	return unchanged(modal(customID, r.t("play.modal.title"), r.t("play.modal.title"),
+		r.lang.Phrase(notationExample(run.Puzzle.Rules)), 100))
 }
 
 // sameMove reports whether two moves are the same move.
