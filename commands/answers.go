@@ -19,9 +19,9 @@ import (
 // policies, chosen in the routing table:
 //
 //   - once: whatever the route answers is saved under the interaction id,
-//     and a redelivery gets that answer back. For slash commands, which act
-//     on the channel's game as it is when they arrive: "/nim move" refused as
-//     not your turn could play once it is.
+//     and a redelivery gets that answer back (found once it has run). For
+//     slash commands, which act on the channel's game as it is when they
+//     arrive: "/nim move" refused as not your turn could play once it is.
 //   - replay: answers that change nothing are not saved, and a redelivery is
 //     answered afresh. For board controls pinned to their game's ply and for
 //     read-only views: answered again, they change nothing either (at
@@ -31,7 +31,9 @@ import (
 //
 // Under both, an answer that changes something is written by commit in the
 // same store transaction as the change, so a redelivery can never apply it
-// twice; internal errors are never saved, so a retry can succeed.
+// twice (the one exception, /nim daily's subscription, looks its answer up
+// before it writes); internal errors are never saved, so a retry can
+// succeed.
 type answers struct {
 	db  match.Storage
 	log *slog.Logger
@@ -74,19 +76,36 @@ func view(h func(*request) (*discordgo.InteractionResponse, error)) handler {
 // once saves every answer of next under the interaction id (unless commit
 // already saved it with its change), refusals included, and answers a
 // redelivery with it.
+//
+// It looks the saved answer up only after next, as replay does, so a
+// first delivery costs no read for it: next's every change goes through
+// commit, which claims the interaction in the change's transaction, so a
+// redelivery that gets past next to a change finds the interaction
+// answered there (match.ErrDuplicate) and gets the saved answer; one that
+// changes nothing finds it when its own answer is saved (save). A handler
+// that writes outside commit looks the answer up itself before it writes
+// (dailyCommand).
 func (a answers) once(next handler) handler {
 	return func(r *request) (*answer, error) {
 		if r.i.ID == "" {
 			return next(r)
 		}
-		if saved, err := a.lookup(r); saved != nil || err != nil {
-			return saved, err
-		}
 		ans, err := next(r)
 		if msg, refused := isUserError(err, r.lang); refused {
 			ans, err = unchanged(ephemeral(msg)), nil
 		}
-		if err != nil || ans == nil || ans.saved {
+		if err != nil {
+			// An error the first delivery did not meet (the game it
+			// changed is what this one trips on) is not the answer: the
+			// first delivery's is.
+			if saved, lerr := a.lookup(r); saved != nil {
+				return saved, nil
+			} else if lerr != nil {
+				a.log.WarnContext(r.ctx, "look up response", "interaction", r.i.ID, "err", lerr)
+			}
+			return nil, err
+		}
+		if ans == nil || ans.saved {
 			return ans, err
 		}
 		return a.save(r, ans)

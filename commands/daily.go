@@ -76,6 +76,13 @@ func (s *Service) dailyCommand(r *request) (*answer, error) {
 		(d.Resolved.Channels[channel].GuildID != "" && d.Resolved.Channels[channel].GuildID != r.i.GuildID) {
 		return nil, userErr("daily.err.channel")
 	}
+	// Subscribing and unsubscribing write outside commit, which would
+	// claim the interaction with the change: a redelivery must find the
+	// first delivery's answer before it writes again, or a subscription
+	// stopped in between would come back.
+	if saved, err := s.answers.lookup(r); saved != nil || err != nil {
+		return saved, err
+	}
 	if o.bool(optStop) {
 		removed, err := s.db.UnsubscribeDaily(r.ctx, channel)
 		if err != nil {

@@ -160,3 +160,27 @@ func TestDailyInEveryLanguage(t *testing.T) {
 	}
 	checkNothingMissing(t)
 }
+
+// TestDailyRedeliveryAfterStop: /nim daily's subscription is written
+// outside commit, so its redelivery must find the first answer before it
+// writes: a subscription stopped in between stays stopped.
+func TestDailyRedeliveryAfterStop(t *testing.T) {
+	s := speaker{newHarness(t, 9), "en-US"}
+	ctx := context.Background()
+	const id = "1390000000000000411"
+	subscribe := func() *discordgo.InteractionResponse {
+		i := s.interaction("application_command.json", fields{UserID: modID, Sub: "daily", Options: dailyOpts("channel", chanB),
+			Type: 2, Permissions: manager, Resolved: resolvedChannel(chanB), ID: id})
+		return s.handle(i)
+	}
+	first := subscribe()
+	if stop := s.dailyCommand(modID, manager, resolvedChannel(chanB), "channel", chanB, "stop", true); !strings.Contains(text(stop), "no longer gets") {
+		t.Fatalf("unsubscribe: %s", text(stop))
+	}
+	if again := subscribe(); text(again) != text(first) {
+		t.Fatalf("the redelivered subscription was answered afresh: %s", text(again))
+	}
+	if posts, err := s.svc.DailyPosts(ctx); err != nil || len(posts) != 0 {
+		t.Fatalf("the redelivery subscribed the channel again: %+v, %v", posts, err)
+	}
+}

@@ -19,9 +19,6 @@ import (
 func (s *Service) start(r *request) (*answer, error) {
 	o := subOptions(r.i)
 	user := r.userID()
-	if err := s.checkChannelFree(r); err != nil {
-		return nil, err
-	}
 	rules, pos, err := s.startPosition(o)
 	if err != nil {
 		return nil, err
@@ -121,6 +118,12 @@ func (s *Service) create(r *request, g *match.Game) (*answer, error) {
 		var cool *match.CooldownError
 		switch {
 		case errors.As(err, &busy):
+			// The store's insert decides that the channel is busy, on
+			// every instance at once, and hands back the game in the
+			// way: no read of the channel's game goes before it.
+			if err := atGame(r, busy.Game); err != nil {
+				return false, err
+			}
 			return false, busyError(busy.Game)
 		case errors.As(err, &cool):
 			return false, s.cooldownRefusal(r, cool.Last)
@@ -147,23 +150,6 @@ func (s *Service) botChoice(g *match.Game, now time.Time) (engine.Move, *match.G
 		return bm, nil, fmt.Errorf("nimbot's move %v in game %d: %w", bm, g.ID, err)
 	}
 	return bm, next, nil
-}
-
-// checkChannelFree refuses a second game in a channel, linking to the
-// first; a request placed elsewhere than that game (atGame) is told so
-// instead, and gets no link to it.
-func (s *Service) checkChannelFree(r *request) error {
-	g, err := s.db.ChannelGame(r.ctx, r.origin.channel)
-	switch {
-	case errors.Is(err, match.ErrNotFound):
-		return nil
-	case err != nil:
-		return fmt.Errorf("load channel game: %w", err)
-	}
-	if err := atGame(r, g); err != nil {
-		return err
-	}
-	return busyError(g)
 }
 
 // busyError points at the channel's game.
@@ -489,9 +475,6 @@ func (s *Service) rematch(r *request, c RematchControl) (*answer, error) {
 	}
 	if n.Players[0] == match.Tombstone || n.Players[1] == match.Tombstone {
 		return nil, userErr("privacy.err.rematch_deleted", "StartCommand", subName(subStart))
-	}
-	if err := s.checkChannelFree(r); err != nil {
-		return nil, err
 	}
 	// A rematch between people challenges the opponent like /nim start
 	// does, and so waits out the same cooldown (create): rematch and /nim
