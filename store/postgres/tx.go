@@ -39,7 +39,8 @@ func (t *tx) begin(ctx context.Context, b *pgx.Batch) pgx.BatchResults {
 	br := t.conn.SendBatch(ctx, b)
 	if _, err := br.Exec(); err != nil {
 		br.Close()
-		return failed{err}
+		// Every read of the batch's results returns BEGIN's error.
+		return pgx.FailedBatchResults(b, err)
 	}
 	return br
 }
@@ -58,19 +59,6 @@ func (t *tx) commit(ctx context.Context, b *pgx.Batch) error {
 	b.Queue("COMMIT")
 	return t.send(ctx, b)
 }
-
-// failed is the results of a batch whose BEGIN failed: every read returns
-// its error.
-type failed struct{ err error }
-
-func (f failed) Exec() (pgconn.CommandTag, error) { return pgconn.CommandTag{}, f.err }
-func (f failed) Query() (pgx.Rows, error)         { return nil, f.err }
-func (f failed) QueryRow() pgx.Row                { return failedRow(f) }
-func (f failed) Close() error                     { return f.err }
-
-type failedRow struct{ err error }
-
-func (f failedRow) Scan(...any) error { return f.err }
 
 // maxAttempts bounds the retries of a transaction PostgreSQL aborted to
 // break a deadlock or a serialization conflict.
