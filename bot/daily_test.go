@@ -191,7 +191,7 @@ func TestSchedulerPostsDaily(t *testing.T) {
 		rest.channel(ch, g, ch == "1400000000000000002")
 	}
 	for _, ch := range []string{"1400000000000000001", "1400000000000000002", "1400000000000000003", "1400000000000000004"} {
-		if err := db.SubscribeDaily(ctx, match.DailyChannel{ChannelID: ch, GuildID: guild, UserID: "1230000000000000001", Locale: "fr"}); err != nil {
+		if err := db.SubscribeDaily(ctx, match.DailyChannel{ChannelID: ch, GuildID: guild, UserID: "1230000000000000001", Locale: "fr"}, "", nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -266,7 +266,7 @@ func TestDailyOnceAcrossInstances(t *testing.T) {
 			for k := range channels {
 				ch := fmt.Sprint(1400000000000000000 + k)
 				rest.channel(ch, guild, false)
-				if err := db.SubscribeDaily(ctx, match.DailyChannel{ChannelID: ch, GuildID: guild, UserID: "1230000000000000001"}); err != nil {
+				if err := db.SubscribeDaily(ctx, match.DailyChannel{ChannelID: ch, GuildID: guild, UserID: "1230000000000000001"}, "", nil); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -351,7 +351,7 @@ func TestDailyAcrossSIGKILL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.SubscribeDaily(ctx, match.DailyChannel{ChannelID: ch, GuildID: guild, UserID: "1230000000000000001"}); err != nil {
+	if err := db.SubscribeDaily(ctx, match.DailyChannel{ChannelID: ch, GuildID: guild, UserID: "1230000000000000001"}, "", nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.Close(); err != nil {
@@ -450,7 +450,7 @@ func TestSchedulerEditsDailyCount(t *testing.T) {
 	}
 	for _, c := range []string{ch, deleted} {
 		rest.channel(c, guild, false)
-		if err := db.SubscribeDaily(ctx, match.DailyChannel{ChannelID: c, GuildID: guild, UserID: "1230000000000000001", Locale: "de"}); err != nil {
+		if err := db.SubscribeDaily(ctx, match.DailyChannel{ChannelID: c, GuildID: guild, UserID: "1230000000000000001", Locale: "de"}, "", nil); err != nil {
 			t.Fatal(err)
 		}
 	}

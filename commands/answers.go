@@ -31,9 +31,7 @@ import (
 //
 // Under both, an answer that changes something is written by commit in the
 // same store transaction as the change, so a redelivery can never apply it
-// twice (the one exception, /nim daily's subscription, looks its answer up
-// before it writes); internal errors are never saved, so a retry can
-// succeed.
+// twice; internal errors are never saved, so a retry can succeed.
 type answers struct {
 	db  match.Storage
 	log *slog.Logger
@@ -82,9 +80,7 @@ func view(h func(*request) (*discordgo.InteractionResponse, error)) handler {
 // commit, which claims the interaction in the change's transaction, so a
 // redelivery that gets past next to a change finds the interaction
 // answered there (match.ErrDuplicate) and gets the saved answer; one that
-// changes nothing finds it when its own answer is saved (save). A handler
-// that writes outside commit looks the answer up itself before it writes
-// (dailyCommand).
+// changes nothing finds it when its own answer is saved (save).
 func (a answers) once(next handler) handler {
 	return func(r *request) (*answer, error) {
 		if r.i.ID == "" {

@@ -76,27 +76,34 @@ func (s *Service) dailyCommand(r *request) (*answer, error) {
 		(d.Resolved.Channels[channel].GuildID != "" && d.Resolved.Channels[channel].GuildID != r.i.GuildID) {
 		return nil, userErr("daily.err.channel")
 	}
-	// Subscribing and unsubscribing write outside commit, which would
-	// claim the interaction with the change: a redelivery must find the
-	// first delivery's answer before it writes again, or a subscription
-	// stopped in between would come back.
-	if saved, err := s.answers.lookup(r); saved != nil || err != nil {
-		return saved, err
-	}
 	if o.bool(optStop) {
-		removed, err := s.db.UnsubscribeDaily(r.ctx, channel)
+		return s.answers.commit(r, 0, func(interactionID string, keep func(*discordgo.InteractionResponse) ([]byte, error)) (bool, error) {
+			b, err := keep(ephemeral(r.t("daily.unsubscribed", "Channel", "<#"+channel+">")))
+			if err != nil {
+				return false, err
+			}
+			removed, err := s.db.UnsubscribeDaily(r.ctx, channel, interactionID, b)
+			if err != nil {
+				return false, fmt.Errorf("unsubscribe daily: %w", err)
+			}
+			if !removed {
+				_, err := keep(ephemeral(r.t("daily.not_subscribed", "Channel", "<#"+channel+">")))
+				return false, err
+			}
+			return true, nil
+		})
+	}
+	return s.answers.commit(r, 0, func(interactionID string, keep func(*discordgo.InteractionResponse) ([]byte, error)) (bool, error) {
+		b, err := keep(ephemeral(r.t("daily.subscribed", "Channel", "<#"+channel+">", "DailyCommand", subName(subDaily))))
 		if err != nil {
-			return nil, fmt.Errorf("unsubscribe daily: %w", err)
+			return false, err
 		}
-		if !removed {
-			return unchanged(ephemeral(r.t("daily.not_subscribed", "Channel", "<#"+channel+">"))), nil
+		d := match.DailyChannel{ChannelID: channel, GuildID: r.i.GuildID, UserID: r.userID(), Locale: string(r.i.Locale)}
+		if err := s.db.SubscribeDaily(r.ctx, d, interactionID, b); err != nil {
+			return false, fmt.Errorf("subscribe daily: %w", err)
 		}
-		return unchanged(ephemeral(r.t("daily.unsubscribed", "Channel", "<#"+channel+">"))), nil
-	}
-	if err := s.db.SubscribeDaily(r.ctx, match.DailyChannel{ChannelID: channel, GuildID: r.i.GuildID, UserID: r.userID(), Locale: string(r.i.Locale)}); err != nil {
-		return nil, fmt.Errorf("subscribe daily: %w", err)
-	}
-	return unchanged(ephemeral(r.t("daily.subscribed", "Channel", "<#"+channel+">", "DailyCommand", subName(subDaily)))), nil
+		return true, nil
+	})
 }
 
 // DailyPost is one channel's post of the day's puzzle, for the bot to send
@@ -258,7 +265,7 @@ func (s *Service) DailyDone(ctx context.Context, p DailyPost, messageID string) 
 
 // DailyGone unsubscribes a channel nimbot can no longer post in.
 func (s *Service) DailyGone(ctx context.Context, channelID string) error {
-	_, err := s.db.UnsubscribeDaily(ctx, channelID)
+	_, err := s.db.UnsubscribeDaily(ctx, channelID, "", nil)
 	return err
 }
 

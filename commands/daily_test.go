@@ -161,9 +161,10 @@ func TestDailyInEveryLanguage(t *testing.T) {
 	checkNothingMissing(t)
 }
 
-// TestDailyRedeliveryAfterStop: /nim daily's subscription is written
-// outside commit, so its redelivery must find the first answer before it
-// writes: a subscription stopped in between stays stopped.
+// TestDailyRedeliveryAfterStop: /nim daily's subscription records its
+// interaction as answered with the write, so a redelivery gets the first
+// answer and writes nothing: a subscription stopped in between stays
+// stopped.
 func TestDailyRedeliveryAfterStop(t *testing.T) {
 	s := speaker{newHarness(t, 9), "en-US"}
 	ctx := context.Background()

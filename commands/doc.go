@@ -84,9 +84,8 @@
 // saved) or replay (answers that change nothing answered afresh); both look
 // a saved answer up only once the handler has run. A handler changes the
 // store only through answers.commit, which writes the answer in the same
-// transaction and tells a duplicate delivery and a stale game apart (the
-// one exception, /nim daily's subscription, looks its saved answer up
-// before it writes). Every error ends in one error handler.
+// transaction and tells a duplicate delivery and a stale game apart. Every
+// error ends in one error handler.
 //
 // # One interaction, one unit of work
 //

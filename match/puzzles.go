@@ -149,11 +149,17 @@ func IsDuplicateAttempt(err error) bool { return errors.Is(err, errDuplicateAtte
 // posts each day's, once.
 type DailyStorage interface {
 	// SubscribeDaily subscribes d.ChannelID (or updates who subscribed it
-	// and the posts' language), keeping the day last posted there.
-	SubscribeDaily(ctx context.Context, d DailyChannel) error
+	// and the posts' language), keeping the day last posted there. With
+	// interactionID not "", the interaction is recorded as answered with
+	// response in the same transaction (ErrDuplicate, and nothing
+	// written, if it was).
+	SubscribeDaily(ctx context.Context, d DailyChannel, interactionID string, response []byte) error
 	// UnsubscribeDaily removes the channel and reports whether it was
-	// subscribed.
-	UnsubscribeDaily(ctx context.Context, channelID string) (bool, error)
+	// subscribed. With interactionID not "", a removal records the
+	// interaction as answered with response in the same transaction
+	// (ErrDuplicate, and nothing removed, if it was); finding nothing to
+	// remove records nothing.
+	UnsubscribeDaily(ctx context.Context, channelID, interactionID string, response []byte) (bool, error)
 	// ClaimDaily claims up to limit subscribed channels where day's puzzle
 	// is not posted yet and no claim is running (a claim runs until now +
 	// lease), for the caller to post in: of instances claiming at once,

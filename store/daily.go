@@ -12,23 +12,34 @@ import (
 
 // SubscribeDaily subscribes a channel to the daily puzzle
 // (match.DailyStorage).
-func (db *DB) SubscribeDaily(ctx context.Context, d match.DailyChannel) error {
+func (db *DB) SubscribeDaily(ctx context.Context, d match.DailyChannel, interactionID string, response []byte) error {
 	if d.ChannelID == "" || d.UserID == "" {
 		return fmt.Errorf("%w: a daily subscription needs its channel and user", match.ErrInvalid)
 	}
 	return db.withTx(ctx, func(ctx context.Context, tx queries, now time.Time) error {
+		if interactionID != "" {
+			if err := saveResponse(ctx, tx, interactionID, 0, response, now); err != nil {
+				return err
+			}
+		}
 		return tx.exec(ctx, subscribeDailySQL,
 			d.ChannelID, d.GuildID, d.UserID, d.Locale, toMillis(now))
 	})
 }
 
-// UnsubscribeDaily removes a channel's subscription.
-func (db *DB) UnsubscribeDaily(ctx context.Context, channelID string) (bool, error) {
+// UnsubscribeDaily removes a channel's subscription, as
+// match.DailyStorage says.
+func (db *DB) UnsubscribeDaily(ctx context.Context, channelID, interactionID string, response []byte) (bool, error) {
 	var removed bool
 	err := db.withTx(ctx, func(ctx context.Context, tx queries, now time.Time) error {
 		removed = false
-		if err := tx.QueryRowContext(ctx, dailySubscribedSQL, channelID).Scan(&removed); err != nil {
+		if err := tx.QueryRowContext(ctx, dailySubscribedSQL, channelID).Scan(&removed); err != nil || !removed {
 			return err
+		}
+		if interactionID != "" {
+			if err := saveResponse(ctx, tx, interactionID, 0, response, now); err != nil {
+				return err
+			}
 		}
 		return tx.exec(ctx, unsubscribeDailySQL, channelID)
 	})

@@ -16,6 +16,7 @@ import (
 func runDailyContract(t *testing.T, open func(*testing.T) match.Storage) {
 	t.Run("DailyClaims", func(t *testing.T) { testDailyClaims(t, open(t)) })
 	t.Run("DailyClaimRace", func(t *testing.T) { testDailyClaimRace(t, open(t)) })
+	t.Run("DailyAnswered", func(t *testing.T) { testDailyAnswered(t, open(t)) })
 	t.Run("DailyEdits", func(t *testing.T) { testDailyEdits(t, open(t)) })
 	t.Run("DailyEditRace", func(t *testing.T) { testDailyEditRace(t, open(t)) })
 	t.Run("Lessons", func(t *testing.T) { testLessons(t, open(t)) })
@@ -40,11 +41,11 @@ func testDailyClaims(t *testing.T, db match.Storage) {
 	now := time.Date(2026, 11, 29, 0, 0, 30, 0, time.UTC)
 	day := match.DayNumber(now)
 	for _, c := range []string{"c1", "c2", "c3"} {
-		if err := db.SubscribeDaily(ctx, match.DailyChannel{ChannelID: c, GuildID: "g1", UserID: "ann", Locale: "de"}); err != nil {
+		if err := db.SubscribeDaily(ctx, match.DailyChannel{ChannelID: c, GuildID: "g1", UserID: "ann", Locale: "de"}, "", nil); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := db.SubscribeDaily(ctx, match.DailyChannel{GuildID: "g1", UserID: "ann"}); !errors.Is(err, match.ErrInvalid) {
+	if err := db.SubscribeDaily(ctx, match.DailyChannel{GuildID: "g1", UserID: "ann"}, "", nil); !errors.Is(err, match.ErrInvalid) {
 		t.Fatalf("a subscription without a channel: %v", err)
 	}
 	claim := func(day int64, at time.Time) []string {
@@ -102,20 +103,74 @@ func testDailyClaims(t *testing.T, db match.Storage) {
 		t.Fatalf("posted five days later, claimed again: %v", got)
 	}
 	// Resubscribing keeps the day; unsubscribing ends the posts.
-	if err := db.SubscribeDaily(ctx, match.DailyChannel{ChannelID: "c1", GuildID: "g1", UserID: "ann", Locale: "de"}); err != nil {
+	if err := db.SubscribeDaily(ctx, match.DailyChannel{ChannelID: "c1", GuildID: "g1", UserID: "ann", Locale: "de"}, "", nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := claim(day+5, later.Add(2*time.Hour)); len(got) != 0 {
 		t.Fatalf("a resubscribed channel was claimed again: %v", got)
 	}
-	if removed, err := db.UnsubscribeDaily(ctx, "c1"); err != nil || !removed {
+	if removed, err := db.UnsubscribeDaily(ctx, "c1", "", nil); err != nil || !removed {
 		t.Fatalf("unsubscribe: %v, %v", removed, err)
 	}
-	if removed, err := db.UnsubscribeDaily(ctx, "c1"); err != nil || removed {
+	if removed, err := db.UnsubscribeDaily(ctx, "c1", "", nil); err != nil || removed {
 		t.Fatalf("unsubscribe twice: %v, %v", removed, err)
 	}
 	if got := claim(day+6, later.AddDate(0, 0, 1)); !slices.Equal(got, []string{"c2", "c3"}) {
 		t.Fatalf("the next day after c1 left: %v", got)
+	}
+}
+
+// testDailyAnswered: a subscription or a removal records its interaction
+// as answered in its own transaction, so an interaction answered already
+// writes nothing (a redelivery cannot undo a later change), and a removal
+// that finds nothing records nothing.
+func testDailyAnswered(t *testing.T, db match.Storage) {
+	ctx := context.Background()
+	now := time.Date(2026, 11, 29, 0, 0, 30, 0, time.UTC)
+	day := match.DayNumber(now)
+	sub := func(channel, interactionID string) error {
+		return db.SubscribeDaily(ctx, match.DailyChannel{ChannelID: channel, GuildID: "g1", UserID: "ann"}, interactionID, []byte("answer "+interactionID))
+	}
+	claimed := func(at time.Time) []string {
+		t.Helper()
+		ds, err := db.ClaimDaily(ctx, day, at, time.Second, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return channelIDs(ds)
+	}
+	if err := sub("c1", "i-sub"); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := db.Response(ctx, "i-sub"); err != nil || string(got) != "answer i-sub" {
+		t.Fatalf("the subscription's answer: %q, %v", got, err)
+	}
+	if err := sub("c2", "i-sub"); !errors.Is(err, match.ErrDuplicate) {
+		t.Fatalf("a subscription under an answered interaction: %v", err)
+	}
+	if removed, err := db.UnsubscribeDaily(ctx, "c1", "i-sub", []byte("again")); !errors.Is(err, match.ErrDuplicate) || removed && err == nil {
+		t.Fatalf("a removal under an answered interaction: %v, %v", removed, err)
+	}
+	if got := claimed(now); !slices.Equal(got, []string{"c1"}) {
+		t.Fatalf("after the refused writes, claimed %v; want c1 alone", got)
+	}
+	if removed, err := db.UnsubscribeDaily(ctx, "c9", "i-none", []byte("nothing")); err != nil || removed {
+		t.Fatalf("removing a channel never subscribed: %v, %v", removed, err)
+	}
+	if _, err := db.Response(ctx, "i-none"); !errors.Is(err, match.ErrNotFound) {
+		t.Fatalf("a removal that found nothing recorded its interaction: %v", err)
+	}
+	if removed, err := db.UnsubscribeDaily(ctx, "c1", "i-stop", []byte("stopped")); err != nil || !removed {
+		t.Fatalf("unsubscribe: %v, %v", removed, err)
+	}
+	if got, err := db.Response(ctx, "i-stop"); err != nil || string(got) != "stopped" {
+		t.Fatalf("the removal's answer: %q, %v", got, err)
+	}
+	if err := sub("c1", "i-sub"); !errors.Is(err, match.ErrDuplicate) {
+		t.Fatalf("the first subscription redelivered after the removal: %v", err)
+	}
+	if got := claimed(now.Add(time.Minute)); len(got) != 0 {
+		t.Fatalf("a redelivered subscription came back: %v", got)
 	}
 }
 
@@ -125,7 +180,7 @@ func testDailyClaimRace(t *testing.T, db match.Storage) {
 	ctx := context.Background()
 	const channels, claimers = 30, 8
 	for i := range channels {
-		if err := db.SubscribeDaily(ctx, match.DailyChannel{ChannelID: fmt.Sprintf("ch%02d", i), GuildID: "g", UserID: "u"}); err != nil {
+		if err := db.SubscribeDaily(ctx, match.DailyChannel{ChannelID: fmt.Sprintf("ch%02d", i), GuildID: "g", UserID: "u"}, "", nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -172,7 +227,7 @@ func testDailyEdits(t *testing.T, db match.Storage) {
 	day := match.DayNumber(now)
 	const every = 10 * time.Minute
 	for _, c := range []string{"c1", "c2"} {
-		if err := db.SubscribeDaily(ctx, match.DailyChannel{ChannelID: c, GuildID: "g1", UserID: "ann", Locale: "fr"}); err != nil {
+		if err := db.SubscribeDaily(ctx, match.DailyChannel{ChannelID: c, GuildID: "g1", UserID: "ann", Locale: "fr"}, "", nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -256,7 +311,7 @@ func testDailyEditRace(t *testing.T, db match.Storage) {
 	day := match.DayNumber(now)
 	for i := range channels {
 		c := fmt.Sprintf("ch%02d", i)
-		if err := db.SubscribeDaily(ctx, match.DailyChannel{ChannelID: c, GuildID: "g", UserID: "u"}); err != nil {
+		if err := db.SubscribeDaily(ctx, match.DailyChannel{ChannelID: c, GuildID: "g", UserID: "u"}, "", nil); err != nil {
 			t.Fatal(err)
 		}
 		if err := db.DailyPosted(ctx, match.DailyMessage{ChannelID: c, Day: day, MessageID: "m" + c}, now); err != nil {

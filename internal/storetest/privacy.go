@@ -196,7 +196,7 @@ func build(tb testing.TB, s match.Storage) *world {
 		}
 	}
 	for channel, sub := range map[string][2]string{"g1": {guildG, alice}, "h1": {guildH, alice}, "h2": {guildH, bob}} {
-		if err := s.SubscribeDaily(context.Background(), match.DailyChannel{ChannelID: channel, GuildID: sub[0], UserID: sub[1], Locale: "en-US"}); err != nil {
+		if err := s.SubscribeDaily(context.Background(), match.DailyChannel{ChannelID: channel, GuildID: sub[0], UserID: sub[1], Locale: "en-US"}, "", nil); err != nil {
 			tb.Fatal(err)
 		}
 	}

@@ -10,11 +10,16 @@ import (
 
 // SubscribeDaily subscribes a channel to the daily puzzle
 // (match.DailyStorage).
-func (db *DB) SubscribeDaily(ctx context.Context, d match.DailyChannel) error {
+func (db *DB) SubscribeDaily(ctx context.Context, d match.DailyChannel, interactionID string, response []byte) error {
 	if d.ChannelID == "" || d.UserID == "" {
 		return fmt.Errorf("%w: a daily subscription needs its channel and user", match.ErrInvalid)
 	}
 	return db.withTx(ctx, func(tx execer, now time.Time) error {
+		if interactionID != "" {
+			if err := saveResponse(ctx, tx, interactionID, response, now); err != nil {
+				return err
+			}
+		}
 		_, err := tx.Exec(ctx, `INSERT INTO daily_channels (channel_id, guild_id, user_id, locale, subscribed_at) VALUES ($1, $2, $3, $4, $5)
 			ON CONFLICT (channel_id) DO UPDATE SET guild_id = excluded.guild_id, user_id = excluded.user_id, locale = excluded.locale`,
 			d.ChannelID, d.GuildID, d.UserID, d.Locale, toMillis(now))
@@ -22,13 +27,22 @@ func (db *DB) SubscribeDaily(ctx context.Context, d match.DailyChannel) error {
 	})
 }
 
-// UnsubscribeDaily removes a channel's subscription.
-func (db *DB) UnsubscribeDaily(ctx context.Context, channelID string) (bool, error) {
-	tag, err := db.pool.Exec(ctx, `DELETE FROM daily_channels WHERE channel_id = $1`, channelID)
-	if err != nil {
-		return false, err
-	}
-	return tag.RowsAffected() > 0, nil
+// UnsubscribeDaily removes a channel's subscription, as
+// match.DailyStorage says.
+func (db *DB) UnsubscribeDaily(ctx context.Context, channelID, interactionID string, response []byte) (bool, error) {
+	var removed bool
+	err := db.withTx(ctx, func(tx execer, now time.Time) error {
+		tag, err := tx.Exec(ctx, `DELETE FROM daily_channels WHERE channel_id = $1`, channelID)
+		if err != nil {
+			return err
+		}
+		removed = tag.RowsAffected() > 0
+		if !removed || interactionID == "" {
+			return nil
+		}
+		return saveResponse(ctx, tx, interactionID, response, now)
+	})
+	return removed, err
 }
 
 // ClaimDaily claims channels where day's puzzle is due: rows another
