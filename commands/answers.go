@@ -93,16 +93,15 @@ func (a answers) once(next handler) handler {
 		if err != nil {
 			// An error the first delivery did not meet (the game it
 			// changed is what this one trips on) is not the answer: the
-			// first delivery's is.
-			if saved, lerr := a.lookup(r); saved != nil {
+			// first delivery's is. A lookup that fails too has nothing to
+			// add to err.
+			if saved, _ := a.lookup(r); saved != nil {
 				return saved, nil
-			} else if lerr != nil {
-				a.log.WarnContext(r.ctx, "look up response", "interaction", r.i.ID, "err", lerr)
 			}
 			return nil, err
 		}
 		if ans == nil || ans.saved {
-			return ans, err
+			return ans, nil
 		}
 		return a.save(r, ans)
 	}
