@@ -93,8 +93,12 @@ func (a answers) once(next handler) handler {
 		if err != nil {
 			// An error the first delivery did not meet (the game it
 			// changed is what this one trips on) is not the answer: the
-			// first delivery's is. A lookup that fails too has nothing to
-			// add to err.
+			// first delivery's is. With the database not answering, or
+			// the request out of time, there is nothing to look up, and a
+			// lookup that fails has nothing to add to err.
+			if errors.Is(err, match.ErrUnavailable) || r.ctx.Err() != nil {
+				return nil, err
+			}
 			if saved, _ := a.lookup(r); saved != nil {
 				return saved, nil
 			}
