@@ -128,15 +128,7 @@ func (LessonMenuControl) kindName() string       { return lessonMenuKind.name }
 
 // CustomID is the control's custom_id.
 func (c ExerciseControl) CustomID() string {
-	played := "-"
-	if len(c.Played) > 0 {
-		s := make([]string, len(c.Played))
-		for i, n := range c.Played {
-			s[i] = strconv.Itoa(n)
-		}
-		played = strings.Join(s, ".")
-	}
-	return controlKind[ExerciseControl]{name: c.kind}.id(c.Lesson, c.Exercise, played)
+	return controlKind[ExerciseControl]{name: c.kind}.id(c.Lesson, c.Exercise, writePlayed(c.Played))
 }
 
 // Target is (0, -1): a lesson acts on no game.

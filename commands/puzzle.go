@@ -137,14 +137,7 @@ func init() {
 
 // CustomID is the control's custom_id.
 func (c PuzzleControl) CustomID() string {
-	played := "-"
-	if len(c.Played) > 0 {
-		s := make([]string, len(c.Played))
-		for i, n := range c.Played {
-			s[i] = strconv.Itoa(n)
-		}
-		played = strings.Join(s, ".")
-	}
+	played := writePlayed(c.Played)
 	if c.Streak > 0 {
 		return controlKind[PuzzleControl]{name: c.kind}.id(c.Puzzle, c.Key, played, c.Streak)
 	}
@@ -256,6 +249,19 @@ func (s *Service) puzzleMenu(r *request, c PuzzleControl) (*answer, error) {
 		return nil, err
 	}
 	return s.puzzleMove(r, c, run, legal[n], n)
+}
+
+// writePlayed writes a control's moves played so far as readPlayed reads
+// them: "-" for none, else the indexes joined by ".".
+func writePlayed(played []int) string {
+	if len(played) == 0 {
+		return "-"
+	}
+	s := make([]string, len(played))
+	for i, n := range played {
+		s[i] = strconv.Itoa(n)
+	}
+	return strings.Join(s, ".")
 }
 
 // readPlayed reads a control's moves played so far: "-" for none, else
