@@ -40,6 +40,7 @@ import (
 
 	"nimbot/bot"
 	"nimbot/commands"
+	"nimbot/internal/dailyposts"
 	"nimbot/internal/metrics"
 	"nimbot/match"
 	"nimbot/store"
@@ -713,43 +714,13 @@ func startScheduler(svc bot.Service, db match.Storage, session *discordgo.Sessio
 	sc := bot.SchedulerConfig{Service: svc, Session: session, Log: log, PruneAnswers: db.PruneInteractions, Retention: cfg.Retention,
 		Metrics: m, Forget: db, IdleAfter: cfg.IdleAfter}
 	if cs, ok := svc.(*commands.Service); ok {
-		sc.Posts = dailyPosts(cs)
-		sc.PostEdits = dailyEdits(cs)
+		sc.Posts = dailyposts.Posts(cs)
+		sc.PostEdits = dailyposts.Edits(cs)
 	}
 	s := bot.NewScheduler(sc)
 	go func() { defer close(done); s.Run(ctx) }()
 	var once sync.Once
 	return func() { once.Do(func() { cancel(); <-done }) }
-}
-
-// dailyPosts hands the daily puzzle's posts to the scheduler, which
-// knows no commands type.
-func dailyPosts(svc *commands.Service) func(ctx context.Context) ([]bot.Post, error) {
-	return func(ctx context.Context) ([]bot.Post, error) {
-		ps, err := svc.DailyPosts(ctx)
-		var out []bot.Post
-		for _, p := range ps {
-			out = append(out, bot.Post{ChannelID: p.ChannelID, GuildID: p.GuildID, Nonce: p.Nonce, Message: p.Message,
-				Done: func(ctx context.Context, id string) error { return svc.DailyDone(ctx, p, id) },
-				Gone: func(ctx context.Context) error { return svc.DailyGone(ctx, p.ChannelID) }})
-		}
-		return out, err
-	}
-}
-
-// dailyEdits hands the edits of the daily posts (the running count of
-// solves) to the scheduler.
-func dailyEdits(svc *commands.Service) func(ctx context.Context) ([]bot.PostEdit, error) {
-	return func(ctx context.Context) ([]bot.PostEdit, error) {
-		es, err := svc.DailyEdits(ctx)
-		var out []bot.PostEdit
-		for _, e := range es {
-			out = append(out, bot.PostEdit{Edit: e.Edit,
-				Done: func(ctx context.Context) error { return svc.DailyEdited(ctx, e) },
-				Stop: func(ctx context.Context) error { return svc.DailyEditGone(ctx, e) }})
-		}
-		return out, err
-	}
 }
 
 // play is the same product in the terminal, on the same database file

@@ -24,6 +24,7 @@ import (
 	"nimbot/bot"
 	"nimbot/commands"
 	"nimbot/commands/locale"
+	"nimbot/internal/dailyposts"
 	"nimbot/internal/pgtest"
 	"nimbot/match"
 	"nimbot/store"
@@ -138,36 +139,6 @@ func (c *channelREST) posted(ch string) int {
 	return len(c.messages[ch])
 }
 
-// dailyPosts adapts the service's daily posts to the scheduler's, as main
-// wires them.
-func dailyPosts(svc *commands.Service) func(ctx context.Context) ([]bot.Post, error) {
-	return func(ctx context.Context) ([]bot.Post, error) {
-		ps, err := svc.DailyPosts(ctx)
-		var out []bot.Post
-		for _, p := range ps {
-			out = append(out, bot.Post{ChannelID: p.ChannelID, GuildID: p.GuildID, Nonce: p.Nonce, Message: p.Message,
-				Done: func(ctx context.Context, id string) error { return svc.DailyDone(ctx, p, id) },
-				Gone: func(ctx context.Context) error { return svc.DailyGone(ctx, p.ChannelID) }})
-		}
-		return out, err
-	}
-}
-
-// dailyEdits adapts the service's edits of the daily posts to the
-// scheduler's, as main wires them.
-func dailyEdits(svc *commands.Service) func(ctx context.Context) ([]bot.PostEdit, error) {
-	return func(ctx context.Context) ([]bot.PostEdit, error) {
-		es, err := svc.DailyEdits(ctx)
-		var out []bot.PostEdit
-		for _, e := range es {
-			out = append(out, bot.PostEdit{Edit: e.Edit,
-				Done: func(ctx context.Context) error { return svc.DailyEdited(ctx, e) },
-				Stop: func(ctx context.Context) error { return svc.DailyEditGone(ctx, e) }})
-		}
-		return out, err
-	}
-}
-
 // TestSchedulerPostsDaily: the day's puzzle is posted once in each
 // subscribed channel, again the next day and not for days missed; a post
 // whose recording failed (the instance died after posting) is posted
@@ -196,7 +167,7 @@ func TestSchedulerPostsDaily(t *testing.T) {
 		}
 	}
 	fail := true
-	posts := dailyPosts(svc)
+	posts := dailyposts.Posts(svc)
 	sched := bot.NewScheduler(bot.SchedulerConfig{Service: svc, Session: rest.session(t), Log: slog.New(slog.DiscardHandler), Now: clock,
 		Posts: func(ctx context.Context) ([]bot.Post, error) {
 			ps, err := posts(ctx)
@@ -271,7 +242,7 @@ func TestDailyOnceAcrossInstances(t *testing.T) {
 				}
 			}
 		}
-		scheds[i] = bot.NewScheduler(bot.SchedulerConfig{Service: svc, Session: rest.session(t), Log: slog.New(slog.DiscardHandler), Now: clock, Posts: dailyPosts(svc)})
+		scheds[i] = bot.NewScheduler(bot.SchedulerConfig{Service: svc, Session: rest.session(t), Log: slog.New(slog.DiscardHandler), Now: clock, Posts: dailyposts.Posts(svc)})
 	}
 	var wg sync.WaitGroup
 	for _, s := range scheds {
@@ -318,7 +289,7 @@ func runBotChild(role string) int {
 	}
 	target, _ := url.Parse(os.Getenv("NIMBOT_BOT_REST"))
 	s.Client = &http.Client{Timeout: 10 * time.Second, Transport: redirect{target: target}}
-	posts := dailyPosts(svc)
+	posts := dailyposts.Posts(svc)
 	sched := bot.NewScheduler(bot.SchedulerConfig{Service: svc, Session: s, Log: slog.New(slog.DiscardHandler), Now: clock,
 		Posts: func(ctx context.Context) ([]bot.Post, error) {
 			ps, err := posts(ctx)
@@ -402,7 +373,7 @@ func TestDailyAcrossSIGKILL(t *testing.T) {
 	}
 	t.Cleanup(func() { db.Close() })
 	svc := commands.New(commands.Config{DB: db, Now: clock, Rand: rand.New(rand.NewPCG(1, 2)), Log: slog.New(slog.DiscardHandler)})
-	sched := bot.NewScheduler(bot.SchedulerConfig{Service: svc, Session: rest.session(t), Log: slog.New(slog.DiscardHandler), Now: clock, Posts: dailyPosts(svc)})
+	sched := bot.NewScheduler(bot.SchedulerConfig{Service: svc, Session: rest.session(t), Log: slog.New(slog.DiscardHandler), Now: clock, Posts: dailyposts.Posts(svc)})
 	sched.Tick(ctx)
 	now = now.Add(3 * time.Minute)
 	sched.Tick(ctx)
@@ -441,7 +412,7 @@ func TestSchedulerEditsDailyCount(t *testing.T) {
 		db = d
 		svc := commands.New(commands.Config{DB: d, Now: clock, Rand: rand.New(rand.NewPCG(uint64(i), 2)), Log: slog.New(slog.DiscardHandler)})
 		scheds = append(scheds, bot.NewScheduler(bot.SchedulerConfig{Service: svc, Session: rest.session(t), Log: slog.New(slog.DiscardHandler), Now: clock,
-			Posts: dailyPosts(svc), PostEdits: dailyEdits(svc)}))
+			Posts: dailyposts.Posts(svc), PostEdits: dailyposts.Edits(svc)}))
 	}
 	tick := func() {
 		for _, s := range scheds {
