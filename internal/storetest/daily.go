@@ -186,18 +186,29 @@ func testDailyClaimRace(t *testing.T, db match.Storage) {
 	}
 	now := time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC)
 	day := match.DayNumber(now)
+	claimedOnceEach(t, channels, claimers, func() ([]string, error) {
+		ds, err := db.ClaimDaily(ctx, day, now, time.Hour, 3)
+		return channelIDs(ds), err
+	})
+}
+
+// claimedOnceEach runs claim by claimers at once, round after round, until
+// every one of channels is claimed (at most 10 rounds), and fails t unless
+// each was claimed exactly once.
+func claimedOnceEach(t *testing.T, channels, claimers int, claim func() ([]string, error)) {
+	t.Helper()
 	var mu sync.Mutex
 	got := map[string]int{}
 	for round := 0; round < 10 && len(got) < channels; round++ {
 		errs := make([]error, claimers)
 		atOnce(claimers, func(i int) func() {
 			return func() {
-				ds, err := db.ClaimDaily(ctx, day, now, time.Hour, 3)
+				ids, err := claim()
 				errs[i] = err
 				mu.Lock()
 				defer mu.Unlock()
-				for _, d := range ds {
-					got[d.ChannelID]++
+				for _, id := range ids {
+					got[id]++
 				}
 			}
 		})
@@ -318,35 +329,14 @@ func testDailyEditRace(t *testing.T, db match.Storage) {
 			t.Fatal(err)
 		}
 	}
-	var mu sync.Mutex
-	got := map[string]int{}
-	for round := 0; round < 10 && len(got) < channels; round++ {
-		errs := make([]error, claimers)
-		atOnce(claimers, func(i int) func() {
-			return func() {
-				ms, err := db.ClaimDailyEdits(ctx, day, now, time.Hour, 3)
-				errs[i] = err
-				mu.Lock()
-				defer mu.Unlock()
-				for _, m := range ms {
-					got[m.ChannelID]++
-				}
-			}
-		})
-		for _, err := range errs {
-			if err != nil {
-				t.Fatal(err)
-			}
+	claimedOnceEach(t, channels, claimers, func() ([]string, error) {
+		ms, err := db.ClaimDailyEdits(ctx, day, now, time.Hour, 3)
+		ids := make([]string, len(ms))
+		for i, m := range ms {
+			ids[i] = m.ChannelID
 		}
-	}
-	if len(got) != channels {
-		t.Fatalf("%d of %d posts claimed", len(got), channels)
-	}
-	for c, n := range got {
-		if n != 1 {
-			t.Fatalf("%s claimed %d times", c, n)
-		}
-	}
+		return ids, err
+	})
 }
 
 // testLessons: progress is per user and lesson, and never goes back.
