@@ -9,17 +9,53 @@ import (
 // the board message it was made on: the answer's content, components and
 // embeds as received, in a message as Discord would attach it.
 
-// user is a Discord user object for id.
-func user(id string) map[string]any {
+// The objects every click carries are structs rather than maps: the load
+// generator shares the cores with the server it measures, and
+// encoding/json sorts a map's keys on every call.
+
+// user is a Discord user object.
+type user struct {
+	ID            string  `json:"id"`
+	Username      string  `json:"username"`
+	GlobalName    string  `json:"global_name"`
+	Discriminator string  `json:"discriminator"`
+	Avatar        *string `json:"avatar"`
+	PublicFlags   int     `json:"public_flags"`
+}
+
+// userFor is the user object of id.
+func userFor(id string) user {
 	short := id[max(0, len(id)-4):]
-	return map[string]any{"id": id, "username": "player" + short, "global_name": "Player " + short, "discriminator": "0", "avatar": nil, "public_flags": 0}
+	return user{ID: id, Username: "player" + short, GlobalName: "Player " + short, Discriminator: "0"}
+}
+
+// channel is a partial channel object, as an interaction carries it.
+type channel struct {
+	ID          string `json:"id"`
+	GuildID     string `json:"guild_id"`
+	Name        string `json:"name"`
+	Type        int    `json:"type"`
+	Flags       int    `json:"flags"`
+	Permissions string `json:"permissions"`
+}
+
+// member is a guild member object, as an interaction carries its invoker.
+type member struct {
+	User        user     `json:"user"`
+	Roles       []string `json:"roles"`
+	JoinedAt    string   `json:"joined_at"`
+	Permissions string   `json:"permissions"`
+	Deaf        bool     `json:"deaf"`
+	Mute        bool     `json:"mute"`
+	Flags       int      `json:"flags"`
+	Pending     bool     `json:"pending"`
 }
 
 // interaction is an interaction as Discord sends it to an endpoint.
 type interaction struct {
 	AppPermissions string          `json:"app_permissions"`
 	AppID          string          `json:"application_id"`
-	Channel        map[string]any  `json:"channel"`
+	Channel        channel         `json:"channel"`
 	ChannelID      string          `json:"channel_id"`
 	Context        int             `json:"context"`
 	Data           any             `json:"data"`
@@ -28,7 +64,7 @@ type interaction struct {
 	GuildLocale    string          `json:"guild_locale"`
 	ID             string          `json:"id"`
 	Locale         string          `json:"locale"`
-	Member         map[string]any  `json:"member"`
+	Member         member          `json:"member"`
 	Message        json.RawMessage `json:"message,omitempty"`
 	Token          string          `json:"token"`
 	Type           int             `json:"type"`
@@ -40,11 +76,11 @@ type interaction struct {
 func (p *player) interaction(who string, typ int, id, token string, data any) interaction {
 	return interaction{
 		AppPermissions: "562949953601536", AppID: appID,
-		Channel:   map[string]any{"id": p.channel, "guild_id": p.guild, "name": "nim-games", "type": 0, "flags": 0, "permissions": "2248473465835073"},
+		Channel:   channel{ID: p.channel, GuildID: p.guild, Name: "nim-games", Permissions: "2248473465835073"},
 		ChannelID: p.channel, Data: data, Entitlements: []any{}, GuildID: p.guild, GuildLocale: "en-US",
 		ID: id, Locale: "en-US", Token: token, Type: typ, Version: 1,
-		Member: map[string]any{"user": user(who), "roles": []string{}, "joined_at": "2024-05-01T12:00:00.000000+00:00",
-			"permissions": "2248473465835073", "deaf": false, "mute": false, "flags": 0, "pending": false},
+		Member: member{User: userFor(who), Roles: []string{}, JoinedAt: "2024-05-01T12:00:00.000000+00:00",
+			Permissions: "2248473465835073"},
 	}
 }
 
@@ -67,7 +103,7 @@ func (p *player) commandJSON(who, sub string, opts []option, resolved, id, token
 		"options": []map[string]any{{"name": sub, "type": 1, "options": os}}}
 	if resolved != "" {
 		data["resolved"] = map[string]any{
-			"users":   map[string]any{resolved: user(resolved)},
+			"users":   map[string]any{resolved: userFor(resolved)},
 			"members": map[string]any{resolved: map[string]any{"roles": []string{}, "joined_at": "2024-05-01T12:00:00.000000+00:00", "permissions": "2248473465835073", "flags": 0}},
 		}
 	}
@@ -78,10 +114,10 @@ func (p *player) commandJSON(who, sub string, opts []option, resolved, id, token
 // clickJSON is a MESSAGE_COMPONENT on board b: a button, or a select menu
 // with one value.
 func (p *player) clickJSON(who, customID, value, id, token string, b *board) []byte {
-	data := map[string]any{"component_type": 2, "custom_id": customID}
+	data := componentData{ComponentType: 2, CustomID: customID}
 	if value != "" {
-		data["component_type"] = 3
-		data["values"] = []string{value}
+		data.ComponentType = 3
+		data.Values = []string{value}
 	}
 	in := p.interaction(who, 3, id, token, data)
 	in.Message = b.message(p.channel)
@@ -89,15 +125,53 @@ func (p *player) clickJSON(who, customID, value, id, token string, b *board) []b
 	return body
 }
 
+// componentData is a MESSAGE_COMPONENT's data: the control clicked, and
+// the value chosen in a select menu.
+type componentData struct {
+	ComponentType int      `json:"component_type"`
+	CustomID      string   `json:"custom_id"`
+	Values        []string `json:"values,omitempty"`
+}
+
+// message is a message object, as Discord attaches the clicked one to a
+// click.
+type message struct {
+	ID              string          `json:"id"`
+	ChannelID       string          `json:"channel_id"`
+	ApplicationID   string          `json:"application_id"`
+	Type            int             `json:"type"`
+	Author          author          `json:"author"`
+	Content         string          `json:"content"`
+	Components      json.RawMessage `json:"components"`
+	Embeds          json.RawMessage `json:"embeds"`
+	Attachments     []any           `json:"attachments"`
+	Mentions        []any           `json:"mentions"`
+	MentionRoles    []any           `json:"mention_roles"`
+	Pinned          bool            `json:"pinned"`
+	TTS             bool            `json:"tts"`
+	Timestamp       string          `json:"timestamp"`
+	EditedTimestamp *string         `json:"edited_timestamp"`
+	Flags           int             `json:"flags"`
+}
+
+// author is the bot's user object, as the author of its messages.
+type author struct {
+	ID            string  `json:"id"`
+	Username      string  `json:"username"`
+	Discriminator string  `json:"discriminator"`
+	Bot           bool    `json:"bot"`
+	Avatar        *string `json:"avatar"`
+}
+
 // message is the board as Discord attaches it to a click, built once.
 func (b *board) message(channel string) json.RawMessage {
 	if b.msg == nil {
-		b.msg, _ = json.Marshal(map[string]any{
-			"id": b.msgID, "channel_id": channel, "application_id": appID, "type": 20,
-			"author":  map[string]any{"id": appID, "username": "nimbot", "discriminator": "0000", "bot": true, "avatar": nil},
-			"content": b.content, "components": rawOrNull(b.components), "embeds": rawOrNull(b.embeds),
-			"attachments": []any{}, "mentions": []any{}, "mention_roles": []any{}, "pinned": false, "tts": false,
-			"timestamp": "2026-01-01T12:00:00.000000+00:00", "edited_timestamp": nil, "flags": 0,
+		b.msg, _ = json.Marshal(message{
+			ID: b.msgID, ChannelID: channel, ApplicationID: appID, Type: 20,
+			Author:  author{ID: appID, Username: "nimbot", Discriminator: "0000", Bot: true},
+			Content: b.content, Components: rawOrNull(b.components), Embeds: rawOrNull(b.embeds),
+			Attachments: []any{}, Mentions: []any{}, MentionRoles: []any{},
+			Timestamp: "2026-01-01T12:00:00.000000+00:00",
 		})
 	}
 	return b.msg
