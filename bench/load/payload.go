@@ -51,24 +51,24 @@ type member struct {
 	Pending     bool     `json:"pending"`
 }
 
-// interaction is an interaction as Discord sends it to an endpoint.
+// interaction is an interaction as Discord sends it to an endpoint, but
+// for the message a click carries, which clickJSON adds.
 type interaction struct {
-	AppPermissions string          `json:"app_permissions"`
-	AppID          string          `json:"application_id"`
-	Channel        channel         `json:"channel"`
-	ChannelID      string          `json:"channel_id"`
-	Context        int             `json:"context"`
-	Data           any             `json:"data"`
-	Entitlements   []any           `json:"entitlements"`
-	GuildID        string          `json:"guild_id"`
-	GuildLocale    string          `json:"guild_locale"`
-	ID             string          `json:"id"`
-	Locale         string          `json:"locale"`
-	Member         member          `json:"member"`
-	Message        json.RawMessage `json:"message,omitempty"`
-	Token          string          `json:"token"`
-	Type           int             `json:"type"`
-	Version        int             `json:"version"`
+	AppPermissions string  `json:"app_permissions"`
+	AppID          string  `json:"application_id"`
+	Channel        channel `json:"channel"`
+	ChannelID      string  `json:"channel_id"`
+	Context        int     `json:"context"`
+	Data           any     `json:"data"`
+	Entitlements   []any   `json:"entitlements"`
+	GuildID        string  `json:"guild_id"`
+	GuildLocale    string  `json:"guild_locale"`
+	ID             string  `json:"id"`
+	Locale         string  `json:"locale"`
+	Member         member  `json:"member"`
+	Token          string  `json:"token"`
+	Type           int     `json:"type"`
+	Version        int     `json:"version"`
 }
 
 // interaction returns the fields every interaction of the channel has, for
@@ -119,10 +119,15 @@ func (p *player) clickJSON(who, customID, value, id, token string, b *board) []b
 		data.ComponentType = 3
 		data.Values = []string{value}
 	}
-	in := p.interaction(who, 3, id, token, data)
-	in.Message = b.message(p.channel)
-	body, _ := json.Marshal(in)
-	return body
+	body, _ := json.Marshal(p.interaction(who, 3, id, token, data))
+	// The board message is JSON already (message, built once): spliced in
+	// as the last field, not compacted again by Marshal on every click.
+	msg := b.message(p.channel)
+	out := make([]byte, 0, len(body)+len(`,"message":`)+len(msg))
+	out = append(out, body[:len(body)-1]...)
+	out = append(out, `,"message":`...)
+	out = append(out, msg...)
+	return append(out, '}')
 }
 
 // componentData is a MESSAGE_COMPONENT's data: the control clicked, and
