@@ -1,5 +1,6 @@
 -- A click against nimbot that leaves the game live, as store/postgres's
--- Commit (commit.go) sends it: one pipelined round trip, the game's lock,
+-- Commit (commit.go) sends it (its TestBenchReplicas keeps the two the
+-- same): one pipelined round trip, the game's lock,
 -- the two moves (the player's and nimbot's reply) with their trigger, the
 -- guarded update with the saved answer, COMMIT. The answer is 2,215 bytes
 -- of a real board's JSON with its colons replaced (pgbench reads :name as
