@@ -7,11 +7,9 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -71,34 +69,9 @@ func TestAdmin(t *testing.T) {
 	} {
 		t.Setenv(k, v)
 	}
-	var out lockedBuffer
-	code := make(chan int, 1)
-	go func() { code <- run([]string{"serve"}, strings.NewReader(""), &out, &out) }()
-	defer func() {
-		if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
-			t.Fatal(err)
-		}
-		select {
-		case c := <-code:
-			if c != 0 {
-				t.Errorf("exit %d after SIGTERM, want 0\n%s", c, out.String())
-			}
-		case <-time.After(30 * time.Second):
-			t.Fatalf("serve did not stop on SIGTERM\n%s", out.String())
-		}
-	}()
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		res, err := http.Get("http://" + addr + "/healthz")
-		if err == nil {
-			res.Body.Close()
-			if res.StatusCode == http.StatusOK {
-				break
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("serve never became healthy: %v\n%s", err, out.String())
-		}
-	}
+	serve := startServe(t, addr)
+	defer serve.stop(t)
+	out := &serve.out
 
 	url := "http://" + addr + "/interactions"
 	c := newClient(t, priv)

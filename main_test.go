@@ -333,6 +333,50 @@ func (b *lockedBuffer) String() string {
 	return b.buf.String()
 }
 
+// serving is `nimbot serve`, as run wires it, running in a goroutine of
+// the test, with its output.
+type serving struct {
+	out  lockedBuffer
+	code chan int
+}
+
+// startServe runs serve as the environment configures it and waits until
+// its /healthz on addr answers 200.
+func startServe(t *testing.T, addr string) *serving {
+	t.Helper()
+	s := &serving{code: make(chan int, 1)}
+	go func() { s.code <- run([]string{"serve"}, strings.NewReader(""), &s.out, &s.out) }()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		res, err := http.Get("http://" + addr + "/healthz")
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				return s
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("serve never became healthy: %v\n%s", err, s.out.String())
+		}
+	}
+}
+
+// stop sends the test process SIGTERM, which run's signal handler takes,
+// and checks that serve exits 0 within 30 s.
+func (s *serving) stop(t *testing.T) {
+	t.Helper()
+	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case c := <-s.code:
+		if c != 0 {
+			t.Errorf("exit %d after SIGTERM, want 0\n%s", c, s.out.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("serve did not stop on SIGTERM\n%s", s.out.String())
+	}
+}
+
 // TestServe runs `nimbot serve` as wired by main on loopback: it answers
 // /healthz and a signed PING, and SIGTERM shuts it down cleanly (exit 0).
 // Without DISCORD_APP_ID no Discord is contacted: no commands are
@@ -369,23 +413,9 @@ func testServe(t *testing.T, appID string) {
 	} {
 		t.Setenv(k, v)
 	}
-	var out lockedBuffer
-	code := make(chan int, 1)
-	go func() { code <- run([]string{"serve"}, strings.NewReader(""), &out, &out) }()
-
+	serve := startServe(t, addr)
+	out := &serve.out
 	base := "http://" + addr
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		res, err := http.Get(base + "/healthz")
-		if err == nil {
-			res.Body.Close()
-			if res.StatusCode == http.StatusOK {
-				break
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("serve never became healthy: %v\n%s", err, out.String())
-		}
-	}
 	if appID != "" {
 		// The registration keeps failing; /healthz shows it, still 200.
 		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
@@ -457,17 +487,7 @@ func testServe(t *testing.T, appID string) {
 	}
 
 	// run's signal handler is installed: the test process survives this.
-	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case c := <-code:
-		if c != 0 {
-			t.Errorf("exit %d after SIGTERM, want 0\n%s", c, out.String())
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatalf("serve did not stop on SIGTERM\n%s", out.String())
-	}
+	serve.stop(t)
 	if strings.Contains(out.String(), token) {
 		t.Errorf("output contains the token:\n%s", out.String())
 	}
