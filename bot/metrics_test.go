@@ -4,8 +4,6 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -20,13 +18,11 @@ func scrape(t *testing.T, m *metrics.Metrics, series string) (float64, bool) {
 	t.Helper()
 	rec := httptest.NewRecorder()
 	m.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
-	for _, line := range strings.Split(rec.Body.String(), "\n") {
-		if rest, ok := strings.CutPrefix(line, series+" "); ok {
-			v, err := strconv.ParseFloat(strings.TrimSpace(rest), 64)
-			return v, err == nil
-		}
+	v, ok, err := metrics.Sample(rec.Body, series)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return 0, false
+	return v, ok
 }
 
 // TestGatewayMetrics: in gateway mode the interactions, their REST

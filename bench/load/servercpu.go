@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"crypto/ed25519"
 	"errors"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"nimbot/internal/cpuclock"
+	"nimbot/internal/metrics"
 )
 
 // serverProc is a `nimbot serve` in another process: one this tool started
@@ -54,20 +54,14 @@ func scrapeCPU(url string) (time.Duration, error) {
 	if res.StatusCode != http.StatusOK {
 		return 0, fmt.Errorf("%s: %s", url, res.Status)
 	}
-	sc := bufio.NewScanner(res.Body)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "process_cpu_seconds_total "); ok {
-			secs, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-			if err != nil {
-				return 0, fmt.Errorf("%s: process_cpu_seconds_total: %v", url, err)
-			}
-			return time.Duration(secs * float64(time.Second)), nil
-		}
+	secs, ok, err := metrics.Sample(res.Body, "process_cpu_seconds_total")
+	switch {
+	case err != nil:
+		return 0, fmt.Errorf("%s: %v", url, err)
+	case !ok:
+		return 0, fmt.Errorf("%s has no process_cpu_seconds_total", url)
 	}
-	if err := sc.Err(); err != nil {
-		return 0, err
-	}
-	return 0, fmt.Errorf("%s has no process_cpu_seconds_total", url)
+	return time.Duration(secs * float64(time.Second)), nil
 }
 
 // watchServer is -addr with -server-admin: a serve someone else started,

@@ -24,13 +24,11 @@ func scrape(t *testing.T, m *metrics.Metrics, series string) (float64, bool) {
 	t.Helper()
 	rec := httptest.NewRecorder()
 	m.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
-	for _, line := range strings.Split(rec.Body.String(), "\n") {
-		if rest, ok := strings.CutPrefix(line, series+" "); ok {
-			v, err := strconv.ParseFloat(strings.TrimSpace(rest), 64)
-			return v, err == nil
-		}
+	v, ok, err := metrics.Sample(rec.Body, series)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return 0, false
+	return v, ok
 }
 
 func want(t *testing.T, m *metrics.Metrics, series string, v float64) {
@@ -137,4 +135,33 @@ func TestInteraction(t *testing.T) {
 	none.Interaction(i, nil, 0)
 	none.Refused()
 	none.Deadlines(1)
+}
+
+// TestSample: a series is read by its whole name and labels, never by a
+// prefix of a longer one; an absent series is not ok, and a value that is
+// not a number is an error.
+func TestSample(t *testing.T) {
+	page := `# HELP a_total A.
+# TYPE a_total counter
+a_total_more 9
+a_total{kind="x"} 2
+a_total 3.5
+b_seconds NaN-ish
+`
+	for _, tt := range []struct {
+		series string
+		want   float64
+		ok     bool
+		err    bool
+	}{
+		{"a_total", 3.5, true, false},
+		{`a_total{kind="x"}`, 2, true, false},
+		{`a_total{kind="y"}`, 0, false, false},
+		{"b_seconds", 0, false, true},
+	} {
+		v, ok, err := metrics.Sample(strings.NewReader(page), tt.series)
+		if v != tt.want || ok != tt.ok || (err != nil) != tt.err {
+			t.Errorf("%s: %v %v %v, want %v %v (error %v)", tt.series, v, ok, err, tt.want, tt.ok, tt.err)
+		}
+	}
 }
