@@ -71,31 +71,11 @@ func (g *treeGame) winningChildren(p Position) []string {
 }
 
 // checkAgreement compares the engine with the independent solver on one
-// position: the verdict, and the complete set of winning moves (compared by
-// the exact positions they lead to, with no move listed twice).
+// position: the verdict and the complete set of winning moves
+// (agreeWinning), and that a shorter listing is the full list's start.
 func checkAgreement(t *testing.T, r Rules, g *treeGame, p Position) {
 	t.Helper()
-	a, err := r.Analyze(p)
-	if err != nil {
-		t.Fatalf("%v %v: Analyze: %v", r, p, err)
-	}
-	want := g.wins(p)
-	if a.MoverWins != want {
-		t.Fatalf("%v %v: engine says mover wins=%v, brute force says %v", r, p, a.MoverWins, want)
-	}
-	var got []string
-	for _, m := range a.Winning {
-		next, err := r.Apply(p, m)
-		if err != nil {
-			t.Fatalf("%v %v: winning move %+v is illegal: %v", r, p, m, err)
-		}
-		got = append(got, posKey(next))
-	}
-	slices.Sort(got)
-	if wantKids := g.winningChildren(p); !slices.Equal(got, wantKids) || a.WinningCount != int64(len(wantKids)) {
-		t.Fatalf("%v %v: engine's winning moves lead to %v (count %d), brute force's to %v",
-			r, p, got, a.WinningCount, wantKids)
-	}
+	a := agreeWinning(t, r, g, p)
 	// Explanations cite the analysis's first moves (Analysis.first) for
 	// what a shorter listing would give: so a shorter listing must be
 	// exactly the list's start, with the same count.

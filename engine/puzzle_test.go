@@ -94,8 +94,9 @@ func (s solvers) check(t *testing.T, r Rules, p Position) bool {
 // complete set of winning moves (by the positions they lead to). It leaves
 // out checkAgreement's check of shorter listings, which Moore's Nim with
 // k=3 on five heaps fails (mooreGame.winning(p, 3) is not the start of the
-// full list for [7 3 3 5 7]): puzzles use the full list alone.
-func agreeWinning(t *testing.T, r Rules, g *treeGame, p Position) {
+// full list for [7 3 3 5 7]): puzzles use the full list alone. It returns
+// the engine's analysis.
+func agreeWinning(t *testing.T, r Rules, g *treeGame, p Position) Analysis {
 	t.Helper()
 	a, err := r.Analyze(p)
 	if err != nil {
@@ -116,6 +117,7 @@ func agreeWinning(t *testing.T, r Rules, g *treeGame, p Position) {
 	if want := g.winningChildren(p); !slices.Equal(got, want) || a.WinningCount != int64(len(want)) {
 		t.Fatalf("%v %v: engine's winning moves lead to %v (count %d), brute force's to %v", r, p, got, a.WinningCount, want)
 	}
+	return a
 }
 
 // TestPuzzleClaims draws puzzles of every theme and level and checks what
