@@ -73,7 +73,10 @@ func TestRoundTrips(t *testing.T) {
 	// is found by the insert, and a saved answer only when a write finds
 	// the interaction answered). hint: the channel's game, one statement.
 	// heap pick: the board. move: the board, and the batch that commits.
-	want := map[string]int64{"start": 2, "heap pick": 1, "move": 2, "hint": 2}
+	// end, a move that ends the game: the board, the turn, then the result
+	// and statistics with COMMIT. rated end, the same between two people:
+	// their ratings, locked, are read before the result is written.
+	want := map[string]int64{"start": 2, "heap pick": 1, "move": 2, "hint": 2, "end": 3, "rated end": 4}
 	for pass := range 2 {
 		got := map[string]int64{}
 		channel := c.newChannel()
@@ -102,6 +105,29 @@ func TestRoundTrips(t *testing.T) {
 			t.Fatalf("move click %s: %s", ctl.id, a.body)
 		}
 		got["move"] = n
+
+		// One heap of one: the first move takes it and ends the game.
+		channel = c.newChannel()
+		a, _ = send(c.command(channel, "start", map[string]any{"heaps": "1", "first": "me"}))
+		got["end"] = lastMove(t, send, c.click, channel, a.message(nil))
+
+		// The same between two people, new ones each pass: a challenger
+		// waits a minute before the next challenge.
+		challenger, rival := c.id(), c.id()
+		clickAs := func(who string) func(string, map[string]any, control) []byte {
+			return func(channel string, board map[string]any, ctl control) []byte {
+				return as(t, c.click(channel, board, ctl), who)
+			}
+		}
+		channel = c.newChannel()
+		start := c.command(channel, "start", map[string]any{"heaps": "1", "first": "me"})
+		a, _ = send(as(t, challenge(t, start, rival), challenger))
+		board = a.message(nil)
+		a, _ = send(clickAs(rival)(channel, board, acceptControl(t, board)))
+		if a.typ() != 7 {
+			t.Fatalf("accepting the challenge: %s", a.body)
+		}
+		got["rated end"] = lastMove(t, send, clickAs(challenger), channel, a.message(board))
 		if pass == 0 {
 			continue // every statement is prepared now
 		}
@@ -143,4 +169,84 @@ func heapControl(board map[string]any) (control, bool) {
 		}
 	}
 	return control{}, false
+}
+
+// lastMove clicks the first move on board, which must end the game, and
+// returns the click's round trips.
+func lastMove(t *testing.T, send func([]byte) (answer, int64), click func(string, map[string]any, control) []byte,
+	channel string, board map[string]any) int64 {
+	t.Helper()
+	ctl, ok := findControl(t, board)
+	if !ok || !isMove(t, ctl.id) {
+		t.Fatalf("no move control on the board: %v", board["components"])
+	}
+	a, n := send(click(channel, board, ctl))
+	if a.typ() != 7 {
+		t.Fatalf("move click %s: %s", ctl.id, a.body)
+	}
+	if ctl, ok := findControl(t, a.message(board)); ok {
+		t.Fatalf("the game goes on after its last move: %s is offered", ctl.id)
+	}
+	return n
+}
+
+// challenge returns the /nim start command body with rival as its
+// opponent, resolved as Discord resolves a user option.
+func challenge(t *testing.T, body []byte, rival string) []byte {
+	t.Helper()
+	return edit(t, body, func(m map[string]any) {
+		data := m["data"].(map[string]any)
+		sub := data["options"].([]any)[0].(map[string]any)
+		opts, _ := sub["options"].([]any)
+		sub["options"] = append(opts, map[string]any{"name": "opponent", "type": 6, "value": rival})
+		data["resolved"] = map[string]any{
+			"users": map[string]any{rival: map[string]any{"id": rival, "username": "player" + rival, "discriminator": "0",
+				"global_name": "Player " + rival, "avatar": nil, "public_flags": 0}},
+			"members": map[string]any{rival: map[string]any{"roles": []any{}, "joined_at": "2024-05-01T12:00:00.000000+00:00",
+				"permissions": "2248473465835073", "flags": 0}},
+		}
+	})
+}
+
+// as returns the interaction body as sent by user instead.
+func as(t *testing.T, body []byte, user string) []byte {
+	t.Helper()
+	return edit(t, body, func(m map[string]any) {
+		u := m["member"].(map[string]any)["user"].(map[string]any)
+		u["id"], u["username"], u["global_name"] = user, "player"+user, "Player "+user
+	})
+}
+
+// edit decodes body, applies f, and encodes it again.
+func edit(t *testing.T, body []byte, f func(map[string]any)) []byte {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(body, &m); err != nil {
+		t.Fatal(err)
+	}
+	f(m)
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// acceptControl returns the challenge board's Accept button.
+func acceptControl(t *testing.T, board map[string]any) control {
+	t.Helper()
+	rows, _ := board["components"].([]any)
+	for _, r := range rows {
+		items, _ := r.(map[string]any)["components"].([]any)
+		for _, it := range items {
+			id, _ := it.(map[string]any)["custom_id"].(string)
+			if c, err := commands.ParseControl(id); err == nil {
+				if _, ok := c.(commands.AcceptControl); ok {
+					return control{id: id}
+				}
+			}
+		}
+	}
+	t.Fatalf("no Accept on the challenge: %v", board["components"])
+	return control{}
 }
