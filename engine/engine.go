@@ -137,6 +137,7 @@ type MoveError struct {
 	phrase Phrase // Reason as a phrase
 }
 
+// Error is Reason, in English: what logs and the terminal show.
 func (e *MoveError) Error() string { return e.Reason }
 
 // Phrase is Reason in any language (PhraseError).
