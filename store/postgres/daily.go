@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"nimbot/match"
 )
 
@@ -50,9 +52,10 @@ func (db *DB) UnsubscribeDaily(ctx context.Context, channelID, interactionID str
 // the claim is the row's lease, committed before anything is posted.
 func (db *DB) ClaimDaily(ctx context.Context, day int64, now time.Time, lease time.Duration, limit int) ([]match.DailyChannel, error) {
 	var out []match.DailyChannel
-	err := db.withTx(ctx, func(tx execer, _ time.Time) error {
-		out = out[:0]
-		rows, err := tx.Query(ctx, `UPDATE daily_channels SET claimed_until = $3
+	// One statement is its own transaction: the claim is committed when
+	// the rows are read.
+	err := db.inTx(ctx, func(t *tx) error {
+		rows, err := t.conn.Query(ctx, `UPDATE daily_channels SET claimed_until = $3
 			WHERE channel_id IN (SELECT channel_id FROM daily_channels
 				WHERE last_day < $1 AND claimed_until <= $2 ORDER BY channel_id LIMIT $4 FOR UPDATE SKIP LOCKED)
 			RETURNING channel_id, guild_id, user_id, locale, last_day`,
@@ -60,15 +63,12 @@ func (db *DB) ClaimDaily(ctx context.Context, day int64, now time.Time, lease ti
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
+		out, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (match.DailyChannel, error) {
 			var d match.DailyChannel
-			if err := rows.Scan(&d.ChannelID, &d.GuildID, &d.UserID, &d.Locale, &d.LastDay); err != nil {
-				return err
-			}
-			out = append(out, d)
-		}
-		return rows.Err()
+			err := row.Scan(&d.ChannelID, &d.GuildID, &d.UserID, &d.Locale, &d.LastDay)
+			return d, err
+		})
+		return err
 	})
 	return out, err
 }
@@ -90,9 +90,8 @@ func (db *DB) DailyPosted(ctx context.Context, m match.DailyMessage, editAt time
 // the claim moves the next edit forward in the same statement.
 func (db *DB) ClaimDailyEdits(ctx context.Context, day int64, now time.Time, every time.Duration, limit int) ([]match.DailyMessage, error) {
 	var out []match.DailyMessage
-	err := db.withTx(ctx, func(tx execer, _ time.Time) error {
-		out = out[:0]
-		rows, err := tx.Query(ctx, `UPDATE daily_channels SET edit_at = $3
+	err := db.inTx(ctx, func(t *tx) error {
+		rows, err := t.conn.Query(ctx, `UPDATE daily_channels SET edit_at = $3
 			WHERE channel_id IN (SELECT channel_id FROM daily_channels
 				WHERE last_day = $1 AND message_id <> '' AND edit_at <= $2 ORDER BY channel_id LIMIT $4 FOR UPDATE SKIP LOCKED)
 			RETURNING channel_id, message_id, shown, locale`,
@@ -100,15 +99,12 @@ func (db *DB) ClaimDailyEdits(ctx context.Context, day int64, now time.Time, eve
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
+		out, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (match.DailyMessage, error) {
 			m := match.DailyMessage{Day: day}
-			if err := rows.Scan(&m.ChannelID, &m.MessageID, &m.Solved, &m.Locale); err != nil {
-				return err
-			}
-			out = append(out, m)
-		}
-		return rows.Err()
+			err := row.Scan(&m.ChannelID, &m.MessageID, &m.Solved, &m.Locale)
+			return m, err
+		})
+		return err
 	})
 	return out, err
 }
