@@ -345,13 +345,17 @@ func (c Change) Check() error {
 	if c.Status.Decided() != (c.Winner != "") {
 		return fmt.Errorf("%w: a game %s has winner %q", ErrInvalid, c.Status, c.Winner)
 	}
+	if c.Seen != nil && len(c.Moves) == 0 {
+		return fmt.Errorf("%w: Change.Seen without moves", ErrInvalid)
+	}
 	return nil
 }
 
 // Fit checks that c applies to g as stored now and returns the seating it
 // leaves (c.Players, or g's): ErrStale if g has moved on from c.Ply and
-// c.From or is over; ErrInvalid if the winner is not a player. Storage
-// calls it with the game's row locked.
+// c.From or is over, or its board message is not c.Seen's; ErrInvalid if
+// the winner is not a player. Storage calls it with the game's row locked,
+// and checks c.Seen.Hinted itself.
 func (c Change) Fit(g *Game) ([2]string, error) {
 	if g.Ply != c.Ply || g.Status != c.From {
 		return g.Players, fmt.Errorf("%w (game %d is at ply %d, %s; the request was for ply %d, %s)",
@@ -359,6 +363,9 @@ func (c Change) Fit(g *Game) ([2]string, error) {
 	}
 	if g.Status.Finished() {
 		return g.Players, fmt.Errorf("%w (game %d is over: %s)", ErrStale, g.ID, g.Status)
+	}
+	if c.Seen != nil && g.MessageID != c.Seen.MessageID {
+		return g.Players, fmt.Errorf("%w (game %d's board is message %q; the request saw %q)", ErrStale, g.ID, g.MessageID, c.Seen.MessageID)
 	}
 	players := g.Players
 	if c.Players != nil {

@@ -155,6 +155,22 @@ type Change struct {
 	// Response back and never plays twice.
 	InteractionID string
 	Response      []byte
+	// Seen, when not nil, is what the change was decided on beside the ply
+	// and status, taken from an earlier commit rather than read afresh
+	// (commands keeps the board of each live game's last turn it
+	// committed). Commit then also requires the game's board message to be
+	// Seen.MessageID, and whether the first move's player asked for a hint
+	// at Ply to be Seen.Hinted, and is ErrStale otherwise: a board posted
+	// or a hint asked through another instance since is not overlooked.
+	// Only a change with Moves carries it.
+	Seen *Seen
+}
+
+// Seen is what a Change's caller saw of its game beside the ply and status
+// (Change.Seen).
+type Seen struct {
+	MessageID string
+	Hinted    bool
 }
 
 // Hint is a hint asked for, as Storage.RecordHint records it.

@@ -107,6 +107,15 @@ func applyChange(ctx context.Context, tx queries, now time.Time, c prepared) (*m
 	if err != nil {
 		return nil, err
 	}
+	if c.Seen != nil {
+		var hinted bool
+		if err := tx.QueryRowContext(ctx, hintUsedSQL, g.ID, g.Ply, players[g.Ply%2]).Scan(&hinted); err != nil {
+			return nil, fmt.Errorf("game %d: hint used: %w", g.ID, err)
+		}
+		if hinted != c.Seen.Hinted {
+			return nil, fmt.Errorf("%w (game %d: the hint at ply %d is not as the board was drawn)", match.ErrStale, g.ID, g.Ply)
+		}
+	}
 	out := applied(g, players, now, c)
 	if err := writeChange(ctx, tx, now, c, g, out); err != nil {
 		return nil, err

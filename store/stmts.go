@@ -20,7 +20,7 @@ var writeQueries = append([]string{
 	gameByIDSQL, channelGameSQL, lastChallengeBySQL, insertGameSQL,
 	setPlayersSQL, insertMoveSQL, insertMovesSQL2, updateStatusSQL, updatePositionSQL, updateGameSQL,
 	interactionExistsSQL, saveResponseSQL, pruneSQL,
-	hintCheckSQL, insertHintSQL,
+	hintCheckSQL, hintUsedSQL, insertHintSQL,
 	messageIDSQL, setMessageIDSQL,
 	upsertStatsSQL, upsertBotRecordSQL, ratingSQL, updateRatingSQL, insertResultSQL,
 	heartbeatSQL,

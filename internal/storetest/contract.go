@@ -506,6 +506,61 @@ func testCommit(t *testing.T, open func(*testing.T) match.Storage) {
 		}
 		CheckGame(t, db, g.ID)
 	})
+	t.Run("Seen", func(t *testing.T) {
+		// A change decided on a board from an earlier commit (Change.Seen)
+		// holds only while the game's board message and the mover's hint
+		// at the ply are as that board says; otherwise it is stale and
+		// writes nothing, its interaction included.
+		db := open(t)
+		g := MustCreate(t, db, NewGame("c1", [2]string{"alice", "bob"}, 3, 4))
+		if err := db.SetMessageID(ctx, g.ID, "101"); err != nil {
+			t.Fatal(err)
+		}
+		g, _ = db.Game(ctx, g.ID)
+		seen := func(msg string, hinted bool, id string) match.Change {
+			c, err := Change(g, Take(0, 1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.Seen, c.InteractionID, c.Response = &match.Seen{MessageID: msg, Hinted: hinted}, id, []byte("board")
+			return c
+		}
+		refused := func(what string, c match.Change) {
+			t.Helper()
+			if _, err := db.Commit(ctx, c); !errors.Is(err, match.ErrStale) {
+				t.Fatalf("%s: %v, want ErrStale", what, err)
+			}
+			if got, _ := db.Game(ctx, g.ID); got.Ply != g.Ply {
+				t.Fatalf("%s: the game moved to ply %d", what, got.Ply)
+			}
+			if _, err := db.Response(ctx, c.InteractionID); !errors.Is(err, match.ErrNotFound) {
+				t.Fatalf("%s: its interaction was recorded: %v", what, err)
+			}
+		}
+		refused("another board message", seen("100", false, "i1"))
+		refused("a hint seen that is not there", seen("101", true, "i2"))
+		out, err := db.Commit(ctx, seen("101", false, "i3"))
+		if err != nil || out.Ply != 1 {
+			t.Fatalf("as seen: %+v, %v", out, err)
+		}
+		g = out
+		if recorded, err := db.RecordHint(ctx, match.Hint{GameID: g.ID, Ply: 1, UserID: "bob"}); err != nil || !recorded {
+			t.Fatalf("hint: %v, %v", recorded, err)
+		}
+		refused("a hint asked since", seen("101", false, "i4"))
+		if out, err = db.Commit(ctx, seen("101", true, "i5")); err != nil || out.Ply != 2 {
+			t.Fatalf("as seen, hint included: %+v, %v", out, err)
+		}
+		if moves, _ := db.Moves(ctx, g.ID); len(moves) != 2 || moves[0].Hinted || !moves[1].Hinted {
+			t.Fatalf("moves %+v", moves)
+		}
+		// Only a change with moves says what it saw.
+		c := match.Change{GameID: g.ID, Ply: 2, From: match.Active, Status: match.Resigned, Winner: "alice", Seen: &match.Seen{MessageID: "101"}}
+		if _, err := db.Commit(ctx, c); !errors.Is(err, match.ErrInvalid) {
+			t.Fatalf("Seen without moves: %v", err)
+		}
+		CheckGame(t, db, g.ID)
+	})
 	t.Run("ErrNotFound", func(t *testing.T) {
 		db := open(t)
 		if _, err := db.Commit(ctx, match.Change{GameID: 9, From: match.Active, Status: match.Ended}); !errors.Is(err, match.ErrNotFound) {

@@ -145,16 +145,25 @@ func queueTurn(b *pgx.Batch, c match.Change, now time.Time) func(pgx.BatchResult
 		// seating above, and marked hinted if that player asked for a hint
 		// at its ply; the trigger on moves checks each ply again and
 		// advances games.ply.
-		b.Queue(`INSERT INTO moves (game_id, ply, player, move, hinted, at)
+		insert := `INSERT INTO moves (game_id, ply, player, move, hinted, at)
 			SELECT g.id, p.ply, p.player, m.move,
 				EXISTS (SELECT 1 FROM hints h WHERE h.game_id = g.id AND h.ply = p.ply AND h.user_id = p.player), $5
 			FROM games g
 				CROSS JOIN unnest($4::jsonb[]) WITH ORDINALITY AS m (move, n)
 				CROSS JOIN LATERAL (SELECT g.ply + m.n::integer - 1 AS ply,
 					CASE (g.ply + m.n::integer - 1) % 2 WHEN 0 THEN g.player0 ELSE g.player1 END AS player) p
-			WHERE g.id = $1 AND g.ply = $2 AND g.status = $3
-			ORDER BY m.n`,
-			c.GameID, c.Ply, string(c.From), c.Moves, toMillis(now))
+			WHERE g.id = $1 AND g.ply = $2 AND g.status = $3`
+		args := []any{c.GameID, c.Ply, string(c.From), c.Moves, toMillis(now)}
+		if c.Seen != nil {
+			// The board the change was decided on came from an earlier
+			// commit: it holds only if the game's board message and the
+			// first mover's hint at the ply are still as it says.
+			insert += ` AND g.message_id = $6 AND EXISTS (SELECT 1 FROM hints h WHERE h.game_id = g.id AND h.ply = g.ply
+				AND h.user_id = CASE g.ply % 2 WHEN 0 THEN g.player0 ELSE g.player1 END) = $7`
+			args = append(args, c.Seen.MessageID, c.Seen.Hinted)
+		}
+		b.Queue(insert+`
+			ORDER BY m.n`, args...)
 	}
 	after := c.Ply + len(c.Moves)
 	// With moves, the game at the ply after them must be this
@@ -224,6 +233,11 @@ func queueTurn(b *pgx.Batch, c match.Change, now time.Time) func(pgx.BatchResult
 		}
 		if written != nil {
 			return nil, fmt.Errorf("game %d: %w", c.GameID, written)
+		}
+		if c.Seen != nil && inserted == 0 {
+			// Fit found the ply, status and board message as seen: the
+			// hint is what changed.
+			return nil, fmt.Errorf("%w (game %d: the hint at ply %d is not as the board was drawn)", match.ErrStale, g.ID, g.Ply)
 		}
 		if inserted != int64(len(c.Moves)) {
 			return nil, fmt.Errorf("game %d: %d of %d moves inserted", g.ID, inserted, len(c.Moves))
