@@ -72,11 +72,14 @@ func TestRoundTrips(t *testing.T) {
 	// of them in one round trip now and then; a live game in the channel
 	// is found by the insert, and a saved answer only when a write finds
 	// the interaction answered). hint: the channel's game, one statement.
-	// heap pick: the board. move: the board, and the batch that commits.
-	// end, a move that ends the game: the board, the turn, then the result
-	// and statistics with COMMIT. rated end, the same between two people:
-	// their ratings, locked, are read before the result is written.
-	want := map[string]int64{"start": 2, "heap pick": 1, "move": 2, "hint": 2, "end": 3, "rated end": 4}
+	// heap pick: the board. move, after the hint (which drops the board
+	// this process kept of the game): the board, and the batch that
+	// commits; next move, on the board the last move left (kept: commands'
+	// recentBoards): the batch alone. end, a move that ends the game, on
+	// the board its start left: the turn, then the result and statistics
+	// with COMMIT. rated end, the same between two people: their ratings,
+	// locked, are read before the result is written.
+	want := map[string]int64{"start": 2, "heap pick": 1, "move": 2, "next move": 1, "hint": 2, "end": 2, "rated end": 3}
 	for pass := range 2 {
 		got := map[string]int64{}
 		channel := c.newChannel()
@@ -105,6 +108,21 @@ func TestRoundTrips(t *testing.T) {
 			t.Fatalf("move click %s: %s", ctl.id, a.body)
 		}
 		got["move"] = n
+		// The next move, on the board the last one left: decided on the
+		// board kept from that commit (commands' recentBoards), with no read.
+		board = a.message(board)
+		if ctl, ok := heapControl(board); ok {
+			a, _ := send(c.click(channel, board, ctl))
+			board = a.message(board)
+		}
+		if ctl, ok = findControl(t, board); !ok || !isMove(t, ctl.id) {
+			t.Fatalf("no move control on the board after a move: %v", board["components"])
+		}
+		a, n = send(c.click(channel, board, ctl))
+		if a.typ() != 7 {
+			t.Fatalf("next move click %s: %s", ctl.id, a.body)
+		}
+		got["next move"] = n
 
 		// One heap of one: the first move takes it and ends the game.
 		channel = c.newChannel()

@@ -74,6 +74,8 @@ type Service struct {
 	timing match.Timing
 	// forgot notes recent deletions on request (privacy.go).
 	forgot recentForgets
+	// recent keeps the boards of this process's last moves (recent.go).
+	recent recentBoards
 
 	// rngMu guards rng: Handle runs concurrently (discordgo calls handlers
 	// in their own goroutines) and *rand.Rand is not safe for that.

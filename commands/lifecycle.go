@@ -55,7 +55,10 @@ func (s *Service) BoardSent(ctx context.Context, i *discordgo.Interaction, m *di
 		// answer's link would have none.
 		return nil
 	}
-	if err := s.db.SetMessageID(ctx, g.ID, m.ID); err != nil {
+	err = s.db.SetMessageID(ctx, g.ID, m.ID)
+	// The board kept names the message before.
+	s.recent.drop(g.ID)
+	if err != nil {
 		return fmt.Errorf("board sent: record message %s for game %d: %w", m.ID, g.ID, err)
 	}
 	return nil
@@ -296,6 +299,7 @@ type claimer interface {
 // addressed by their Channel and ID. A game that moved meanwhile is left
 // alone (the commit is stale).
 func (s *Service) Expire(ctx context.Context) ([]*discordgo.MessageEdit, error) {
+	s.recent.sweep(s.now())
 	var edits []*discordgo.MessageEdit
 	var errs []error
 	for seen := 0; seen < expireMax; {

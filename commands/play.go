@@ -98,12 +98,18 @@ func (s *Service) turnGame(r *request, id int64, ply int) (*match.Game, error) {
 // the game comes with its moves and the hint mark of its player to move,
 // read in one store call (match.Storage.Board) rather than three.
 func (s *Service) turnBoard(r *request, id int64, ply int) (*match.Board, error) {
-	b, err := s.db.Board(r.ctx, id)
-	if errors.Is(err, match.ErrNotFound) {
-		return nil, userErr("play.err.game_gone", "StartCommand", subName(subStart))
-	}
-	if err != nil {
-		return nil, fmt.Errorf("load game %d: %w", id, err)
+	b, ok := r.recent.at(id, ply, r.now)
+	if ok {
+		r.kept = b
+	} else {
+		var err error
+		b, err = s.db.Board(r.ctx, id)
+		if errors.Is(err, match.ErrNotFound) {
+			return nil, userErr("play.err.game_gone", "StartCommand", subName(subStart))
+		}
+		if err != nil {
+			return nil, fmt.Errorf("load game %d: %w", id, err)
+		}
 	}
 	if err := inChannel(r, b.Game); err != nil {
 		return nil, err
@@ -612,6 +618,13 @@ func (s *Service) commitBoard(r *request, b *match.Board, next *match.Game, move
 		}
 		all = append(all, match.Move{GameID: g.ID, Ply: ply, Player: mover, Move: m, Hinted: hinted, At: r.now})
 	}
+	var seen *match.Seen
+	if b == r.kept {
+		if len(moves) == 0 {
+			return nil, errNotFromRecent
+		}
+		seen = &match.Seen{MessageID: g.MessageID, Hinted: b.Hinted}
+	}
 	next.UpdatedAt = r.now
 	resp := board{g: next, moves: all, selected: -1}.response(t)
 	return s.answers.commit(r, g.ID, func(interactionID string, keep func(*discordgo.InteractionResponse) ([]byte, error)) (bool, error) {
@@ -619,16 +632,20 @@ func (s *Service) commitBoard(r *request, b *match.Board, next *match.Game, move
 		if err != nil {
 			return false, err
 		}
-		_, err = s.db.Commit(r.ctx, match.Change{
+		committed, err := s.db.Commit(r.ctx, match.Change{
 			GameID: g.ID, Ply: g.Ply, From: g.Status,
 			Moves: moves, Position: next.Position,
 			Status: next.Status, Winner: next.Winner, Deadline: next.Deadline,
 			Players:       playersChange(g, next),
 			InteractionID: interactionID, Response: enc,
+			Seen: seen,
 		})
 		if err != nil {
+			s.recent.drop(g.ID)
 			return false, fmt.Errorf("commit turn of game %d: %w", g.ID, err)
 		}
+		// A new ply's mover has not asked for a hint at it yet.
+		s.recent.keep(committed, all, len(moves) == 0 && b.Hinted, r.now)
 		return true, nil
 	})
 }

@@ -200,6 +200,8 @@ func (s *Service) forgetButton(r *request, c ForgetControl) (*answer, error) {
 			return nil, userErr("privacy.err.again")
 		}
 		f, err := s.db.ForgetUser(r.ctx, r.userID())
+		// Their games in progress have ended: no board kept here names them.
+		s.recent.dropAll()
 		if err != nil {
 			return nil, fmt.Errorf("forgetting a user: %w", err)
 		}

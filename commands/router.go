@@ -10,6 +10,7 @@ import (
 
 	"nimbot/commands/locale"
 	"nimbot/engine"
+	"nimbot/match"
 )
 
 // request is one interaction on its way through the router: the interaction
@@ -26,6 +27,11 @@ type request struct {
 	key string
 	// origin is where i comes from (originOf), decided before routing.
 	origin origin
+	// recent, set by fromRecent for a move handler's first attempt, lets
+	// turnBoard take the board kept from the game's last move here; kept
+	// is the board it took.
+	recent *recentBoards
+	kept   *match.Board
 }
 
 // t renders catalog message id in the user's language (locale.Printer.T).
@@ -103,8 +109,8 @@ func (s *Service) routes() mux {
 			on(declineKind, once, s.decline),
 			on(heapKind, replay, s.pickHeap),
 			on(heapMenuKind, replay, s.pickHeapMenu),
-			on(moveKind, replay, s.moveButton),
-			on(moveMenuKind, replay, s.moveSelect),
+			on(moveKind, replay, fromRecent(s, s.moveButton)),
+			on(moveMenuKind, replay, fromRecent(s, s.moveSelect)),
 			on(askKind, replay, s.askAmount),
 			on(typeKind, replay, s.askMove),
 			on(hintKind, replay, s.hintButton),
@@ -122,8 +128,8 @@ func (s *Service) routes() mux {
 			on(exerciseTypeKind, replay, s.exerciseAsk),
 		},
 		discordgo.InteractionModalSubmit: {
-			on(amountKind, replay, s.amountSubmit),
-			on(typedKind, replay, s.typedSubmit),
+			on(amountKind, replay, fromRecent(s, s.amountSubmit)),
+			on(typedKind, replay, fromRecent(s, s.typedSubmit)),
 			on(puzzleTypedKind, replay, s.puzzleTyped),
 			on(exerciseTypedKind, replay, s.exerciseTyped),
 		},

@@ -107,11 +107,7 @@ func (s *Service) create(r *request, g *match.Game) (*answer, error) {
 	}
 	return s.answers.commit(r, 0, func(interactionID string, keep func(*discordgo.InteractionResponse) ([]byte, error)) (bool, error) {
 		opts = append(opts, match.Respond(interactionID, func(created *match.Game) ([]byte, error) {
-			var moves []match.Move
-			for ply, m := range opening {
-				moves = append(moves, match.Move{GameID: created.ID, Ply: ply, Player: created.Players[ply%2], Move: m, At: r.now})
-			}
-			return keep(board{g: created, moves: moves, selected: -1, ping: true}.response(newMessage))
+			return keep(board{g: created, moves: openingMoves(created, opening, r.now), selected: -1, ping: true}.response(newMessage))
 		}))
 		err := s.db.CreateGame(r.ctx, g, opts...)
 		var busy *match.BusyError
@@ -132,8 +128,18 @@ func (s *Service) create(r *request, g *match.Game) (*answer, error) {
 		case err != nil:
 			return false, fmt.Errorf("create game: %w", err)
 		}
+		s.recent.keep(g, openingMoves(g, opening, r.now), false, r.now)
 		return true, nil
 	})
+}
+
+// openingMoves are the moves of g, just created, that opening made.
+func openingMoves(g *match.Game, opening []engine.Move, now time.Time) []match.Move {
+	var moves []match.Move
+	for ply, m := range opening {
+		moves = append(moves, match.Move{GameID: g.ID, Ply: ply, Player: g.Players[ply%2], Move: m, At: now})
+	}
+	return moves
 }
 
 // botChoice picks nimbot's move in g, where nimbot is to move, and returns
