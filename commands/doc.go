@@ -102,8 +102,13 @@
 // Answers that change nothing on a board control pinned to its ply (a heap
 // pick, a stale click) or on a read-only view are not saved: a redelivery is
 // answered afresh and can change nothing either. The database is the only
-// state: no game lives in memory, so a restart, or several processes over
-// one database, change nothing.
+// state of record. A process keeps, for each live game it created or
+// committed a turn of lately, the board that left (recentBoards, recent.go),
+// and decides the next move click on it without reading the game; the
+// commit checks everything that board stood for (ply, status, board message,
+// the mover's hint: match.Change.Seen), and whatever else happens is decided
+// again on the game read afresh. So a restart, or several processes over one
+// database, change nothing.
 //
 // # One board per game
 //

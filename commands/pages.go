@@ -141,6 +141,7 @@ func Page(name, lang string, s PageSettings) ([]byte, bool) {
 			row("daily"),
 			row("answers", "Retention", p.Phrase(duration(s.Retention))),
 			row("removed", "Grace", p.Phrase(duration(s.ForgetAfter))),
+			row("memory", "For", p.Phrase(duration(recentBoardsFor))),
 			row("logs"),
 		}
 		d.Paragraphs = append(d.Paragraphs, p.T("page.privacy.not"))

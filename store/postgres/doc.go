@@ -44,11 +44,14 @@
 // transaction must see before deciding, COMMIT with the rest. A move that
 // leaves the game live is one batch, COMMIT included: the game's lock, then
 // writes guarded by its ply and status (and, after the moves, by the row
-// being this transaction's), which change nothing when match's rules,
+// being this transaction's; with match.Change.Seen, by its board message
+// and the mover's hint too), which change nothing when match's rules,
 // checked in Go on the locked row, refuse the turn. A move that ends the
 // game is two (the result and statistics go out with COMMIT; a rated game
 // reads its ratings in one more). A hint is one statement; so are a saved
-// answer and a read. Errors that say the server
+// answer and a read. The board a move is decided on is one read more,
+// unless commands decided it on the board it kept from the game's last
+// commit (Seen). Errors that say the server
 // is down, restarting or unreachable are match.ErrUnavailable, which
 // commands answers with "the database is not answering", not an apology
 // for a bug.
