@@ -219,6 +219,7 @@ type player struct {
 	// users[0] starts the channel's games; users[1] is the other person, or
 	// "" in a channel that plays nimbot.
 	users      [2]string
+	heads      [2]encodedHead // head's JSON for the channel's people
 	b          *board
 	recovering bool
 	acks       []ack

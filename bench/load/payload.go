@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"strconv"
 )
 
 // The payloads are Discord's interactions as its documentation shows them,
@@ -9,9 +10,11 @@ import (
 // the board message it was made on: the answer's content, components and
 // embeds as received, in a message as Discord would attach it.
 
-// The objects every click carries are structs rather than maps: the load
-// generator shares the cores with the server it measures, and
-// encoding/json sorts a map's keys on every call.
+// The load generator shares the cores with the server it measures, so it
+// encodes little per request: the fields a channel's interactions share
+// once per person (head), the board message once per board, and the
+// objects every click carries are structs rather than maps (encoding/json
+// sorts a map's keys on every call).
 
 // user is a Discord user object.
 type user struct {
@@ -52,36 +55,72 @@ type member struct {
 }
 
 // interaction is an interaction as Discord sends it to an endpoint, but
-// for the message a click carries, which clickJSON adds.
+// for the fields of each request (type, id, token, data, and the message a
+// click carries), which body adds.
 type interaction struct {
 	AppPermissions string  `json:"app_permissions"`
 	AppID          string  `json:"application_id"`
 	Channel        channel `json:"channel"`
 	ChannelID      string  `json:"channel_id"`
 	Context        int     `json:"context"`
-	Data           any     `json:"data"`
 	Entitlements   []any   `json:"entitlements"`
 	GuildID        string  `json:"guild_id"`
 	GuildLocale    string  `json:"guild_locale"`
-	ID             string  `json:"id"`
 	Locale         string  `json:"locale"`
 	Member         member  `json:"member"`
-	Token          string  `json:"token"`
-	Type           int     `json:"type"`
 	Version        int     `json:"version"`
 }
 
-// interaction returns the fields every interaction of the channel has, for
-// who, of type typ.
-func (p *player) interaction(who string, typ int, id, token string, data any) interaction {
-	return interaction{
+// head is the JSON of the fields every interaction of the channel by who
+// carries, as an object left open for body to finish: encoded once for
+// each of the channel's people (the generator shares the cores with the
+// server it measures).
+func (p *player) head(who string) []byte {
+	for _, h := range p.heads {
+		if h.who == who {
+			return h.json
+		}
+	}
+	b, _ := json.Marshal(interaction{
 		AppPermissions: "562949953601536", AppID: appID,
 		Channel:   channel{ID: p.channel, GuildID: p.guild, Name: "nim-games", Permissions: "2248473465835073"},
-		ChannelID: p.channel, Data: data, Entitlements: []any{}, GuildID: p.guild, GuildLocale: "en-US",
-		ID: id, Locale: "en-US", Token: token, Type: typ, Version: 1,
+		ChannelID: p.channel, Entitlements: []any{}, GuildID: p.guild, GuildLocale: "en-US",
+		Locale: "en-US", Version: 1,
 		Member: member{User: userFor(who), Roles: []string{}, JoinedAt: "2024-05-01T12:00:00.000000+00:00",
 			Permissions: "2248473465835073"},
+	})
+	h := encodedHead{who: who, json: b[:len(b)-1]}
+	p.heads[1], p.heads[0] = p.heads[0], h // the channel's two people, or its last two
+	return h.json
+}
+
+// encodedHead is head's JSON for one person.
+type encodedHead struct {
+	who  string
+	json []byte
+}
+
+// body is an interaction of type typ by who: head's fields, then id and
+// token (snowflakes and "load."-prefixed ones: nothing to escape), data,
+// and msg, the message a click carries (nil for none).
+func (p *player) body(who string, typ int, id, token string, data any, msg json.RawMessage) []byte {
+	d, _ := json.Marshal(data)
+	h := p.head(who)
+	out := make([]byte, 0, len(h)+len(d)+len(msg)+len(id)+len(token)+64)
+	out = append(out, h...)
+	out = append(out, `,"type":`...)
+	out = strconv.AppendInt(out, int64(typ), 10)
+	out = append(out, `,"id":"`...)
+	out = append(out, id...)
+	out = append(out, `","token":"`...)
+	out = append(out, token...)
+	out = append(out, `","data":`...)
+	out = append(out, d...)
+	if msg != nil {
+		out = append(out, `,"message":`...)
+		out = append(out, msg...)
 	}
+	return append(out, '}')
 }
 
 // option is one option of a slash command: name, type, value.
@@ -107,8 +146,7 @@ func (p *player) commandJSON(who, sub string, opts []option, resolved, id, token
 			"members": map[string]any{resolved: map[string]any{"roles": []string{}, "joined_at": "2024-05-01T12:00:00.000000+00:00", "permissions": "2248473465835073", "flags": 0}},
 		}
 	}
-	body, _ := json.Marshal(p.interaction(who, 2, id, token, data))
-	return body
+	return p.body(who, 2, id, token, data, nil)
 }
 
 // clickJSON is a MESSAGE_COMPONENT on board b: a button, or a select menu
@@ -119,15 +157,7 @@ func (p *player) clickJSON(who, customID, value, id, token string, b *board) []b
 		data.ComponentType = 3
 		data.Values = []string{value}
 	}
-	body, _ := json.Marshal(p.interaction(who, 3, id, token, data))
-	// The board message is JSON already (message, built once): spliced in
-	// as the last field, not compacted again by Marshal on every click.
-	msg := b.message(p.channel)
-	out := make([]byte, 0, len(body)+len(`,"message":`)+len(msg))
-	out = append(out, body[:len(body)-1]...)
-	out = append(out, `,"message":`...)
-	out = append(out, msg...)
-	return append(out, '}')
+	return p.body(who, 3, id, token, data, b.message(p.channel))
 }
 
 // componentData is a MESSAGE_COMPONENT's data: the control clicked, and
@@ -139,24 +169,22 @@ type componentData struct {
 }
 
 // message is a message object, as Discord attaches the clicked one to a
-// click.
+// click, but for its content, components and embeds, which board.message
+// adds as received.
 type message struct {
-	ID              string          `json:"id"`
-	ChannelID       string          `json:"channel_id"`
-	ApplicationID   string          `json:"application_id"`
-	Type            int             `json:"type"`
-	Author          author          `json:"author"`
-	Content         string          `json:"content"`
-	Components      json.RawMessage `json:"components"`
-	Embeds          json.RawMessage `json:"embeds"`
-	Attachments     []any           `json:"attachments"`
-	Mentions        []any           `json:"mentions"`
-	MentionRoles    []any           `json:"mention_roles"`
-	Pinned          bool            `json:"pinned"`
-	TTS             bool            `json:"tts"`
-	Timestamp       string          `json:"timestamp"`
-	EditedTimestamp *string         `json:"edited_timestamp"`
-	Flags           int             `json:"flags"`
+	ID              string  `json:"id"`
+	ChannelID       string  `json:"channel_id"`
+	ApplicationID   string  `json:"application_id"`
+	Type            int     `json:"type"`
+	Author          author  `json:"author"`
+	Attachments     []any   `json:"attachments"`
+	Mentions        []any   `json:"mentions"`
+	MentionRoles    []any   `json:"mention_roles"`
+	Pinned          bool    `json:"pinned"`
+	TTS             bool    `json:"tts"`
+	Timestamp       string  `json:"timestamp"`
+	EditedTimestamp *string `json:"edited_timestamp"`
+	Flags           int     `json:"flags"`
 }
 
 // author is the bot's user object, as the author of its messages.
@@ -168,16 +196,28 @@ type author struct {
 	Avatar        *string `json:"avatar"`
 }
 
-// message is the board as Discord attaches it to a click, built once.
+// message is the board as Discord attaches it to a click, built once: the
+// answer's components and embeds go in as received, not compacted again by
+// Marshal.
 func (b *board) message(channel string) json.RawMessage {
 	if b.msg == nil {
-		b.msg, _ = json.Marshal(message{
+		head, _ := json.Marshal(message{
 			ID: b.msgID, ChannelID: channel, ApplicationID: appID, Type: 20,
-			Author:  author{ID: appID, Username: "nimbot", Discriminator: "0000", Bot: true},
-			Content: b.content, Components: rawOrNull(b.components), Embeds: rawOrNull(b.embeds),
+			Author:      author{ID: appID, Username: "nimbot", Discriminator: "0000", Bot: true},
 			Attachments: []any{}, Mentions: []any{}, MentionRoles: []any{},
 			Timestamp: "2026-01-01T12:00:00.000000+00:00",
 		})
+		content, _ := json.Marshal(b.content)
+		components, embeds := rawOrNull(b.components), rawOrNull(b.embeds)
+		msg := make([]byte, 0, len(head)+len(content)+len(components)+len(embeds)+48)
+		msg = append(msg, head[:len(head)-1]...)
+		msg = append(msg, `,"content":`...)
+		msg = append(msg, content...)
+		msg = append(msg, `,"components":`...)
+		msg = append(msg, components...)
+		msg = append(msg, `,"embeds":`...)
+		msg = append(msg, embeds...)
+		b.msg = append(msg, '}')
 	}
 	return b.msg
 }
