@@ -117,7 +117,7 @@ func (s *Service) hint(r *request, g *match.Game, level int, t discordgo.Interac
 			return false, err
 		}
 		recorded, err := s.db.RecordHint(r.ctx, match.Hint{GameID: g.ID, Ply: g.Ply, UserID: user, InteractionID: interactionID, Response: b})
-		// The move made now is marked hinted: the board kept says it is not.
+		// A board kept of the game shows no hint at this ply: let it go.
 		s.recent.drop(g.ID)
 		if err != nil {
 			return false, fmt.Errorf("record hint: %w", err)

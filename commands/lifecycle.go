@@ -56,7 +56,7 @@ func (s *Service) BoardSent(ctx context.Context, i *discordgo.Interaction, m *di
 		return nil
 	}
 	err = s.db.SetMessageID(ctx, g.ID, m.ID)
-	// The board kept names the message before.
+	// A board kept of the game names the message before: let it go.
 	s.recent.drop(g.ID)
 	if err != nil {
 		return fmt.Errorf("board sent: record message %s for game %d: %w", m.ID, g.ID, err)
