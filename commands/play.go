@@ -96,12 +96,16 @@ func (s *Service) turnGame(r *request, id int64, ply int) (*match.Game, error) {
 
 // turnBoard is turnGame for the controls that draw the board or play on it:
 // the game comes with its moves and the hint mark of its player to move,
-// read in one store call (match.Storage.Board) rather than three.
+// read in one store call (match.Storage.Board) rather than three, or, on a
+// move handler's first attempt (fromRecent), taken from the board kept of
+// the game's last commit here.
 func (s *Service) turnBoard(r *request, id int64, ply int) (*match.Board, error) {
-	b, ok := r.recent.at(id, ply, r.now)
-	if ok {
+	var b *match.Board
+	if r.tryKept {
+		b, _ = s.recent.at(id, ply, r.now)
 		r.kept = b
-	} else {
+	}
+	if b == nil {
 		var err error
 		b, err = s.db.Board(r.ctx, id)
 		if errors.Is(err, match.ErrNotFound) {

@@ -45,12 +45,8 @@ type keptBoard struct {
 
 // at returns game id's kept board if it is at ply and was kept within
 // recentBoardsFor of now, for the caller to use and change: its game is a
-// copy, its moves shared and never written. A nil k (a request fromRecent
-// did not start) keeps nothing.
+// copy, its moves shared and never written.
 func (k *recentBoards) at(id int64, ply int, now time.Time) (*match.Board, bool) {
-	if k == nil {
-		return nil, false
-	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	kb, ok := k.boards[id]
@@ -120,10 +116,10 @@ var errNotFromRecent = errors.New("a change without moves is made on the game re
 // attempt end in anything but an answer.
 func fromRecent[C Control](s *Service, h func(*request, C) (*answer, error)) func(*request, C) (*answer, error) {
 	return func(r *request, c C) (*answer, error) {
-		r.recent = &s.recent
+		r.tryKept = true
 		ans, err := h(r, c)
 		kept := r.kept
-		r.recent, r.kept = nil, nil
+		r.tryKept, r.kept = false, nil
 		if err == nil || kept == nil {
 			return ans, err
 		}

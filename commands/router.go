@@ -27,11 +27,11 @@ type request struct {
 	key string
 	// origin is where i comes from (originOf), decided before routing.
 	origin origin
-	// recent, set by fromRecent for a move handler's first attempt, lets
-	// turnBoard take the board kept from the game's last move here; kept
-	// is the board it took.
-	recent *recentBoards
-	kept   *match.Board
+	// tryKept, set by fromRecent for a move handler's first attempt, lets
+	// turnBoard take the board kept from the game's last commit here
+	// (Service.recent); kept is the board it took.
+	tryKept bool
+	kept    *match.Board
 }
 
 // t renders catalog message id in the user's language (locale.Printer.T).
