@@ -355,7 +355,7 @@ func (c Change) Check() error {
 // leaves (c.Players, or g's): ErrStale if g has moved on from c.Ply and
 // c.From or is over, or its board message is not c.Seen's; ErrInvalid if
 // the winner is not a player. Storage calls it with the game's row locked,
-// and checks c.Seen.Hinted itself.
+// and checks c.Seen.Hinted itself (SeenHintStale).
 func (c Change) Fit(g *Game) ([2]string, error) {
 	if g.Ply != c.Ply || g.Status != c.From {
 		return g.Players, fmt.Errorf("%w (game %d is at ply %d, %s; the request was for ply %d, %s)",
@@ -375,4 +375,10 @@ func (c Change) Fit(g *Game) ([2]string, error) {
 		return players, fmt.Errorf("%w: winner %q is not a player of game %d", ErrInvalid, c.Winner, g.ID)
 	}
 	return players, nil
+}
+
+// SeenHintStale is the ErrStale of a change whose c.Seen.Hinted is not
+// what the store finds for game g at its ply.
+func SeenHintStale(g *Game) error {
+	return fmt.Errorf("%w (game %d: the hint at ply %d is not as the board was drawn)", ErrStale, g.ID, g.Ply)
 }

@@ -113,7 +113,7 @@ func applyChange(ctx context.Context, tx queries, now time.Time, c prepared) (*m
 			return nil, fmt.Errorf("game %d: hint used: %w", g.ID, err)
 		}
 		if hinted != c.Seen.Hinted {
-			return nil, fmt.Errorf("%w (game %d: the hint at ply %d is not as the board was drawn)", match.ErrStale, g.ID, g.Ply)
+			return nil, match.SeenHintStale(g)
 		}
 	}
 	out := applied(g, players, now, c)

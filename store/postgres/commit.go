@@ -237,7 +237,7 @@ func queueTurn(b *pgx.Batch, c match.Change, now time.Time) func(pgx.BatchResult
 		if c.Seen != nil && inserted == 0 {
 			// Fit found the ply, status and board message as seen: the
 			// hint is what changed.
-			return nil, fmt.Errorf("%w (game %d: the hint at ply %d is not as the board was drawn)", match.ErrStale, g.ID, g.Ply)
+			return nil, match.SeenHintStale(g)
 		}
 		if inserted != int64(len(c.Moves)) {
 			return nil, fmt.Errorf("game %d: %d of %d moves inserted", g.ID, inserted, len(c.Moves))
